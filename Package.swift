@@ -1,0 +1,44 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+let package = Package(
+    name: "nfctrace",
+    products: [
+        .library(name: "NFCCore", targets: ["NFCCore"]),
+        .library(name: "NFCCapture", targets: ["NFCCapture"]),
+        .library(name: "NFCDissect", targets: ["NFCDissect"]),
+        .executable(name: "nfctrace", targets: ["nfctrace"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.0"),
+    ],
+    targets: [
+        // Byte layouts of every protocol. No dependencies, so the fuzz build stays lean.
+        .target(name: "NFCCore"),
+        .systemLibrary(
+            name: "CPcap",
+            pkgConfig: "libpcap",
+            providers: [.apt(["libpcap-dev"])]
+        ),
+        .target(name: "NFCCapture", dependencies: ["NFCCore", "CPcap"]),
+        .target(name: "NFCDissect", dependencies: ["NFCCore"]),
+        .executableTarget(
+            name: "nfctrace",
+            dependencies: [
+                "NFCCore", "NFCCapture", "NFCDissect",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(
+            name: "NFCCoreTests",
+            dependencies: ["NFCCore", .product(name: "PropertyBased", package: "swift-property-based")]
+        ),
+        .testTarget(name: "NFCCaptureTests", dependencies: ["NFCCore", "NFCCapture"]),
+        .testTarget(
+            name: "NFCDissectTests",
+            dependencies: ["NFCCore", "NFCCapture", "NFCDissect"],
+            exclude: ["Golden"]
+        ),
+    ]
+)

@@ -1,0 +1,91 @@
+/// Hexadecimal text for bytes, both ways. The one place nfctrace turns bytes into hex and back.
+public enum Hex {
+    @usableFromInline static let upperDigits: [UInt8] = Array("0123456789ABCDEF".utf8)
+
+    /// `[0x04, 0xA2]` → `"04 A2"` (uppercase, one separator between bytes).
+    public static func string<C: Collection>(_ bytes: C, separator: String = " ") -> String where C.Element == UInt8 {
+        var out = [UInt8]()
+        out.reserveCapacity(bytes.count * (2 + separator.utf8.count))
+        append(bytes, separator: Array(separator.utf8), to: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Appends hex digits to a UTF-8 output buffer (used by renderers on their hot path).
+    @inlinable
+    public static func append<C: Collection>(_ bytes: C, separator: [UInt8] = [0x20], to out: inout [UInt8]) where C.Element == UInt8 {
+        var first = true
+        for b in bytes {
+            if !first { out.append(contentsOf: separator) }
+            first = false
+            out.append(upperDigits[Int(b >> 4)])
+            out.append(upperDigits[Int(b & 0x0F)])
+        }
+    }
+
+    @inlinable
+    public static func appendByte(_ b: UInt8, to out: inout [UInt8]) {
+        out.append(upperDigits[Int(b >> 4)])
+        out.append(upperDigits[Int(b & 0x0F)])
+    }
+
+    /// `0x1A8B` → `"1A8B"` with `digits` hex digits (zero padded).
+    public static func value<T: BinaryInteger>(_ v: T, digits: Int) -> String {
+        var s = [UInt8](repeating: 0x30, count: digits)
+        var x = UInt64(truncatingIfNeeded: v)
+        var i = digits - 1
+        while i >= 0 {
+            s[i] = upperDigits[Int(x & 0xF)]
+            x >>= 4
+            i -= 1
+        }
+        return String(decoding: s, as: UTF8.self)
+    }
+
+    /// `"0x3A"`-style text for one byte.
+    public static func byte(_ b: UInt8) -> String { "0x" + value(b, digits: 2) }
+
+    /// Parses hex text such as `"04 A2 2C"`, `"04a22c"`, `"04:A2:2C"` or `"0x04 0xA2"`.
+    /// Whitespace, `:`, `-` and `,` separate bytes; a byte is one or two digits when separated,
+    /// otherwise digits pair up. Returns nil (never traps) on anything else.
+    public static func parse(_ text: some StringProtocol) -> [UInt8]? {
+        var out: [UInt8] = []
+        var pending: UInt8? = nil   // first digit of a pair
+        var chars = Array(text.utf8)
+        chars.append(0x20)
+        var i = 0
+        while i < chars.count {
+            let c = chars[i]
+            if c == 0x30, i + 1 < chars.count, chars[i + 1] | 0x20 == 0x78, pending == nil {
+                i += 2   // "0x" prefix
+                continue
+            }
+            if let d = digit(c) {
+                if let p = pending {
+                    out.append(p << 4 | d)
+                    pending = nil
+                } else {
+                    pending = d
+                }
+            } else if c == 0x20 || c == 0x09 || c == 0x0A || c == 0x0D || c == 0x3A || c == 0x2D || c == 0x2C {
+                if let p = pending {
+                    out.append(p)   // a lone digit between separators is one byte ("4 A2")
+                    pending = nil
+                }
+            } else {
+                return nil
+            }
+            i += 1
+        }
+        return out
+    }
+
+    @inlinable
+    public static func digit(_ c: UInt8) -> UInt8? {
+        switch c {
+        case 0x30...0x39: return c - 0x30
+        case 0x41...0x46: return c - 0x41 + 10
+        case 0x61...0x66: return c - 0x61 + 10
+        default: return nil
+        }
+    }
+}

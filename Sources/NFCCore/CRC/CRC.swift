@@ -1,0 +1,91 @@
+/// The three CRCs of contactless NFC, table driven. protocols.md §1.6, §5.1, §6.3.
+public enum CRC {
+    /// Which CRC a frame carries, and how it is appended.
+    public enum Kind: String, Sendable, CaseIterable {
+        /// ISO/IEC 14443-3 Annex B CRC_A: reflected 0x8408, initial 0x6363, no final XOR, low byte first.
+        case a = "CRC_A"
+        /// ISO/IEC 14443-3 CRC_B and ISO/IEC 15693 (ISO/IEC 13239, "X-25"): reflected 0x8408,
+        /// initial 0xFFFF, final XOR 0xFFFF, low byte first.
+        case b = "CRC_B"
+        /// JIS X 6319-4 (FeliCa): CRC-16/CCITT 0x1021 not reflected, initial 0x0000, high byte first.
+        case felica = "CRC_F"
+    }
+
+    static let reflectedTable: [UInt16] = (0..<256).map { i -> UInt16 in
+        var c = UInt16(i)
+        for _ in 0..<8 { c = (c & 1) != 0 ? (c >> 1) ^ 0x8408 : c >> 1 }
+        return c
+    }
+
+    static let forwardTable: [UInt16] = (0..<256).map { i -> UInt16 in
+        var c = UInt16(i) << 8
+        for _ in 0..<8 { c = (c & 0x8000) != 0 ? (c << 1) ^ 0x1021 : c << 1 }
+        return c
+    }
+
+    @inline(__always)
+    static func reflected<C: Collection>(_ bytes: C, initial: UInt16) -> UInt16 where C.Element == UInt8 {
+        var crc = initial
+        reflectedTable.withUnsafeBufferPointer { t in
+            for b in bytes { crc = (crc >> 8) ^ t[Int(UInt8(truncatingIfNeeded: crc) ^ b)] }
+        }
+        return crc
+    }
+
+    /// The 16-bit CRC value of `bytes` (before byte ordering).
+    public static func compute<C: Collection>(_ kind: Kind, _ bytes: C) -> UInt16 where C.Element == UInt8 {
+        switch kind {
+        case .a:
+            return reflected(bytes, initial: 0x6363)
+        case .b:
+            return ~reflected(bytes, initial: 0xFFFF)
+        case .felica:
+            var crc: UInt16 = 0
+            forwardTable.withUnsafeBufferPointer { t in
+                for b in bytes { crc = (crc << 8) ^ t[Int(UInt8(truncatingIfNeeded: crc >> 8) ^ b)] }
+            }
+            return crc
+        }
+    }
+
+    /// The two CRC bytes as they are sent after `bytes`.
+    public static func bytes<C: Collection>(_ kind: Kind, _ bytes: C) -> [UInt8] where C.Element == UInt8 {
+        let v = compute(kind, bytes)
+        switch kind {
+        case .a, .b: return [UInt8(v & 0xFF), UInt8(v >> 8)]
+        case .felica: return [UInt8(v >> 8), UInt8(v & 0xFF)]
+        }
+    }
+
+    /// `bytes` followed by their CRC.
+    public static func appending(_ kind: Kind, to bytes: [UInt8]) -> [UInt8] {
+        bytes + self.bytes(kind, bytes)
+    }
+
+    /// Result of checking the last two bytes of a frame.
+    public enum Check: Equatable, Sendable {
+        case ok
+        /// The frame ends in `found`, its content needs `expected` (both in transmission order).
+        case mismatch(expected: [UInt8], found: [UInt8])
+        /// Fewer than two bytes: there is no CRC to check.
+        case tooShort
+    }
+
+    /// Checks that the last two bytes of `frame[range]` are the CRC of the bytes before them.
+    public static func check(_ kind: Kind, _ frame: [UInt8], range: Range<Int>? = nil) -> Check {
+        let r = range ?? 0..<frame.count
+        guard r.count >= 2, r.lowerBound >= 0, r.upperBound <= frame.count else { return .tooShort }
+        let body = frame[r.lowerBound..<r.upperBound - 2]
+        let expected = bytes(kind, body)
+        let found = [frame[r.upperBound - 2], frame[r.upperBound - 1]]
+        return expected == found ? .ok : .mismatch(expected: expected, found: found)
+    }
+}
+
+/// ISO/IEC 14443-3 §6.2.3.1: odd parity over each byte.
+public enum Parity {
+    @inlinable
+    public static func odd(_ b: UInt8) -> UInt8 {
+        UInt8(truncatingIfNeeded: (b.nonzeroBitCount + 1) & 1)
+    }
+}

@@ -1,0 +1,223 @@
+/// Commands of NXP NTAG21x, MIFARE Ultralight EV1/C/AES and related Type 2 tags
+/// (protocols.md §2.1). Payloads exclude CRC_A.
+public enum Type2Command: Sendable, Hashable {
+    case getVersion
+    case read(page: UInt8)
+    case fastRead(start: UInt8, end: UInt8)
+    case write(page: UInt8, data: [UInt8])
+    /// COMPATIBILITY_WRITE part 1; the 16 data bytes follow as a separate frame after the ACK.
+    case compatibilityWrite(page: UInt8)
+    /// COMPATIBILITY_WRITE part 2 (only meaningful right after an ACKed part 1).
+    case compatibilityWriteData([UInt8])
+    case readCounter(counter: UInt8)
+    /// INCR_CNT: 24-bit increment, LSB first; the fourth byte is ignored by the tag.
+    case incrementCounter(counter: UInt8, increment: UInt32, ignored: UInt8)
+    case pwdAuth(password: [UInt8])
+    case readSignature(address: UInt8)
+    case writeSignature(block: UInt8, data: [UInt8])
+    case lockSignature(argument: UInt8)
+    case checkTearingEvent(counter: UInt8)
+    case vcsl(installationIdentifier: [UInt8], pcdCapabilities: [UInt8])
+    /// SECTOR_SELECT packet 1 (`C2 FF`).
+    case sectorSelect
+    /// SECTOR_SELECT packet 2 (sector number and three RFU bytes).
+    case sectorSelectSector(sector: UInt8, rfu: [UInt8])
+    /// Ultralight C / AES AUTHENTICATE part 1 (`1A 00` / `1A keyNo`).
+    case authenticate(keyNumber: UInt8)
+    /// AUTHENTICATE part 2: `AF` + ek(RndA ‖ RndB').
+    case authenticateContinue([UInt8])
+
+    /// Command codes, named as in the NXP datasheets.
+    public enum Code: UInt8, Sendable, CaseIterable {
+        case getVersion = 0x60
+        case read = 0x30
+        case fastRead = 0x3A
+        case write = 0xA2
+        case compatibilityWrite = 0xA0
+        case readCounter = 0x39
+        case incrementCounter = 0xA5
+        case pwdAuth = 0x1B
+        case readSignature = 0x3C
+        case writeSignature = 0xA9
+        case lockSignature = 0xAC
+        case checkTearingEvent = 0x3E
+        case vcsl = 0x4B
+        case sectorSelect = 0xC2
+        case authenticate = 0x1A
+        case authenticateContinue = 0xAF
+
+        public var name: String {
+            switch self {
+            case .getVersion: return "GET_VERSION"
+            case .read: return "READ"
+            case .fastRead: return "FAST_READ"
+            case .write: return "WRITE"
+            case .compatibilityWrite: return "COMPATIBILITY_WRITE"
+            case .readCounter: return "READ_CNT"
+            case .incrementCounter: return "INCR_CNT"
+            case .pwdAuth: return "PWD_AUTH"
+            case .readSignature: return "READ_SIG"
+            case .writeSignature: return "WRITE_SIG"
+            case .lockSignature: return "LOCK_SIG"
+            case .checkTearingEvent: return "CHECK_TEARING_EVENT"
+            case .vcsl: return "VCSL"
+            case .sectorSelect: return "SECTOR_SELECT"
+            case .authenticate: return "AUTHENTICATE"
+            case .authenticateContinue: return "AUTHENTICATE part 2"
+            }
+        }
+
+        /// Payload length (without CRC) the command must have; nil when it varies.
+        public var payloadLength: Int? {
+            switch self {
+            case .getVersion: return 1
+            case .read, .readCounter, .readSignature, .checkTearingEvent, .lockSignature, .sectorSelect, .authenticate, .compatibilityWrite: return 2
+            case .fastRead: return 3
+            case .write, .pwdAuth: return 5
+            case .writeSignature, .incrementCounter: return 6
+            case .vcsl: return 21
+            case .authenticateContinue: return 17
+            }
+        }
+    }
+
+    public var code: Code {
+        switch self {
+        case .getVersion: return .getVersion
+        case .read: return .read
+        case .fastRead: return .fastRead
+        case .write: return .write
+        case .compatibilityWrite, .compatibilityWriteData: return .compatibilityWrite
+        case .readCounter: return .readCounter
+        case .incrementCounter: return .incrementCounter
+        case .pwdAuth: return .pwdAuth
+        case .readSignature: return .readSignature
+        case .writeSignature: return .writeSignature
+        case .lockSignature: return .lockSignature
+        case .checkTearingEvent: return .checkTearingEvent
+        case .vcsl: return .vcsl
+        case .sectorSelect, .sectorSelectSector: return .sectorSelect
+        case .authenticate: return .authenticate
+        case .authenticateContinue: return .authenticateContinue
+        }
+    }
+
+    /// What the reader is waiting for after this command, to decode the answer in context.
+    public enum Continuation: Sendable, Hashable {
+        case none
+        /// After an ACKed COMPATIBILITY_WRITE part 1, the next reader frame is 16 data bytes.
+        case compatibilityWriteData(page: UInt8)
+        /// After an ACKed SECTOR_SELECT packet 1, the next reader frame is the sector packet.
+        case sectorSelectSector
+    }
+
+    /// Decodes a reader frame payload. `continuation` says whether the previous exchange
+    /// announced a second packet (COMPATIBILITY_WRITE and SECTOR_SELECT have two).
+    public static func decode(_ payload: [UInt8], continuation: Continuation = .none) throws(DecodeError) -> Type2Command {
+        switch continuation {
+        case .compatibilityWriteData:
+            guard payload.count == 16 else {
+                throw DecodeError(offset: 0, expected: "16 data bytes of COMPATIBILITY_WRITE part 2", found: "\(payload.count) bytes")
+            }
+            return .compatibilityWriteData(payload)
+        case .sectorSelectSector:
+            var c = ByteCursor(payload)
+            let sector = try c.readUInt8("sector number")
+            let rfu = try c.readBytes(3, "3 RFU bytes of SECTOR_SELECT packet 2")
+            try c.expectEnd("SECTOR_SELECT packet 2")
+            return .sectorSelectSector(sector: sector, rfu: rfu)
+        case .none:
+            break
+        }
+        var c = ByteCursor(payload)
+        let raw = try c.readUInt8("command code")
+        guard let code = Code(rawValue: raw) else {
+            throw DecodeError(offset: 0, expected: "a Type 2 / NTAG command code", found: Hex.byte(raw))
+        }
+        if let n = code.payloadLength, payload.count != n {
+            throw DecodeError(
+                offset: min(payload.count, n), expected: "\(code.name) of \(n) byte\(n == 1 ? "" : "s") (without CRC)",
+                found: "\(payload.count) bytes")
+        }
+        switch code {
+        case .getVersion: return .getVersion
+        case .read: return .read(page: try c.readUInt8("page address"))
+        case .fastRead: return .fastRead(start: try c.readUInt8("start page"), end: try c.readUInt8("end page"))
+        case .write: return .write(page: try c.readUInt8("page address"), data: try c.readBytes(4, "4 data bytes"))
+        case .compatibilityWrite: return .compatibilityWrite(page: try c.readUInt8("page address"))
+        case .readCounter: return .readCounter(counter: try c.readUInt8("counter number"))
+        case .incrementCounter:
+            let n = try c.readUInt8("counter number")
+            let v = try c.readUInt24LE("24-bit increment")
+            return .incrementCounter(counter: n, increment: v, ignored: try c.readUInt8("ignored fourth byte"))
+        case .pwdAuth: return .pwdAuth(password: try c.readBytes(4, "4-byte password"))
+        case .readSignature: return .readSignature(address: try c.readUInt8("address"))
+        case .writeSignature: return .writeSignature(block: try c.readUInt8("signature block"), data: try c.readBytes(4, "4 data bytes"))
+        case .lockSignature: return .lockSignature(argument: try c.readUInt8("lock argument"))
+        case .checkTearingEvent: return .checkTearingEvent(counter: try c.readUInt8("counter number"))
+        case .vcsl:
+            return .vcsl(installationIdentifier: try c.readBytes(16, "16-byte installation identifier"),
+                         pcdCapabilities: try c.readBytes(4, "4-byte PCD capabilities"))
+        case .sectorSelect:
+            let b = try c.readUInt8("FF")
+            guard b == 0xFF else { throw DecodeError(offset: 1, expected: "FF", found: Hex.byte(b)) }
+            return .sectorSelect
+        case .authenticate: return .authenticate(keyNumber: try c.readUInt8("key number"))
+        case .authenticateContinue: return .authenticateContinue(try c.readBytes(16, "16 bytes ek(RndA ‖ RndB')"))
+        }
+    }
+
+    public func encode() -> [UInt8] {
+        switch self {
+        case .getVersion: return [0x60]
+        case .read(let p): return [0x30, p]
+        case .fastRead(let s, let e): return [0x3A, s, e]
+        case .write(let p, let d): return [0xA2, p] + d
+        case .compatibilityWrite(let p): return [0xA0, p]
+        case .compatibilityWriteData(let d): return d
+        case .readCounter(let n): return [0x39, n]
+        case .incrementCounter(let n, let v, let x):
+            return [0xA5, n, UInt8(v & 0xFF), UInt8((v >> 8) & 0xFF), UInt8((v >> 16) & 0xFF), x]
+        case .pwdAuth(let p): return [0x1B] + p
+        case .readSignature(let a): return [0x3C, a]
+        case .writeSignature(let b, let d): return [0xA9, b] + d
+        case .lockSignature(let a): return [0xAC, a]
+        case .checkTearingEvent(let n): return [0x3E, n]
+        case .vcsl(let iid, let caps): return [0x4B] + iid + caps
+        case .sectorSelect: return [0xC2, 0xFF]
+        case .sectorSelectSector(let s, let rfu): return [s] + rfu
+        case .authenticate(let k): return [0x1A, k]
+        case .authenticateContinue(let d): return [0xAF] + d
+        }
+    }
+
+    /// A dense one-line description: `READ page 0x04`, `PWD_AUTH pwd 12 34 56 78`.
+    public var summary: String {
+        switch self {
+        case .getVersion: return "GET_VERSION"
+        case .read(let p): return "READ page \(Hex.byte(p))"
+        case .fastRead(let s, let e): return "FAST_READ pages \(Hex.byte(s))…\(Hex.byte(e))"
+        case .write(let p, let d): return "WRITE page \(Hex.byte(p)): \(Hex.string(d))"
+        case .compatibilityWrite(let p): return "COMPATIBILITY_WRITE page \(Hex.byte(p)) (part 1)"
+        case .compatibilityWriteData(let d): return "COMPATIBILITY_WRITE data \(Hex.string(d.prefix(4))) (part 2)"
+        case .readCounter(let n): return "READ_CNT counter \(n)"
+        case .incrementCounter(let n, let v, _): return "INCR_CNT counter \(n) by \(v)"
+        case .pwdAuth(let p): return "PWD_AUTH pwd \(Hex.string(p))"
+        case .readSignature: return "READ_SIG"
+        case .writeSignature(let b, let d): return "WRITE_SIG block \(b): \(Hex.string(d))"
+        case .lockSignature(let a):
+            switch a {
+            case 0x00: return "LOCK_SIG unlock"
+            case 0x01: return "LOCK_SIG lock"
+            case 0x02: return "LOCK_SIG lock permanently"
+            default: return "LOCK_SIG \(Hex.byte(a))"
+            }
+        case .checkTearingEvent(let n): return "CHECK_TEARING_EVENT counter \(n)"
+        case .vcsl: return "VCSL"
+        case .sectorSelect: return "SECTOR_SELECT (packet 1)"
+        case .sectorSelectSector(let s, _): return "SECTOR_SELECT sector \(s) (packet 2)"
+        case .authenticate(let k): return "AUTHENTICATE key \(k) (part 1)"
+        case .authenticateContinue: return "AUTHENTICATE part 2"
+        }
+    }
+}

@@ -1,0 +1,206 @@
+/// The 4-bit answers of Type 2 tags (protocols.md §2.2; NXP datasheet §9.3).
+public enum Type2Acknowledgement: Sendable, Hashable {
+    case ack
+    case nak(NAK)
+
+    public enum NAK: UInt8, Sendable, Hashable, CaseIterable {
+        case invalidArgument = 0x0
+        case parityOrCRCError = 0x1
+        case authenticationCounterOverflow = 0x4
+        case eepromWriteError = 0x5
+        // Values outside the datasheet (PM3 uses 7 for EEPROM errors) are kept as `other`.
+
+        public var meaning: String {
+            switch self {
+            case .invalidArgument: return "invalid argument (bad page or counter address, or refused)"
+            case .parityOrCRCError: return "parity or CRC error"
+            case .authenticationCounterOverflow: return "authentication counter overflow (AUTHLIM reached)"
+            case .eepromWriteError: return "EEPROM write error"
+            }
+        }
+    }
+
+    /// A 4-bit value: `A` is ACK; `(v & 0xA) == 0` is a NAK (nfcpy's test); others are invalid.
+    public init?(nibble: UInt8) {
+        let v = nibble & 0x0F
+        if v == 0xA { self = .ack; return }
+        if let n = NAK(rawValue: v) { self = .nak(n); return }
+        return nil
+    }
+
+    public var nibble: UInt8 {
+        switch self {
+        case .ack: return 0xA
+        case .nak(let n): return n.rawValue
+        }
+    }
+
+    /// Whether a tag frame looks like a 4-bit ACK/NAK: a single byte with 4 valid bits, or
+    /// (when the capture does not tell bits) a single byte whose high nibble is zero.
+    public static func looksLike(_ bytes: [UInt8], lastByteBits: UInt8) -> Bool {
+        guard bytes.count == 1 else { return false }
+        return lastByteBits == 4 || (lastByteBits == 8 && bytes[0] & 0xF0 == 0)
+    }
+}
+
+/// GET_VERSION answer (protocols.md §2.3).
+public struct Type2Version: Sendable, Hashable {
+    public var bytes: [UInt8]
+
+    public init(bytes: [UInt8]) { self.bytes = bytes }
+
+    public static func decode(_ payload: [UInt8]) throws(DecodeError) -> Type2Version {
+        guard payload.count == 8 else {
+            throw DecodeError(offset: min(payload.count, 8), expected: "8 version bytes", found: "\(payload.count) bytes")
+        }
+        return Type2Version(bytes: payload)
+    }
+
+    public var fixedHeader: UInt8 { bytes[0] }
+    public var vendorID: UInt8 { bytes[1] }
+    public var productType: UInt8 { bytes[2] }
+    public var productSubtype: UInt8 { bytes[3] }
+    public var majorVersion: UInt8 { bytes[4] }
+    public var minorVersion: UInt8 { bytes[5] }
+    public var storageSize: UInt8 { bytes[6] }
+    public var protocolType: UInt8 { bytes[7] }
+
+    public var vendorName: String {
+        switch vendorID {
+        case 0x04: return "NXP Semiconductors"
+        case 0x53: return "Shanghai Feiju (clone)"
+        case 0x34: return "Mikron (clone)"
+        default: return "unknown vendor \(Hex.byte(vendorID))"
+        }
+    }
+
+    public var productTypeName: String {
+        switch productType {
+        case 0x03: return "MIFARE Ultralight"
+        case 0x04: return "NTAG"
+        default: return "product type \(Hex.byte(productType))"
+        }
+    }
+
+    /// Storage-size byte: upper 7 bits n give 2^n bytes; LSB set means "between 2^n and 2^(n+1)".
+    public var storageSizeDescription: String {
+        let n = Int(storageSize >> 1)
+        guard n < 31 else { return "\(Hex.byte(storageSize))" }
+        if storageSize & 1 == 0 { return "\(1 << n) bytes" }
+        return "between \(1 << n) and \(1 << (n + 1)) bytes"
+    }
+
+    /// The tag model this version identifies, when known.
+    public var model: Type2TagModel? { Type2TagModel(version: bytes) }
+}
+
+/// Answers of Type 2 tags, decoded in the context of the command they answer.
+public enum Type2Response: Sendable, Hashable {
+    case acknowledgement(Type2Acknowledgement)
+    case version(Type2Version)
+    /// READ (always 4 pages) or FAST_READ (end − start + 1 pages), starting at `firstPage`.
+    case pages(firstPage: UInt8, data: [UInt8])
+    /// PACK after a successful PWD_AUTH.
+    case pack([UInt8])
+    /// READ_CNT: 24-bit counter, LSB first on air.
+    case counter(UInt32)
+    case signature([UInt8])
+    /// CHECK_TEARING_EVENT: `BD` means no tearing.
+    case tearingFlag(UInt8)
+    /// VCSL: the virtual card type identifier.
+    case vctid(UInt8)
+    /// AUTHENTICATE part 1 answer: `AF` + ek(RndB) (8 bytes for 3DES, 16 for AES).
+    case authenticationChallenge([UInt8])
+    /// AUTHENTICATE part 2 answer: `00` + ek(RndA').
+    case authenticationResult([UInt8])
+
+    /// Decodes the tag's answer to `command`. 4-bit ACK/NAK are recognised for every command.
+    public static func decode(_ payload: [UInt8], lastByteBits: UInt8 = 8, answering command: Type2Command) throws(DecodeError) -> Type2Response {
+        if Type2Acknowledgement.looksLike(payload, lastByteBits: lastByteBits) || (payload.count == 1 && command.expectsAcknowledgement) {
+            guard let a = Type2Acknowledgement(nibble: payload[0]) else {
+                throw DecodeError(offset: 0, expected: "ACK (A) or NAK (0, 1, 4, 5)", found: Hex.byte(payload[0] & 0x0F))
+            }
+            return .acknowledgement(a)
+        }
+        switch command {
+        case .getVersion:
+            return .version(try Type2Version.decode(payload))
+        case .read(let page):
+            guard payload.count == 16 else { throw DecodeError(offset: min(payload.count, 16), expected: "16 bytes (4 pages)", found: "\(payload.count) bytes") }
+            return .pages(firstPage: page, data: payload)
+        case .fastRead(let start, let end):
+            let pages = Int(end) - Int(start) + 1
+            guard pages > 0, payload.count == pages * 4 else {
+                throw DecodeError(offset: 0, expected: "\(max(pages, 0) * 4) bytes (\(max(pages, 0)) pages)", found: "\(payload.count) bytes")
+            }
+            return .pages(firstPage: start, data: payload)
+        case .pwdAuth:
+            guard payload.count == 2 else { throw DecodeError(offset: 0, expected: "2-byte PACK", found: "\(payload.count) bytes") }
+            return .pack(payload)
+        case .readCounter:
+            var c = ByteCursor(payload)
+            let v = try c.readUInt24LE("3-byte counter")
+            try c.expectEnd("counter value")
+            return .counter(v)
+        case .readSignature:
+            guard payload.count == 32 || payload.count == 48 else {
+                throw DecodeError(offset: 0, expected: "32-byte ECC signature", found: "\(payload.count) bytes")
+            }
+            return .signature(payload)
+        case .checkTearingEvent:
+            guard payload.count == 1 else { throw DecodeError(offset: 0, expected: "1-byte tearing flag", found: "\(payload.count) bytes") }
+            return .tearingFlag(payload[0])
+        case .vcsl:
+            guard payload.count == 1 else { throw DecodeError(offset: 0, expected: "1-byte VCTID", found: "\(payload.count) bytes") }
+            return .vctid(payload[0])
+        case .authenticate:
+            guard payload.count == 9 || payload.count == 17, payload[0] == 0xAF else {
+                throw DecodeError(offset: 0, expected: "AF + 8 or 16 bytes ek(RndB)", found: "\(payload.count) bytes")
+            }
+            return .authenticationChallenge(Array(payload.dropFirst()))
+        case .authenticateContinue:
+            guard payload.count == 9 || payload.count == 17, payload[0] == 0x00 else {
+                throw DecodeError(offset: 0, expected: "00 + 8 or 16 bytes ek(RndA')", found: "\(payload.count) bytes")
+            }
+            return .authenticationResult(Array(payload.dropFirst()))
+        case .write, .compatibilityWrite, .compatibilityWriteData, .incrementCounter, .writeSignature, .lockSignature, .sectorSelect:
+            throw DecodeError(offset: 0, expected: "4-bit ACK or NAK", found: "\(payload.count) bytes")
+        case .sectorSelectSector:
+            throw DecodeError(offset: 0, expected: "no answer (passive ACK)", found: "\(payload.count) bytes")
+        }
+    }
+
+    /// The answer's payload (without CRC) and the valid bits in its last byte.
+    public func encode() -> (bytes: [UInt8], lastByteBits: UInt8) {
+        switch self {
+        case .acknowledgement(let a): return ([a.nibble], 4)
+        case .version(let v): return (v.bytes, 8)
+        case .pages(_, let d): return (d, 8)
+        case .pack(let p): return (p, 8)
+        case .counter(let v): return ([UInt8(v & 0xFF), UInt8((v >> 8) & 0xFF), UInt8((v >> 16) & 0xFF)], 8)
+        case .signature(let s): return (s, 8)
+        case .tearingFlag(let f): return ([f], 8)
+        case .vctid(let v): return ([v], 8)
+        case .authenticationChallenge(let d): return ([0xAF] + d, 8)
+        case .authenticationResult(let d): return ([0x00] + d, 8)
+        }
+    }
+
+    /// Whether this answer carries CRC_A on air (everything except the 4-bit ACK/NAK).
+    public var carriesCRC: Bool {
+        if case .acknowledgement = self { return false }
+        return true
+    }
+}
+
+extension Type2Command {
+    /// Commands whose only success answer is a 4-bit ACK.
+    public var expectsAcknowledgement: Bool {
+        switch self {
+        case .write, .compatibilityWrite, .compatibilityWriteData, .incrementCounter, .writeSignature, .lockSignature, .sectorSelect:
+            return true
+        default:
+            return false
+        }
+    }
+}
