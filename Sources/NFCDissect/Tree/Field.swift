@@ -39,10 +39,14 @@ extension Array where Element == Field {
 public struct Diagnostic: Sendable, Equatable {
     public enum Severity: String, Sendable, Comparable {
         case note, warning, error
-        public static func < (a: Severity, b: Severity) -> Bool {
-            let order: [Severity] = [.note, .warning, .error]
-            return order.firstIndex(of: a)! < order.firstIndex(of: b)!
+        var rank: Int {
+            switch self {
+            case .note: return 0
+            case .warning: return 1
+            case .error: return 2
+            }
         }
+        public static func < (a: Severity, b: Severity) -> Bool { a.rank < b.rank }
     }
 
     public var severity: Severity
