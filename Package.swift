@@ -21,7 +21,9 @@ let package = Package(
             pkgConfig: "libpcap",
             providers: [.apt(["libpcap-dev"])]
         ),
-        .target(name: "NFCCapture", dependencies: ["NFCCore", "CPcap"]),
+        // glibc fopencookie, so libpcap can read an input nfctrace has already peeked at.
+        .target(name: "CStream"),
+        .target(name: "NFCCapture", dependencies: ["NFCCore", "CPcap", "CStream"]),
         .target(name: "NFCDissect", dependencies: ["NFCCore"]),
         .executableTarget(
             name: "nfctrace",

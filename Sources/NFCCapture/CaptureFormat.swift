@@ -1,1 +1,120 @@
 import NFCCore
+
+/// The trace file formats nfctrace reads and writes.
+public enum CaptureFormat: String, Sendable, CaseIterable {
+    case pcap
+    case pcapng
+    /// The native line-oriented text trace (docs/trace-format.md).
+    case nfctrace
+    /// Proxmark3 tracelog (`trace save`), no header.
+    case proxmark3 = "pm3"
+
+    public init?(name: some StringProtocol) {
+        switch name.lowercased() {
+        case "pcap": self = .pcap
+        case "pcapng": self = .pcapng
+        case "nfctrace", "text", "txt": self = .nfctrace
+        case "pm3", "trace", "proxmark3", "proxmark": self = .proxmark3
+        default: return nil
+        }
+    }
+
+    /// The format an output file name asks for by its extension.
+    public init?(fileExtensionOf path: String) {
+        guard let dot = path.lastIndex(of: "."), !path[dot...].contains("/") else { return nil }
+        let ext = path[path.index(after: dot)...]
+        switch ext.lowercased() {
+        case "pcap", "cap": self = .pcap
+        case "pcapng": self = .pcapng
+        case "nfctrace", "txt": self = .nfctrace
+        case "trace": self = .proxmark3
+        default: return nil
+        }
+    }
+
+    /// Detects the format of a capture from its first bytes (up to 64 KiB; fewer when the file
+    /// is shorter). `complete` tells whether `prefix` is the whole file.
+    public static func detect(_ prefix: ArraySlice<UInt8>, complete: Bool) -> CaptureFormat? {
+        let p = Array(prefix)
+        if p.count >= 4 {
+            let magic = UInt32(p[0]) << 24 | UInt32(p[1]) << 16 | UInt32(p[2]) << 8 | UInt32(p[3])
+            switch magic {
+            case 0xA1B2_C3D4, 0xD4C3_B2A1, 0xA1B2_3C4D, 0x4D3C_B2A1: return .pcap
+            case 0x0A0D_0D0A: return .pcapng
+            default: break
+            }
+        }
+        if TextTraceSyntax.looksLikeTextTrace(p) { return .nfctrace }
+        if Proxmark3Trace.looksLikeTrace(p, complete: complete) { return .proxmark3 }
+        return nil
+    }
+}
+
+/// Reads frames one at a time from a capture. Memory does not grow with the capture's length.
+public protocol FrameReader: AnyObject {
+    var format: CaptureFormat { get }
+    /// What the file says about itself (text header, link type, time resolution …).
+    var metadata: TraceMetadata { get }
+    /// The next frame, or nil at the end. After damage it throws `CaptureError.damaged`,
+    /// having first delivered every frame before the damage.
+    func next() throws(CaptureError) -> Frame?
+}
+
+/// Options that the user can give for inputs whose format cannot say everything.
+public struct CaptureReadOptions: Sendable {
+    /// Forces the input format instead of detecting it.
+    public var format: CaptureFormat?
+    /// Technology of frames whose format does not say (Proxmark3 traces, pcap 264 type A vs B).
+    public var technology: Technology?
+
+    public init(format: CaptureFormat? = nil, technology: Technology? = nil) {
+        self.format = format
+        self.technology = technology
+    }
+}
+
+public enum Capture {
+    /// Opens a capture (`-` for standard input) and picks its reader by content.
+    public static func open(_ path: String, options: CaptureReadOptions = CaptureReadOptions()) throws(CaptureError) -> FrameReader {
+        try open(ByteInput.open(path), options: options)
+    }
+
+    public static func open(_ input: ByteInput, options: CaptureReadOptions = CaptureReadOptions()) throws(CaptureError) -> FrameReader {
+        let prefix = input.peek(1 << 16)
+        if let e = input.ioError { throw CaptureError.io(path: input.name, reason: e) }
+        if prefix.isEmpty { throw CaptureError.empty(path: input.name) }
+        let complete = prefix.count < 1 << 16
+        guard let format = options.format ?? CaptureFormat.detect(prefix, complete: complete) else {
+            throw CaptureError.unrecognized(path: input.name, detail: describeUnknown(prefix))
+        }
+        switch format {
+        case .pcap, .pcapng: return try PcapReader(input: input, format: format, options: options)
+        case .nfctrace: return try TextTraceReader(input: input, options: options)
+        case .proxmark3: return Proxmark3TraceReader(input: input, technology: options.technology ?? .iso14443a)
+        }
+    }
+
+    static func describeUnknown(_ prefix: ArraySlice<UInt8>) -> String {
+        let head = Array(prefix.prefix(8))
+        let printable = head.allSatisfy { (0x20...0x7E).contains($0) || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }
+        if printable {
+            let text = String(decoding: prefix.prefix(24).prefix { $0 != 0x0A }, as: UTF8.self)
+            return "text starting \"\(text)\""
+        }
+        return "starts with bytes \(Hex.string(head))"
+    }
+}
+
+extension Capture {
+    /// Creates a writer for `format` at `path` (`-` for standard output). `metadata` goes into
+    /// formats that carry it (the text header); `resolution` picks pcap/pcapng time resolution.
+    public static func create(_ path: String, format: CaptureFormat, metadata: TraceMetadata = TraceMetadata(),
+                              resolution: TimeUnit = .microseconds) throws(CaptureError) -> FrameWriter {
+        switch format {
+        case .pcap: return try PcapWriter(path: path, resolution: resolution)
+        case .pcapng: return PcapngWriter(output: try ByteOutput.create(path), resolution: resolution)
+        case .nfctrace: return TextTraceWriter(output: try ByteOutput.create(path), metadata: metadata)
+        case .proxmark3: return Proxmark3TraceWriter(output: try ByteOutput.create(path))
+        }
+    }
+}

@@ -1,2 +1,48 @@
 import ArgumentParser
-@main struct NFCTrace: ParsableCommand {}
+#if canImport(Glibc)
+import Glibc
+#endif
+import NFCCapture
+
+/// `nfctrace`: record, dissect, emulate, replay and fuzz NFC reader–tag exchanges.
+struct NFCTrace: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "nfctrace",
+        abstract: "Dissect, convert, emulate and replay NFC reader–tag traces.",
+        discussion: """
+            Reads pcap/pcapng (LINKTYPE_ISO_14443), nfctrace text traces and Proxmark3 .trace files; \
+            the format is detected from the content. Use - for standard input or output.
+
+            Exit codes: 0 success, 1 findings (when asked to fail on them), 2 usage error, \
+            65 bad input data, 74 I/O error.
+            """,
+        version: "0.1.0",
+        subcommands: [Dissect.self, Convert.self]
+    )
+}
+
+/// Runs the command line with nfctrace's exit codes (ArgumentParser's usage errors become 2).
+@main
+enum Main {
+    static func main() {
+        do {
+            var command = try NFCTrace.parseAsRoot()
+            try command.run()
+        } catch let error as CaptureError {
+            CLI.fail(error.description, code: error.exitCode)
+        } catch let error as CLIFailure {
+            CLI.fail(error.message, code: error.code)
+        } catch {
+            let code = NFCTrace.exitCode(for: error)
+            if code == .success {
+                NFCTrace.exit(withError: error)   // --help, --version
+            }
+            if code == .validationFailure {
+                let message = NFCTrace.fullMessage(for: error)
+                FileHandleOutput.standardError(message + "\n")
+                exit(2)
+            }
+            NFCTrace.exit(withError: error)
+        }
+    }
+}

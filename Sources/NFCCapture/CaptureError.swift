@@ -1,0 +1,39 @@
+import NFCCore
+
+/// Why a capture could not be read or written. Every case names the file; `exitCode` follows
+/// DESIGN.md (65 bad input data, 74 I/O error).
+public enum CaptureError: Error, Equatable, Sendable, CustomStringConvertible {
+    case cannotOpen(path: String, reason: String)
+    case empty(path: String)
+    /// The content is no capture format nfctrace knows.
+    case unrecognized(path: String, detail: String)
+    /// A pcap/pcapng whose link type carries no NFC frames nfctrace can read.
+    case unsupportedLinkType(path: String, linkType: Int, name: String?)
+    /// The file is damaged at `offset`; every frame before it was delivered. `frame` is the
+    /// 1-based number of the frame that could not be read.
+    case damaged(path: String, offset: Int, frame: Int, reason: String)
+    case io(path: String, reason: String)
+    /// A frame that the output format cannot represent.
+    case unrepresentable(path: String, frame: Int, reason: String)
+
+    public var description: String {
+        switch self {
+        case .cannotOpen(let p, let r): return "\(p): cannot open: \(r)"
+        case .empty(let p): return "\(p): empty file, no capture in it"
+        case .unrecognized(let p, let d): return "\(p): not a capture nfctrace can read (\(d)); expected pcap, pcapng, an nfctrace text trace or a Proxmark3 .trace"
+        case .unsupportedLinkType(let p, let lt, let name):
+            let n = name.map { " (\($0))" } ?? ""
+            return "\(p): pcap link type \(lt)\(n) carries no NFC frames; nfctrace reads LINKTYPE_ISO_14443 (264) and its own LINKTYPE_USER encapsulation"
+        case .damaged(let p, let off, let f, let r): return "\(p): damaged at byte \(off) (frame \(f)): \(r)"
+        case .io(let p, let r): return "\(p): I/O error: \(r)"
+        case .unrepresentable(let p, let f, let r): return "\(p): frame \(f) cannot be written: \(r)"
+        }
+    }
+
+    public var exitCode: Int32 {
+        switch self {
+        case .cannotOpen, .io: return 74
+        case .empty, .unrecognized, .unsupportedLinkType, .damaged, .unrepresentable: return 65
+        }
+    }
+}

@@ -1,0 +1,79 @@
+import NFCCore
+
+/// LINKTYPE_ISO_14443 (264): a 4-byte pseudo-header (version 0, event, big-endian length)
+/// before each frame (notes/wireshark-interop.md §1.1). Unlike tshark, which drops records
+/// with a bad header silently, nfctrace turns them into `.malformed` frames with the reason.
+public enum ISO14443PseudoHeader {
+    public static let linkType: Int32 = 264
+
+    public enum Event: UInt8, Sendable, CaseIterable {
+        case dataTagToReader = 0xFF
+        case dataReaderToTag = 0xFE
+        case fieldOff = 0xFD
+        case fieldOn = 0xFC
+        case dataTagToReaderCRCDropped = 0xFB
+        case dataReaderToTagCRCDropped = 0xFA
+    }
+
+    /// Turns a pcap record into a frame; never fails, bad headers become `.malformed`.
+    /// `wireLength` is the record's original length (larger than the record when the capture's
+    /// snapshot length cut it).
+    public static func decode(_ record: UnsafeRawBufferPointer, wireLength: Int, technology: Technology) -> Frame {
+        let bytes = record.bindMemory(to: UInt8.self)
+        func malformed(_ reason: String) -> Frame {
+            Frame(.malformed(reason: reason), technology: technology, bytes: Array(bytes))
+        }
+        guard bytes.count >= 4 else {
+            return malformed("record of \(bytes.count) byte\(bytes.count == 1 ? "" : "s") is shorter than the 4-byte ISO 14443 pseudo-header")
+        }
+        guard bytes[0] == 0 else { return malformed("pseudo-header version \(bytes[0]), expected 0") }
+        guard let event = Event(rawValue: bytes[1]) else {
+            return malformed("pseudo-header event \(Hex.byte(bytes[1])) is none of FA…FF")
+        }
+        let payloadCount = bytes.count - 4
+        let be = Int(bytes[2]) << 8 | Int(bytes[3])
+        if be != payloadCount {
+            let le = Int(bytes[3]) << 8 | Int(bytes[2])
+            if le == payloadCount {
+                return malformed("length field looks little-endian: \(Hex.string(bytes[2...3])) read big-endian is \(be), the record holds \(payloadCount) bytes")
+            }
+            if wireLength > bytes.count, be == wireLength - 4 {
+                return malformed("record cut by the capture's snapshot length: \(payloadCount) of \(be) bytes captured")
+            }
+            return malformed("length field says \(be) byte\(be == 1 ? "" : "s"), the record holds \(payloadCount)")
+        }
+        let payload = Array(UnsafeBufferPointer(rebasing: bytes[4...]))
+        switch event {
+        case .dataTagToReader: return Frame(.data(.tagToReader), technology: technology, bytes: payload)
+        case .dataReaderToTag: return Frame(.data(.readerToTag), technology: technology, bytes: payload)
+        case .dataTagToReaderCRCDropped: return Frame(.data(.tagToReader), technology: technology, bytes: payload, crcStripped: true)
+        case .dataReaderToTagCRCDropped: return Frame(.data(.readerToTag), technology: technology, bytes: payload, crcStripped: true)
+        case .fieldOn, .fieldOff:
+            guard payload.isEmpty else {
+                return malformed("\(event == .fieldOn ? "field-on" : "field-off") event with \(payload.count) data bytes, expected none")
+            }
+            return Frame(event == .fieldOn ? .fieldOn : .fieldOff, technology: technology)
+        }
+    }
+
+    /// The record for a frame, or nil when 264 cannot carry it (other technologies).
+    public static func encode(_ frame: Frame) -> [UInt8]? {
+        let event: Event
+        switch frame.event {
+        case .malformed: return frame.bytes
+        case .fieldOn: event = .fieldOn
+        case .fieldOff: event = .fieldOff
+        case .data(let d):
+            guard frame.technology == .iso14443a || frame.technology == .iso14443b else { return nil }
+            switch (d, frame.crcStripped) {
+            case (.readerToTag, false): event = .dataReaderToTag
+            case (.readerToTag, true): event = .dataReaderToTagCRCDropped
+            case (.tagToReader, false): event = .dataTagToReader
+            case (.tagToReader, true): event = .dataTagToReaderCRCDropped
+            }
+        }
+        let payload = frame.event == .fieldOn || frame.event == .fieldOff ? [] : frame.bytes
+        guard payload.count <= 0xFFFF else { return nil }
+        return [0x00, event.rawValue, UInt8(payload.count >> 8), UInt8(payload.count & 0xFF)] + payload
+    }
+}

@@ -1,0 +1,162 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CPcap
+import NFCCore
+
+/// Writes frames somewhere, one at a time.
+public protocol FrameWriter: AnyObject {
+    func write(_ frame: Frame) throws(CaptureError)
+    /// Flushes everything; call once at the end.
+    func finish() throws(CaptureError)
+}
+
+/// Timestamps for formats that need one on every record: the frame's own, converted, or the
+/// previous one when a frame has none (pcap asks writers without times for "reasonable values").
+struct RecordClock {
+    var lastNanoseconds: Int64 = 0
+
+    mutating func nanoseconds(for frame: Frame) -> Int64 {
+        if let t = frame.start { lastNanoseconds = t.nanoseconds }
+        return lastNanoseconds
+    }
+}
+
+/// Classic pcap through libpcap's dumper, LINKTYPE_ISO_14443.
+public final class PcapWriter: FrameWriter {
+    private let name: String
+    private let dead: OpaquePointer
+    private let dumper: OpaquePointer
+    private let nanosecond: Bool
+    private var clock = RecordClock()
+    private var count = 0
+
+    /// `path` may be `-` for standard output. `resolution` picks the µs or ns pcap magic.
+    public init(path: String, resolution: TimeUnit = .microseconds) throws(CaptureError) {
+        name = path == "-" ? "<stdout>" : path
+        nanosecond = resolution == .nanoseconds
+        let precision = nanosecond ? PCAP_TSTAMP_PRECISION_NANO : PCAP_TSTAMP_PRECISION_MICRO
+        guard let dead = pcap_open_dead_with_tstamp_precision(ISO14443PseudoHeader.linkType, 65535, UInt32(precision)) else {
+            throw CaptureError.io(path: name, reason: "libpcap could not create a dumper")
+        }
+        let dumper: OpaquePointer?
+        if path == "-" {
+            dumper = fdopen(dup(STDOUT_FILENO), "w").flatMap { pcap_dump_fopen(dead, $0) }
+        } else {
+            dumper = pcap_dump_open(dead, path)
+        }
+        guard let dumper else {
+            let reason = String(cString: pcap_geterr(dead))
+            pcap_close(dead)
+            throw CaptureError.cannotOpen(path: name, reason: reason)
+        }
+        self.dead = dead
+        self.dumper = dumper
+    }
+
+    deinit {
+        pcap_close(dead)
+    }
+
+    private var closed = false
+
+    public func write(_ frame: Frame) throws(CaptureError) {
+        count += 1
+        guard let record = ISO14443PseudoHeader.encode(frame) else {
+            throw CaptureError.unrepresentable(
+                path: name, frame: count,
+                reason: "LINKTYPE_ISO_14443 carries ISO 14443 frames only, this one is \(frame.technology.displayName)")
+        }
+        let ns = clock.nanoseconds(for: frame)
+        var header = pcap_pkthdr()
+        header.ts.tv_sec = Int(ns / 1_000_000_000)
+        let fraction = ns % 1_000_000_000
+        header.ts.tv_usec = nanosecond ? Int(fraction) : Int(fraction / 1000)
+        header.caplen = UInt32(record.count)
+        header.len = UInt32(record.count)
+        record.withUnsafeBufferPointer { p in
+            pcap_dump(UnsafeMutableRawPointer(dumper).assumingMemoryBound(to: UInt8.self), &header, p.baseAddress)
+        }
+    }
+
+    public func finish() throws(CaptureError) {
+        guard !closed else { return }
+        closed = true
+        let failed = pcap_dump_flush(dumper) != 0
+        pcap_dump_close(dumper)
+        if failed { throw CaptureError.io(path: name, reason: "libpcap could not flush the file") }
+    }
+}
+
+/// pcapng: one Section Header Block, one Interface Description Block for LINKTYPE_ISO_14443,
+/// Enhanced Packet Blocks. (libpcap 1.10 reads pcapng but cannot write it.)
+public final class PcapngWriter: FrameWriter {
+    private let output: ByteOutput
+    private let resolution: TimeUnit
+    private var clock = RecordClock()
+    private var count = 0
+
+    public init(output: ByteOutput, resolution: TimeUnit = .microseconds, application: String = "nfctrace") {
+        self.output = output
+        self.resolution = resolution == .nanoseconds ? .nanoseconds : .microseconds
+        var shbOptions: [UInt8] = []
+        Self.option(4, Array(application.utf8), to: &shbOptions)   // shb_userappl
+        Self.option(0, [], to: &shbOptions)
+        var shb: [UInt8] = []
+        Self.u32(0x1A2B_3C4D, &shb)
+        Self.u16(1, &shb); Self.u16(0, &shb)
+        Self.u32(0xFFFF_FFFF, &shb); Self.u32(0xFFFF_FFFF, &shb)   // section length unknown
+        shb += shbOptions
+        Self.block(0x0A0D_0D0A, shb, to: output)
+        var idb: [UInt8] = []
+        Self.u16(UInt16(ISO14443PseudoHeader.linkType), &idb)
+        Self.u16(0, &idb)
+        Self.u32(65535, &idb)
+        Self.option(9, [self.resolution == .nanoseconds ? 9 : 6], to: &idb)   // if_tsresol
+        Self.option(0, [], to: &idb)
+        Self.block(1, idb, to: output)
+    }
+
+    public func write(_ frame: Frame) throws(CaptureError) {
+        count += 1
+        guard let record = ISO14443PseudoHeader.encode(frame) else {
+            throw CaptureError.unrepresentable(
+                path: output.name, frame: count,
+                reason: "LINKTYPE_ISO_14443 carries ISO 14443 frames only, this one is \(frame.technology.displayName)")
+        }
+        let ns = clock.nanoseconds(for: frame)
+        let ticks = UInt64(bitPattern: resolution == .nanoseconds ? ns : ns / 1000)
+        var epb: [UInt8] = []
+        epb.reserveCapacity(24 + record.count)
+        Self.u32(0, &epb)   // interface 0
+        Self.u32(UInt32(truncatingIfNeeded: ticks >> 32), &epb)
+        Self.u32(UInt32(truncatingIfNeeded: ticks), &epb)
+        Self.u32(UInt32(record.count), &epb)
+        Self.u32(UInt32(record.count), &epb)
+        epb += record
+        epb += [UInt8](repeating: 0, count: (4 - record.count % 4) % 4)
+        Self.block(6, epb, to: output)
+    }
+
+    public func finish() throws(CaptureError) { try output.finish() }
+
+    static func u16(_ v: UInt16, _ out: inout [UInt8]) { out += [UInt8(v & 0xFF), UInt8(v >> 8)] }
+    static func u32(_ v: UInt32, _ out: inout [UInt8]) {
+        out += [UInt8(v & 0xFF), UInt8((v >> 8) & 0xFF), UInt8((v >> 16) & 0xFF), UInt8(v >> 24)]
+    }
+    static func option(_ code: UInt16, _ value: [UInt8], to out: inout [UInt8]) {
+        u16(code, &out)
+        u16(UInt16(value.count), &out)
+        out += value
+        out += [UInt8](repeating: 0, count: (4 - value.count % 4) % 4)
+    }
+    static func block(_ type: UInt32, _ body: [UInt8], to output: ByteOutput) {
+        var b: [UInt8] = []
+        let total = UInt32(12 + body.count)
+        u32(type, &b)
+        u32(total, &b)
+        b += body
+        u32(total, &b)
+        output.write(b)
+    }
+}

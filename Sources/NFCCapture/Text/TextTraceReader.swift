@@ -1,0 +1,302 @@
+import NFCCore
+
+/// Shared vocabulary of the `.nfctrace` text format (docs/trace-format.md).
+enum TextTraceSyntax {
+    static let magic = "nfctrace"
+    static let version = 1
+    static let reader = "R"
+    static let tag = "T"
+    static let fieldOn = "field-on"
+    static let fieldOff = "field-off"
+    static let malformed = "malformed"
+
+    /// First line is `nfctrace <version>` (a UTF-8 BOM and leading blank lines are tolerated).
+    static func looksLikeTextTrace(_ p: [UInt8]) -> Bool {
+        var i = 0
+        if p.starts(with: [0xEF, 0xBB, 0xBF]) { i = 3 }
+        while i < p.count, p[i] == 0x20 || p[i] == 0x0A || p[i] == 0x0D || p[i] == 0x09 { i += 1 }
+        let m = Array(magic.utf8)
+        guard p.count >= i + m.count + 2, Array(p[i..<i + m.count]) == m else { return false }
+        return p[i + m.count] == 0x20 && Hex.digit(p[i + m.count + 1]).map { $0 < 10 } == true
+    }
+}
+
+/// Reads the line-oriented `.nfctrace` format, one event line at a time.
+final class TextTraceReader: FrameReader {
+    let format = CaptureFormat.nfctrace
+    private(set) var metadata = TraceMetadata()
+    private let input: ByteInput
+    private var technology: Technology
+    private let forcedTechnology: Technology?
+    private var timebase = TimeUnit.microseconds
+    private var origin: Int64 = 0
+    private var lineNumber = 0
+    private var frameNumber = 0
+    private var pending: Frame?
+    private var failed = false
+
+    init(input: ByteInput, options: CaptureReadOptions) throws(CaptureError) {
+        self.input = input
+        self.forcedTechnology = options.technology
+        self.technology = options.technology ?? .iso14443a
+        try readHeader()
+    }
+
+    private func damage(_ reason: String, at offset: Int) -> CaptureError {
+        failed = true
+        return .damaged(path: input.name, offset: offset, frame: frameNumber + 1, reason: "line \(lineNumber): \(reason)")
+    }
+
+    /// Reads the magic line and the `@key value` lines up to the first event.
+    private func readHeader() throws(CaptureError) {
+        var sawMagic = false
+        while let (raw, truncated) = input.readLine() {
+            let lineStart = input.offset - raw.count - 1
+            lineNumber += 1
+            if truncated { throw damage("line longer than 1 MiB", at: lineStart) }
+            var line = Substring(decoding: raw, as: UTF8.self)
+            if lineNumber == 1, line.hasPrefix("\u{FEFF}") { line = line.dropFirst() }
+            let trimmed = line.trimmingSpaces()
+            if trimmed.isEmpty || trimmed.hasPrefix("#") { continue }
+            if !sawMagic {
+                let parts = trimmed.split(separator: " ", omittingEmptySubsequences: true)
+                guard parts.count == 2, parts[0] == TextTraceSyntax.magic, let v = Int(parts[1]) else {
+                    throw damage("expected the header line \"nfctrace 1\"", at: lineStart)
+                }
+                guard v == TextTraceSyntax.version else {
+                    throw damage("text trace version \(v) is newer than this nfctrace understands (\(TextTraceSyntax.version))", at: lineStart)
+                }
+                sawMagic = true
+                continue
+            }
+            if trimmed.hasPrefix("@") {
+                let body = trimmed.dropFirst()
+                let key = body.prefix { $0 != " " && $0 != "\t" }
+                let value = body.dropFirst(key.count).trimmingSpaces()
+                guard !key.isEmpty else { throw damage("expected @key value", at: lineStart) }
+                try applyMetadata(String(key), String(value), at: lineStart)
+                continue
+            }
+            pending = try parseEvent(trimmed, at: lineStart)
+            return
+        }
+        if let e = input.ioError { throw CaptureError.io(path: input.name, reason: e) }
+        if !sawMagic { throw damage("expected the header line \"nfctrace 1\"", at: 0) }
+    }
+
+    private func applyMetadata(_ key: String, _ value: String, at offset: Int) throws(CaptureError) {
+        switch key {
+        case "tech":
+            guard let t = Technology(name: value) else {
+                throw damage("unknown technology \"\(value)\" (14443a, 14443b, felica, 15693)", at: offset)
+            }
+            if forcedTechnology == nil { technology = t }
+        case "timebase":
+            guard let u = TimeUnit(rawValue: value) else { throw damage("unknown timebase \"\(value)\" (ns, us, carrier)", at: offset) }
+            timebase = u
+        case "origin":
+            guard let o = Int64(value) else { throw damage("@origin must be an integer count of timebase units", at: offset) }
+            origin = o
+        default:
+            break
+        }
+        metadata[key] = value
+    }
+
+    func next() throws(CaptureError) -> Frame? {
+        if failed { return nil }
+        if let p = pending {
+            pending = nil
+            frameNumber += 1
+            return p
+        }
+        while let (raw, truncated) = input.readLine() {
+            let lineStart = input.offset - raw.count - 1
+            lineNumber += 1
+            if truncated { throw damage("line longer than 1 MiB", at: lineStart) }
+            let line = Substring(decoding: raw, as: UTF8.self).trimmingSpaces()
+            if line.isEmpty || line.hasPrefix("#") { continue }
+            if line.hasPrefix("@") { throw damage("metadata line after the first event; @lines belong in the header", at: lineStart) }
+            let frame = try parseEvent(line, at: lineStart)
+            frameNumber += 1
+            return frame
+        }
+        if let e = input.ioError { throw CaptureError.io(path: input.name, reason: e) }
+        return nil
+    }
+
+    /// `[start[..end]] kind [bytes…] [key=value…] [# comment]`
+    private func parseEvent(_ line: Substring, at offset: Int) throws(CaptureError) -> Frame {
+        var text = line
+        var comment: String? = nil
+        if let hash = Self.commentStart(text) {
+            comment = String(text[text.index(after: hash)...].trimmingSpaces())
+            text = text[..<hash]
+        }
+        var tokens = Self.tokens(text)
+        guard !tokens.isEmpty else { throw damage("empty event", at: offset) }
+        var start: Timestamp? = nil
+        var end: Timestamp? = nil
+        if let first = tokens.first, let c = first.first, c.isASCII, c.isNumber || c == "-" {
+            let parts = first.split(separator: ".", omittingEmptySubsequences: false)
+            if parts.count == 1, let s = Int64(parts[0]) {
+                start = Timestamp(origin + s, timebase)
+            } else if parts.count == 3, parts[1].isEmpty, let s = Int64(parts[0]), let e = Int64(parts[2]) {
+                start = Timestamp(origin + s, timebase)
+                end = Timestamp(origin + e, timebase)
+            } else {
+                throw damage("expected a time as <start> or <start>..<end> in \(timebase.rawValue), found \"\(first)\"", at: offset)
+            }
+            tokens.removeFirst()
+        }
+        guard let kind = tokens.first else { throw damage("expected R, T, field-on, field-off or malformed after the time", at: offset) }
+        tokens.removeFirst()
+        let event: Frame.Event
+        switch kind {
+        case "R", "Rdr", "rdr": event = .data(.readerToTag)
+        case "T", "Tag", "tag": event = .data(.tagToReader)
+        case TextTraceSyntax.fieldOn: event = .fieldOn
+        case TextTraceSyntax.fieldOff: event = .fieldOff
+        case TextTraceSyntax.malformed: event = .malformed(reason: "")
+        default: throw damage("expected R, T, field-on, field-off or malformed, found \"\(kind)\"", at: offset)
+        }
+        var frame = Frame(event, technology: technology, start: start, end: end, comment: comment)
+        var bytes: [UInt8] = []
+        var parity: [Int] = []
+        var sawAttribute = false
+        for tok in tokens {
+            if let eq = tok.firstIndex(of: "=") {
+                sawAttribute = true
+                try applyAttribute(String(tok[..<eq]), Self.unquote(tok[tok.index(after: eq)...]), to: &frame, at: offset)
+                continue
+            }
+            guard !sawAttribute else { throw damage("byte \"\(tok)\" after key=value attributes", at: offset) }
+            var t = Substring(tok)
+            var parityError = false
+            if t.hasSuffix("!") {
+                parityError = true
+                t = t.dropLast()
+            }
+            var bits: UInt8 = 8
+            if let slash = t.firstIndex(of: "/") {
+                guard let b = UInt8(t[t.index(after: slash)...]), (1...8).contains(b) else {
+                    throw damage("valid-bit count after / must be 1…8 in \"\(tok)\"", at: offset)
+                }
+                bits = b
+                t = t[..<slash]
+            }
+            guard t.utf8.count == 2, let hi = t.utf8.first.flatMap(Hex.digit), let lo = t.utf8.last.flatMap(Hex.digit) else {
+                throw damage("expected a hex byte (like 3A, 26/7 or A2!) or key=value, found \"\(tok)\"", at: offset)
+            }
+            if frame.lastByteBits != 8 { throw damage("only the last byte may have fewer than 8 valid bits", at: offset) }
+            if parityError { parity.append(bytes.count) }
+            bytes.append(hi << 4 | lo)
+            frame.lastByteBits = bits
+        }
+        switch frame.event {
+        case .fieldOn, .fieldOff:
+            guard bytes.isEmpty else { throw damage("\(kind) carries no bytes", at: offset) }
+        case .data:
+            guard !bytes.isEmpty else { throw damage("a frame needs at least one byte", at: offset) }
+        case .malformed:
+            break
+        }
+        frame.bytes = bytes
+        if !parity.isEmpty { frame.parityErrors = parity }
+        return frame
+    }
+
+    private func applyAttribute(_ key: String, _ value: String, to frame: inout Frame, at offset: Int) throws(CaptureError) {
+        switch key {
+        case "tech":
+            guard let t = Technology(name: value) else { throw damage("unknown technology \"\(value)\"", at: offset) }
+            frame.technology = t
+        case "crc":
+            switch value {
+            case "stripped": frame.crcStripped = true
+            case "included": frame.crcStripped = false
+            default: throw damage("crc= takes stripped or included, found \"\(value)\"", at: offset)
+            }
+        case "rate":
+            guard let r = Int(value), r > 0 else { throw damage("rate= takes a bit rate in kbit/s", at: offset) }
+            frame.bitRate = r
+        case "reason":
+            guard case .malformed = frame.event else { throw damage("reason= belongs to malformed events", at: offset) }
+            frame.event = .malformed(reason: value)
+        default:
+            throw damage("unknown attribute \"\(key)\" (tech, crc, rate, reason)", at: offset)
+        }
+    }
+
+    /// Index of a `#` that starts a comment: at a token start and outside quotes.
+    static func commentStart(_ s: Substring) -> Substring.Index? {
+        var inQuotes = false
+        var previousIsSpace = true
+        for i in s.indices {
+            let c = s[i]
+            if c == "\"" { inQuotes.toggle() }
+            if c == "#", !inQuotes, previousIsSpace { return i }
+            previousIsSpace = c == " " || c == "\t"
+        }
+        return nil
+    }
+
+    /// Splits on spaces and tabs, keeping `key="quoted value"` together.
+    static func tokens(_ s: Substring) -> [Substring] {
+        var out: [Substring] = []
+        var tokenStart: Substring.Index? = nil
+        var inQuotes = false
+        for i in s.indices {
+            let c = s[i]
+            if c == "\"" { inQuotes.toggle() }
+            if (c == " " || c == "\t") && !inQuotes {
+                if let st = tokenStart { out.append(s[st..<i]) }
+                tokenStart = nil
+            } else if tokenStart == nil {
+                tokenStart = i
+            }
+        }
+        if let st = tokenStart { out.append(s[st...]) }
+        return out
+    }
+
+    static func unquote(_ s: Substring) -> String {
+        guard s.count >= 2, s.first == "\"", s.last == "\"" else { return String(s) }
+        return String(s.dropFirst().dropLast()).replacingOccurrences(of: "\\\"", with: "\"")
+    }
+}
+
+extension StringProtocol {
+    func trimmingSpaces() -> SubSequence {
+        var s = self[...]
+        while let f = s.first, f == " " || f == "\t" { s = s.dropFirst() }
+        while let l = s.last, l == " " || l == "\t" { s = s.dropLast() }
+        return s
+    }
+}
+
+extension String {
+    func replacingOccurrences(of target: String, with replacement: String) -> String {
+        guard !target.isEmpty else { return self }
+        var out = ""
+        var rest = self[...]
+        while let r = rest.range(of: target) {
+            out += rest[..<r.lowerBound]
+            out += replacement
+            rest = rest[r.upperBound...]
+        }
+        return out + rest
+    }
+}
+
+extension Substring {
+    func range(of target: String) -> Range<Substring.Index>? {
+        guard !target.isEmpty else { return nil }
+        var i = startIndex
+        while i < endIndex {
+            if self[i...].hasPrefix(target) { return i..<index(i, offsetBy: target.count) }
+            i = index(after: i)
+        }
+        return nil
+    }
+}

@@ -1,0 +1,100 @@
+import NFCCore
+
+/// Writes the `.nfctrace` text format (docs/trace-format.md), one event per line.
+///
+/// The header is written before the first event: `nfctrace 1`, the metadata, `@timebase`
+/// and `@origin` (taken from the first timestamped frame, so times in the file are small
+/// numbers relative to it and the absolute time is still exact).
+public final class TextTraceWriter: FrameWriter {
+    private let output: ByteOutput
+    private var metadata: TraceMetadata
+    private var technology: Technology
+    private var timebase: TimeUnit?
+    private var origin: Int64 = 0
+    private var headerWritten = false
+    private var line: [UInt8] = []
+
+    public init(output: ByteOutput, metadata: TraceMetadata = TraceMetadata()) {
+        self.output = output
+        self.metadata = metadata
+        self.technology = metadata["tech"].flatMap { Technology(name: $0) } ?? .iso14443a
+        self.timebase = metadata["timebase"].flatMap { TimeUnit(rawValue: $0) }
+        if let o = metadata["origin"].flatMap({ Int64($0) }) { origin = o }
+    }
+
+    private func writeHeader(first frame: Frame?) {
+        headerWritten = true
+        if metadata["tech"] == nil, let f = frame { technology = f.technology }
+        if let t = frame?.start {
+            if timebase == nil { timebase = t.unit }
+            if metadata["origin"] == nil, let tb = timebase { origin = t.converted(to: tb).value }
+        }
+        var head = "\(TextTraceSyntax.magic) \(TextTraceSyntax.version)\n"
+        for e in metadata.entries where !["tech", "timebase", "origin", "link-type"].contains(e.key) {
+            head += "@\(e.key) \(e.value)\n"
+        }
+        head += "@tech \(technology.rawValue)\n"
+        if let tb = timebase {
+            head += "@timebase \(tb.rawValue)\n"
+            if origin != 0 { head += "@origin \(origin)\n" }
+        }
+        head += "\n"
+        output.write(head)
+    }
+
+    public func write(_ frame: Frame) throws(CaptureError) {
+        if !headerWritten { writeHeader(first: frame) }
+        line.removeAll(keepingCapacity: true)
+        // time column, right-aligned so that columns line up for ordinary traces
+        var time = ""
+        if let s = frame.start {
+            let tb = timebase ?? s.unit
+            time = String(s.converted(to: tb).value - origin)
+            if let e = frame.end { time += ".." + String(e.converted(to: tb).value - origin) }
+        }
+        let pad = max(0, 12 - time.utf8.count)
+        line.append(contentsOf: [UInt8](repeating: 0x20, count: pad))
+        line.append(contentsOf: time.utf8)
+        line.append(contentsOf: [0x20, 0x20])
+        switch frame.event {
+        case .data(let d):
+            line.append(d == .readerToTag ? 0x52 : 0x54)
+            line.append(contentsOf: [0x20, 0x20])
+            appendBytes(frame)
+        case .fieldOn: line.append(contentsOf: TextTraceSyntax.fieldOn.utf8)
+        case .fieldOff: line.append(contentsOf: TextTraceSyntax.fieldOff.utf8)
+        case .malformed(let reason):
+            line.append(contentsOf: TextTraceSyntax.malformed.utf8)
+            line.append(0x20)
+            appendBytes(frame)
+            line.append(contentsOf: " reason=\"\(reason.replacingOccurrences(of: "\"", with: "\\\""))\"".utf8)
+        }
+        if frame.technology != technology { line.append(contentsOf: " tech=\(frame.technology.rawValue)".utf8) }
+        if frame.crcStripped { line.append(contentsOf: " crc=stripped".utf8) }
+        if let r = frame.bitRate { line.append(contentsOf: " rate=\(r)".utf8) }
+        if let c = frame.comment, !c.isEmpty {
+            line.append(contentsOf: "  # ".utf8)
+            line.append(contentsOf: c.utf8.filter { $0 != 0x0A && $0 != 0x0D })
+        }
+        line.append(0x0A)
+        output.write(line)
+    }
+
+    private func appendBytes(_ frame: Frame) {
+        let parity = Set(frame.parityErrors ?? [])
+        for (i, b) in frame.bytes.enumerated() {
+            if i > 0 { line.append(0x20) }
+            Hex.appendByte(b, to: &line)
+            if i == frame.bytes.count - 1, frame.lastByteBits != 8, case .data = frame.event {
+                line.append(0x2F)
+                line.append(0x30 + frame.lastByteBits)
+            }
+            if parity.contains(i) { line.append(0x21) }
+        }
+    }
+
+    public func finish() throws(CaptureError) {
+        if !headerWritten { writeHeader(first: nil) }
+        try output.finish()
+    }
+}

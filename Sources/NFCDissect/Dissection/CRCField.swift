@@ -1,0 +1,62 @@
+import NFCCore
+
+/// Splits a frame into its payload and CRC, checks the CRC, and describes the result.
+/// Every technology's dissector goes through this, so CRCs are checked the same way everywhere.
+struct CRCSplit {
+    var payload: [UInt8]
+    var status: CRCStatus
+    /// Byte range of the CRC inside the frame, when there is one.
+    var range: Range<Int>?
+
+    /// `expected`: whether this kind of frame carries a CRC on air.
+    init(_ frame: Frame, expected: Bool, kind: CRC.Kind) {
+        let bytes = frame.bytes
+        range = nil
+        if !expected {
+            payload = bytes
+            status = .notExpected
+        } else if frame.crcStripped {
+            payload = bytes
+            status = .stripped
+        } else if bytes.count < 3 {
+            payload = bytes
+            status = .unknown
+        } else {
+            let n = bytes.count
+            payload = Array(bytes[0..<n - 2])
+            range = n - 2..<n
+            switch CRC.check(kind, bytes) {
+            case .ok: status = .ok(kind)
+            case .mismatch(let e, let f): status = .mismatch(kind, expected: e, found: f)
+            case .tooShort: status = .unknown
+            }
+        }
+    }
+
+    /// For frames of unknown kind: a valid CRC at the end is taken as one, otherwise none is claimed.
+    init(unknownFrame frame: Frame, kind: CRC.Kind) {
+        if !frame.crcStripped, frame.bytes.count >= 3, CRC.check(kind, frame.bytes) == .ok {
+            self.init(frame, expected: true, kind: kind)
+        } else {
+            self.init(frame, expected: false, kind: kind)
+            status = frame.crcStripped ? .stripped : .unknown
+        }
+    }
+
+    /// Adds the CRC field and, on mismatch, the diagnostic that names the expected value.
+    func describe(_ frame: Frame, into sink: inout FieldSink, diagnostics: inout [Diagnostic], key: String) {
+        switch status {
+        case .ok(let kind):
+            if let r = range {
+                sink.add(Field(key, kind.rawValue, "\(Hex.string(frame.bytes[r])) (correct)", range: r))
+            }
+        case .mismatch(let kind, let expected, let found):
+            sink.add(Field(key, kind.rawValue, "\(Hex.string(found)) (wrong, expected \(Hex.string(expected)))", range: range))
+            diagnostics.append(Diagnostic(.warning, "\(kind.rawValue) mismatch, expected \(Hex.string(expected))", range: range))
+        case .stripped:
+            sink.add(Field(key, "CRC", "not captured (removed by the capture hardware)"))
+        case .unknown, .notExpected:
+            break
+        }
+    }
+}

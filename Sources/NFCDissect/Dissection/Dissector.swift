@@ -1,0 +1,146 @@
+import NFCCore
+
+/// What a technology's dissector returns for one frame: its dissection, and the summary of a
+/// tag session that ended just before it (a new activation) or with it (field off).
+struct TechnologyResult {
+    var dissection: FrameDissection
+    var endedBefore: SessionSummary? = nil
+    var endedAfter: SessionSummary? = nil
+}
+
+/// One technology's session-aware dissector.
+protocol TechnologyDissector: AnyObject {
+    func dissect(_ frame: Frame, number: Int) -> TechnologyResult
+    /// The summary of the open session at the end of the capture (or on field off elsewhere).
+    func endSession() -> SessionSummary?
+}
+
+/// Numbers tag sessions across technologies.
+final class SessionCounter {
+    private var next = 1
+    func take() -> Int {
+        defer { next += 1 }
+        return next
+    }
+}
+
+/// Turns a frame stream into dissections and session summaries, frame by frame.
+///
+/// Memory stays bounded: per open tag session there is state (UID, model, rebuilt memory),
+/// and one dissected frame is held back so that a request can name the frame that answered it.
+public final class Dissector {
+    public let detail: DissectionDetail
+    private var frameNumber = 0
+    private var held: FrameDissection?
+    private let counter = SessionCounter()
+    private var dissectors: [Technology: TechnologyDissector] = [:]
+    private var lastTechnology: Technology = .iso14443a
+
+    public init(detail: DissectionDetail = .full) {
+        self.detail = detail
+    }
+
+    private func dissector(for technology: Technology) -> TechnologyDissector {
+        if let d = dissectors[technology] { return d }
+        let d: TechnologyDissector
+        switch technology {
+        case .iso14443a: d = ISO14443ADissector(detail: detail, counter: counter)
+        case .iso14443b, .felica, .iso15693: d = RawDissector(technology: technology, detail: detail)
+        }
+        dissectors[technology] = d
+        return d
+    }
+
+    /// Dissects one frame; `emit` receives every event that is complete.
+    public func process(_ frame: Frame, emit: (DissectionEvent) -> Void) {
+        frameNumber += 1
+        var result: TechnologyResult
+        switch frame.event {
+        case .fieldOn, .fieldOff:
+            result = dissector(for: lastTechnology).dissect(frame, number: frameNumber)
+            if frame.event == .fieldOff {
+                // Field loss ends every tag's session, whatever its technology.
+                var summaries: [SessionSummary] = result.endedAfter.map { [$0] } ?? []
+                for (t, d) in dissectors where t != lastTechnology {
+                    if let s = d.endSession() { summaries.append(s) }
+                }
+                release(result.dissection, emit: emit)
+                for s in summaries.sorted(by: { $0.number < $1.number }) { flushHeld(emit); emit(.session(s)) }
+                return
+            }
+        case .data, .malformed:
+            lastTechnology = frame.technology
+            result = dissector(for: frame.technology).dissect(frame, number: frameNumber)
+        }
+        if let before = result.endedBefore {
+            flushHeld(emit)
+            emit(.session(before))
+        }
+        release(result.dissection, emit: emit)
+        if let after = result.endedAfter {
+            flushHeld(emit)
+            emit(.session(after))
+        }
+    }
+
+    /// Emits the held frame (now that its successor is known) and holds `d`.
+    private func release(_ d: FrameDissection, emit: (DissectionEvent) -> Void) {
+        if var h = held {
+            if d.responseTo == h.number { h.responseIn = d.number }
+            emit(.frame(h))
+        }
+        held = d
+    }
+
+    private func flushHeld(_ emit: (DissectionEvent) -> Void) {
+        if let h = held { emit(.frame(h)) }
+        held = nil
+    }
+
+    /// Emits what is still held and the summaries of sessions open at the end of the capture.
+    public func finish(emit: (DissectionEvent) -> Void) {
+        flushHeld(emit)
+        var summaries: [SessionSummary] = []
+        for d in dissectors.values { if let s = d.endSession() { summaries.append(s) } }
+        for s in summaries.sorted(by: { $0.number < $1.number }) { emit(.session(s)) }
+    }
+
+    /// Convenience for tests and small captures: dissects a whole frame list.
+    public static func dissect(_ frames: [Frame], detail: DissectionDetail = .full) -> [DissectionEvent] {
+        let d = Dissector(detail: detail)
+        var out: [DissectionEvent] = []
+        for f in frames { d.process(f) { out.append($0) } }
+        d.finish { out.append($0) }
+        return out
+    }
+}
+
+/// Technologies whose dissector has not been written yet: frames are shown, CRC checked, nothing
+/// else claimed.
+final class RawDissector: TechnologyDissector {
+    let technology: Technology
+    let detail: DissectionDetail
+
+    init(technology: Technology, detail: DissectionDetail) {
+        self.technology = technology
+        self.detail = detail
+    }
+
+    func dissect(_ frame: Frame, number: Int) -> TechnologyResult {
+        var d = FrameDissection(number: number, frame: frame, layer: technology.displayName)
+        switch frame.event {
+        case .fieldOn: d.summary = "field on"
+        case .fieldOff: d.summary = "field off"
+        case .malformed(let reason):
+            d.summary = "malformed record"
+            d.diagnostics.append(Diagnostic(.error, "malformed record: \(reason)"))
+        case .data:
+            d.crc = frame.crcStripped ? .stripped : .unknown
+            d.summary = "\(technology.displayName) frame"
+            d.diagnostics.append(Diagnostic(.note, "no \(technology.displayName) dissector yet; bytes shown as captured"))
+        }
+        return TechnologyResult(dissection: d)
+    }
+
+    func endSession() -> SessionSummary? { nil }
+}

@@ -1,0 +1,114 @@
+import NFCCore
+
+/// How a frame's CRC looked.
+public enum CRCStatus: Sendable, Equatable {
+    /// The frame kind carries no CRC (short frames, ATQA, UID CLn, ACK/NAK, field events).
+    case notExpected
+    case ok(CRC.Kind)
+    case mismatch(CRC.Kind, expected: [UInt8], found: [UInt8])
+    /// The capture hardware removed it (pcap FA/FB, text `crc=stripped`).
+    case stripped
+    /// A frame of unknown kind; no CRC could be verified.
+    case unknown
+
+    public var isBad: Bool {
+        if case .mismatch = self { return true }
+        return false
+    }
+}
+
+/// The dissection of one frame: what a user sees on its line, in its tree and in its JSON.
+public struct FrameDissection: Sendable {
+    /// 1-based position in the capture.
+    public var number: Int
+    public var frame: Frame
+    /// Protocol layer the frame was read as (`ISO14443-3A`, `NTAG`, `ISO-DEP`, …).
+    public var layer: String
+    /// The dense annotation: `READ page 0x03`, `PACK 80 80, authenticated`.
+    public var summary: String
+    public var crc: CRCStatus
+    /// Full field tree; empty when the dissector was asked for summaries only.
+    public var fields: [Field]
+    public var diagnostics: [Diagnostic]
+    /// Frame number of the request this frame answers.
+    public var responseTo: Int?
+    /// Frame number of the answer to this request (known one frame later).
+    public var responseIn: Int?
+    /// Tag session this frame belongs to.
+    public var session: Int?
+
+    public init(number: Int, frame: Frame, layer: String = "", summary: String = "", crc: CRCStatus = .notExpected,
+                fields: [Field] = [], diagnostics: [Diagnostic] = [], responseTo: Int? = nil, session: Int? = nil) {
+        self.number = number
+        self.frame = frame
+        self.layer = layer
+        self.summary = summary
+        self.crc = crc
+        self.fields = fields
+        self.diagnostics = diagnostics
+        self.responseTo = responseTo
+        self.session = session
+    }
+
+    /// Worst diagnostic severity, if any.
+    public var worstSeverity: Diagnostic.Severity? { diagnostics.map(\.severity).max() }
+}
+
+/// What a tag session amounted to, emitted when it ends (field off, new activation, end of capture).
+public struct SessionSummary: Sendable {
+    public var number: Int
+    public var technology: Technology
+    public var firstFrame: Int
+    public var lastFrame: Int
+    /// One line: `NTAG215, UID 04 A2 2C 12 DE 5F 80, authenticated (PWD 12 34 56 78, PACK 80 80)`.
+    public var headline: String
+    /// Identity and state (UID, model, ATQA/SAK, authentication).
+    public var tag: [Field]
+    /// Memory rebuilt from what the reader read and wrote: regions, CC, TLVs, NDEF.
+    public var memory: [Field]
+    public var diagnostics: [Diagnostic]
+    /// Extra text lines the text renderer prints under the headline (memory map, NDEF records).
+    public var notes: [String]
+
+    public init(number: Int, technology: Technology, firstFrame: Int, lastFrame: Int, headline: String,
+                tag: [Field] = [], memory: [Field] = [], diagnostics: [Diagnostic] = [], notes: [String] = []) {
+        self.number = number
+        self.technology = technology
+        self.firstFrame = firstFrame
+        self.lastFrame = lastFrame
+        self.headline = headline
+        self.tag = tag
+        self.memory = memory
+        self.diagnostics = diagnostics
+        self.notes = notes
+    }
+}
+
+public enum DissectionEvent: Sendable {
+    case frame(FrameDissection)
+    case session(SessionSummary)
+}
+
+/// How much a dissector builds. Summaries are enough for the one-line text view and skip the
+/// field trees, which is most of the work.
+public enum DissectionDetail: Sendable {
+    case summary
+    case full
+}
+
+/// Collects fields only when trees are wanted; building a field is skipped entirely otherwise.
+public struct FieldSink {
+    public let enabled: Bool
+    public private(set) var fields: [Field] = []
+
+    public init(enabled: Bool) { self.enabled = enabled }
+
+    @inline(__always)
+    public mutating func add(_ make: @autoclosure () -> Field) {
+        if enabled { fields.append(make()) }
+    }
+
+    public mutating func add(contentsOf more: @autoclosure () -> [Field]) {
+        if enabled { fields.append(contentsOf: more()) }
+    }
+}

@@ -1,0 +1,381 @@
+import NFCCore
+
+/// What one frame's dissection accumulates before it becomes a `FrameDissection`.
+struct FrameContext {
+    let frame: Frame
+    let number: Int
+    var sink: FieldSink
+    var diagnostics: [Diagnostic] = []
+    var summary = ""
+    var layer: String
+    var crc: CRCStatus = .notExpected
+    var responseTo: Int?
+
+    init(_ frame: Frame, number: Int, detail: DissectionDetail, layer: String) {
+        self.frame = frame
+        self.number = number
+        self.sink = FieldSink(enabled: detail == .full)
+        self.layer = layer
+    }
+
+    mutating func warn(_ message: String, range: Range<Int>? = nil) {
+        diagnostics.append(Diagnostic(.warning, message, range: range))
+    }
+
+    mutating func note(_ message: String, range: Range<Int>? = nil) {
+        diagnostics.append(Diagnostic(.note, message, range: range))
+    }
+
+    /// Applies a CRC split: records its status, field and diagnostics.
+    mutating func apply(_ split: CRCSplit, key: String) {
+        crc = split.status
+        split.describe(frame, into: &sink, diagnostics: &diagnostics, key: key)
+    }
+
+    func finish(session: Int?) -> FrameDissection {
+        FrameDissection(number: number, frame: frame, layer: layer, summary: summary, crc: crc,
+                        fields: sink.fields, diagnostics: diagnostics, responseTo: responseTo, session: session)
+    }
+}
+
+/// ISO/IEC 14443-A: activation (REQA … SAK, RATS/ATS), then Type 2 tag commands or ISO-DEP
+/// blocks depending on what the activation said. One tag session at a time.
+final class ISO14443ADissector: TechnologyDissector {
+    let detail: DissectionDetail
+    let counter: SessionCounter
+    var session: ISO14443ASession?
+
+    init(detail: DissectionDetail, counter: SessionCounter) {
+        self.detail = detail
+        self.counter = counter
+    }
+
+    func dissect(_ frame: Frame, number: Int) -> TechnologyResult {
+        var ctx = FrameContext(frame, number: number, detail: detail, layer: "ISO14443-3A")
+        var result = TechnologyResult(dissection: FrameDissection(number: number, frame: frame))
+        switch frame.event {
+        case .fieldOn:
+            ctx.layer = "RF"
+            ctx.summary = "field on"
+        case .fieldOff:
+            ctx.layer = "RF"
+            ctx.summary = "field off"
+            session?.lastFrame = number
+            let sessionNumber = session?.number
+            result.dissection = ctx.finish(session: sessionNumber)
+            result.endedAfter = endSession()
+            return result
+        case .malformed(let reason):
+            ctx.layer = "capture"
+            ctx.summary = "malformed record: \(reason)"
+            ctx.diagnostics.append(Diagnostic(.error, "malformed record: \(reason)"))
+            ctx.sink.add(Field("capture.record", "Record", Hex.string(frame.bytes), range: 0..<frame.bytes.count))
+        case .data(.readerToTag):
+            result.endedBefore = readerFrame(&ctx)
+        case .data(.tagToReader):
+            tagFrame(&ctx)
+        }
+        session?.lastFrame = number
+        result.dissection = ctx.finish(session: session?.number)
+        return result
+    }
+
+    func endSession() -> SessionSummary? {
+        guard let s = session else { return nil }
+        session = nil
+        return ISO14443ASessionSummary.make(s, detail: detail)
+    }
+
+    private func startSession(at number: Int) {
+        session = ISO14443ASession(number: counter.take(), frame: number)
+    }
+
+    // MARK: reader frames
+
+    /// Returns the summary of a session that this frame ended (a new activation).
+    private func readerFrame(_ ctx: inout FrameContext) -> SessionSummary? {
+        let frame = ctx.frame
+        let bytes = frame.bytes
+        var ended: SessionSummary? = nil
+        let activation = ISO14443ACommand.recognises(bytes, lastByteBits: frame.lastByteBits)
+        if activation, bytes.count == 1, bytes[0] == ISO14443A.reqa || bytes[0] == ISO14443A.wupa,
+           let s = session, s.tagAnswered {
+            ended = endSession()
+        }
+        if session == nil { startSession(at: ctx.number) }
+        guard var s = session else { return ended }
+        defer { session = s }
+        if activation || isRATS(frame, s) || isPPS(frame, s) {
+            let expectsCRC = activation ? ISO14443ACommand.carriesCRC(bytes, lastByteBits: frame.lastByteBits) : true
+            let split = CRCSplit(frame, expected: expectsCRC, kind: .a)
+            do {
+                let command = try ISO14443ACommand.decode(split.payload, lastByteBits: frame.lastByteBits)
+                describeActivationCommand(command, split: split, &ctx, &s)
+                s.pending = (ctx.number, .activation(command))
+            } catch {
+                ctx.apply(split, key: "iso14443a.crc")
+                ctx.summary = "malformed ISO 14443-3 command"
+                ctx.diagnostics.append(Diagnostic(.error, "ISO 14443-3 command \(error)"))
+                s.pending = (ctx.number, .unknown)
+            }
+            return ended
+        }
+        if s.isoDEPActive {
+            let block = ISODEPFrames.describeRequest(&ctx)
+            s.pending = (ctx.number, block.map { .isoDEP($0) } ?? .unknown)
+            return ended
+        }
+        Type2Frames.describeRequest(&ctx, session: &s)
+        return ended
+    }
+
+    /// RATS `E0 xx` + CRC_A, only before an ATS (afterwards E0 is no valid PCB either).
+    private func isRATS(_ frame: Frame, _ s: ISO14443ASession) -> Bool {
+        frame.bytes.first == 0xE0 && s.ats == nil && frame.bytes.count == (frame.crcStripped ? 2 : 4)
+    }
+
+    /// PPS `Dx PPS0 [PPS1]` + CRC_A, only right after the ATS.
+    private func isPPS(_ frame: Frame, _ s: ISO14443ASession) -> Bool {
+        guard let first = frame.bytes.first, (0xD0...0xDF).contains(first), s.ats != nil else { return false }
+        if case .activation(.rats)? = s.lastRequest { return true }
+        return false
+    }
+
+    private func describeActivationCommand(_ command: ISO14443ACommand, split: CRCSplit, _ ctx: inout FrameContext, _ s: inout ISO14443ASession) {
+        let frame = ctx.frame
+        ctx.layer = "ISO14443-3A"
+        ctx.sink.add(Field("iso14443a.command", "Command", command.name, range: 0..<1))
+        switch command {
+        case .reqa, .wupa:
+            ctx.summary = command.name
+            if frame.lastByteBits == 8 { ctx.note("sent as a whole byte; REQA/WUPA are 7-bit short frames (the capture may not record bit counts)") }
+            if command == .wupa { s.halted = false }
+        case .shortFrame(let b):
+            ctx.summary = command.name
+            ctx.sink.add(Field("iso14443a.short_frame", "Short frame", Hex.byte(b), range: 0..<1))
+        case .anticollision(let level, let nvb, let known):
+            ctx.summary = "\(command.name) (cascade level \(level.rawValue))"
+            ctx.sink.add(Field("iso14443a.sel", "SEL", "\(Hex.byte(level.selCode)) (cascade level \(level.rawValue))", range: 0..<1))
+            ctx.sink.add(Field("iso14443a.nvb", "NVB", "\(Hex.byte(nvb.raw)): \(nvb.byteCount) bytes + \(nvb.extraBits) bits, \(nvb.uidBitCount) UID bits known", range: 1..<2))
+            if !known.isEmpty {
+                ctx.summary += ", \(nvb.uidBitCount) UID bits known"
+                ctx.sink.add(Field("iso14443a.uid_bits", "Known UID bits", Hex.string(known), range: 2..<2 + known.count))
+            }
+        case .select(let level, let uid):
+            ctx.sink.add(Field("iso14443a.sel", "SEL", "\(Hex.byte(level.selCode)) (cascade level \(level.rawValue))", range: 0..<1))
+            ctx.sink.add(Field("iso14443a.nvb", "NVB", "70 (40 UID bits: SELECT)", range: 1..<2))
+            describeUIDLevel(uid, offset: 2, &ctx)
+            ctx.summary = "\(command.name) \(uidLevelText(uid))"
+            if let answered = s.anticollisionAnswer, answered.bytes != uid.bytes {
+                ctx.note("selects \(Hex.string(uid.bytes)), the tag answered ANTICOLLISION with \(Hex.string(answered.bytes))")
+            }
+        case .hlta:
+            ctx.summary = "HLTA"
+            s.halted = true
+        case .rats(let fsdi, let cid):
+            let fsd = ISO14443ACommand.frameSize(forIndex: fsdi)
+            ctx.layer = "ISO14443-4"
+            ctx.summary = "RATS FSDI \(fsdi) (FSD \(fsd) bytes), CID \(cid)"
+            ctx.sink.add(Field("iso14443a.rats.fsdi", "FSDI", "\(fsdi) → FSD \(fsd) bytes", range: 1..<2))
+            ctx.sink.add(Field("iso14443a.rats.cid", "CID", "\(cid)", range: 1..<2))
+            if fsdi > 0x0C { ctx.warn("FSDI \(fsdi) is RFU", range: 1..<2) }
+        case .pps(let cid, let pps0, let pps1):
+            ctx.layer = "ISO14443-4"
+            ctx.summary = "PPS CID \(cid)"
+            ctx.sink.add(Field("iso14443a.pps.pps0", "PPS0", Hex.byte(pps0), range: 1..<2))
+            if let pps1 {
+                ctx.summary += ", DSI \(pps1 >> 2 & 3) DRI \(pps1 & 3)"
+                ctx.sink.add(Field("iso14443a.pps.pps1", "PPS1", "\(Hex.byte(pps1)): DSI \(pps1 >> 2 & 3), DRI \(pps1 & 3)", range: 2..<3))
+            }
+        }
+        ctx.apply(split, key: "iso14443a.crc")
+    }
+
+    func describeUIDLevel(_ uid: UIDLevelData, offset: Int, _ ctx: inout FrameContext) {
+        if uid.hasCascadeTag {
+            ctx.sink.add(Field("iso14443a.ct", "Cascade tag", "88 (more cascade levels follow)", range: offset..<offset + 1))
+            ctx.sink.add(Field("iso14443a.uid_cln", "UID CLn", Hex.string(uid.uidBytes), range: offset + 1..<offset + 4))
+        } else {
+            ctx.sink.add(Field("iso14443a.uid_cln", "UID CLn", Hex.string(uid.bytes), range: offset..<offset + 4))
+        }
+        if uid.bccIsValid {
+            ctx.sink.add(Field("iso14443a.bcc", "BCC", "\(Hex.byte(uid.bcc)) (correct)", range: offset + 4..<offset + 5))
+        } else {
+            ctx.sink.add(Field("iso14443a.bcc", "BCC", "\(Hex.byte(uid.bcc)) (wrong, expected \(Hex.byte(uid.expectedBCC)))", range: offset + 4..<offset + 5))
+            ctx.warn("BCC mismatch, expected \(Hex.byte(uid.expectedBCC))", range: offset + 4..<offset + 5)
+        }
+    }
+
+    func uidLevelText(_ uid: UIDLevelData) -> String {
+        let body = uid.hasCascadeTag ? "CT \(Hex.string(uid.uidBytes))" : Hex.string(uid.bytes)
+        return "\(body), BCC \(uid.bccIsValid ? "ok" : "WRONG")"
+    }
+
+    // MARK: tag frames
+
+    private func tagFrame(_ ctx: inout FrameContext) {
+        if session == nil { startSession(at: ctx.number) }
+        guard var s = session else { return }
+        defer { session = s }
+        guard let pending = s.pending else {
+            let split = CRCSplit(unknownFrame: ctx.frame, kind: .a)
+            ctx.apply(split, key: "iso14443a.crc")
+            ctx.summary = "tag frame with no request before it"
+            ctx.warn("no reader frame is waiting for an answer")
+            ctx.sink.add(Field("iso14443a.data", "Data", Hex.string(split.payload), range: 0..<split.payload.count))
+            return
+        }
+        s.pending = nil
+        s.tagAnswered = true
+        ctx.responseTo = pending.frame
+        switch pending.request {
+        case .activation(let command):
+            describeActivationAnswer(to: command, &ctx, &s)
+        case .type2(let command):
+            Type2Frames.describeResponse(to: command, &ctx, session: &s)
+        case .isoDEP(let block):
+            ISODEPFrames.describeResponse(to: block, &ctx, session: &s)
+        case .unknown:
+            let split = CRCSplit(unknownFrame: ctx.frame, kind: .a)
+            ctx.apply(split, key: "iso14443a.crc")
+            ctx.summary = "answer to an unrecognised command"
+            ctx.sink.add(Field("iso14443a.data", "Data", Hex.string(split.payload), range: 0..<split.payload.count))
+        }
+    }
+
+    private func describeActivationAnswer(to command: ISO14443ACommand, _ ctx: inout FrameContext, _ s: inout ISO14443ASession) {
+        let frame = ctx.frame
+        ctx.layer = "ISO14443-3A"
+        switch command {
+        case .reqa, .wupa, .shortFrame:
+            ctx.apply(CRCSplit(frame, expected: false, kind: .a), key: "iso14443a.crc")
+            guard let atqa = try? ATQA.decode(frame.bytes) else {
+                ctx.summary = "malformed ATQA"
+                ctx.warn("ATQA must be 2 bytes, this answer has \(frame.bytes.count)")
+                return
+            }
+            s.atqa = atqa
+            let size = atqa.uidSize.byteCount.map { "\($0)-byte UID" } ?? "RFU UID size"
+            ctx.summary = "ATQA \(Hex.value(atqa.value, digits: 4)): \(size)"
+            if atqa.isType1Tag { ctx.summary += ", Type 1 Tag" }
+            ctx.sink.add(Field("iso14443a.atqa", "ATQA", Hex.value(atqa.value, digits: 4), range: 0..<2, children: [
+                Field("iso14443a.atqa.uid_size", "UID size", size, range: 0..<1),
+                Field("iso14443a.atqa.bit_frame", "Bit frame anticollision", atqa.bitFrameIsValid ? "bit \(atqa.bitFrameAnticollision.trailingZeroBitCount + 1)" : "none (\(Hex.byte(atqa.bitFrameAnticollision)))", range: 0..<1),
+                Field("iso14443a.atqa.proprietary", "Proprietary coding", Hex.byte(atqa.proprietaryCoding), range: 1..<2),
+            ]))
+            if !atqa.bitFrameIsValid && !atqa.isType1Tag { ctx.warn("ATQA b1…b5 must have exactly one bit set", range: 0..<1) }
+            if atqa.rfuBitsSet { ctx.warn("ATQA RFU bits are set") }
+            if atqa.uidSize == .rfu { ctx.warn("ATQA UID size 11 is RFU", range: 0..<1) }
+        case .anticollision(let level, let nvb, _):
+            ctx.apply(CRCSplit(frame, expected: false, kind: .a), key: "iso14443a.crc")
+            if nvb.uidBitCount == 0, frame.bytes.count == 5 {
+                let uid = UIDLevelData(bytes: Array(frame.bytes[0..<4]), bcc: frame.bytes[4])
+                describeUIDLevel(uid, offset: 0, &ctx)
+                s.anticollisionAnswer = uid
+                ctx.summary = "UID CL\(level.rawValue) \(uidLevelText(uid))"
+                if uid.hasCascadeTag, level == .three { ctx.warn("cascade tag at cascade level 3; the UID has at most 10 bytes", range: 0..<1) }
+                if let size = s.atqa?.uidSize, level == .one, size == .single, uid.hasCascadeTag {
+                    ctx.warn("cascade tag although ATQA announced a single-size UID", range: 0..<1)
+                }
+            } else {
+                ctx.summary = "UID CL\(level.rawValue) remaining bits (\(frame.bitCount) bits, bit-oriented anticollision)"
+                ctx.sink.add(Field("iso14443a.uid_bits", "Remaining UID bits", Hex.string(frame.bytes), range: 0..<frame.bytes.count))
+            }
+        case .select(let level, let uid):
+            let split = CRCSplit(frame, expected: true, kind: .a)
+            ctx.apply(split, key: "iso14443a.crc")
+            guard let sak = try? SAK.decode(split.payload) else {
+                ctx.summary = "malformed SAK"
+                ctx.warn("SAK must be 1 byte + CRC_A, this answer has \(frame.bytes.count) bytes")
+                return
+            }
+            describeSAK(sak, &ctx)
+            if s.levels.count >= level.rawValue { s.levels.removeSubrange((level.rawValue - 1)...) }
+            if s.levels.count == level.rawValue - 1 {
+                s.levels.append(uid)
+            } else {
+                ctx.note("cascade level \(level.rawValue) selected before level \(s.levels.count + 1); the UID cannot be assembled")
+            }
+            s.sak = sak
+            if sak.uidIncomplete {
+                ctx.summary = "SAK \(Hex.byte(sak.raw)): UID not complete, cascade level \(level.rawValue + 1) follows"
+                if !uid.hasCascadeTag { ctx.warn("SAK says the UID is incomplete, but the selected level has no cascade tag") }
+            } else {
+                let uidText = s.uid.map { "UID \(Hex.string($0))" } ?? "UID complete"
+                let family = s.familyFromActivation.map { ", \($0)" } ?? ""
+                ctx.summary = "SAK \(Hex.byte(sak.raw)): \(uidText)\(family)"
+                if uid.hasCascadeTag { ctx.warn("SAK says the UID is complete, but the selected level has a cascade tag") }
+            }
+        case .hlta:
+            ctx.apply(CRCSplit(unknownFrame: frame, kind: .a), key: "iso14443a.crc")
+            ctx.summary = "answer to HLTA"
+            ctx.warn("a tag must not answer HLTA; the reader takes any answer as 'not acknowledged'")
+        case .rats:
+            ctx.layer = "ISO14443-4"
+            let split = CRCSplit(frame, expected: true, kind: .a)
+            ctx.apply(split, key: "iso14443a.crc")
+            do {
+                let ats = try ATS.decode(split.payload)
+                s.ats = ats
+                describeATS(ats, &ctx)
+            } catch {
+                ctx.summary = "malformed ATS"
+                ctx.diagnostics.append(Diagnostic(.error, "ATS \(error)"))
+            }
+        case .pps:
+            ctx.layer = "ISO14443-4"
+            let split = CRCSplit(frame, expected: true, kind: .a)
+            ctx.apply(split, key: "iso14443a.crc")
+            if split.payload.count == 1, split.payload[0] & 0xF0 == 0xD0 {
+                ctx.summary = "PPS response (PPSS \(Hex.byte(split.payload[0])))"
+            } else {
+                ctx.summary = "malformed PPS response"
+                ctx.warn("PPS response must echo the PPSS byte")
+            }
+        }
+    }
+
+    private func describeSAK(_ sak: SAK, _ ctx: inout FrameContext) {
+        var bits: [Field] = [
+            Field("iso14443a.sak.cascade", "b3 UID not complete", sak.uidIncomplete ? "set: cascade level follows" : "clear: UID complete", range: 0..<1),
+        ]
+        if !sak.uidIncomplete {
+            bits.append(Field("iso14443a.sak.iso14443_4", "b6 ISO/IEC 14443-4", sak.raw & 0x20 != 0 ? "supported" : "not supported", range: 0..<1))
+            bits.append(Field("iso14443a.sak.nfc_dep", "b7 NFC-DEP", sak.raw & 0x40 != 0 ? "supported" : "not supported", range: 0..<1))
+            if sak.isType2Platform { bits.append(Field("iso14443a.sak.platform", "Platform", "Type 2 Tag", range: 0..<1)) }
+            if let hint = sak.mifareClassicHint { bits.append(Field("iso14443a.sak.mifare", "MIFARE", hint, range: 0..<1)) }
+        }
+        if sak.raw & 0x02 != 0 { ctx.note("SAK b2 is RFU and set") }
+        ctx.sink.add(Field("iso14443a.sak", "SAK", Hex.byte(sak.raw), range: 0..<1, children: bits))
+    }
+
+    private func describeATS(_ ats: ATS, _ ctx: inout FrameContext) {
+        var parts = ["ATS FSCI \(ats.fsci) (FSC \(ats.fsc))"]
+        ctx.sink.add(Field("iso14443a.ats.tl", "TL", "\(ats.tl)", range: 0..<1))
+        var offset = 1
+        if let t0 = ats.t0 {
+            ctx.sink.add(Field("iso14443a.ats.t0", "T0", "\(Hex.byte(t0)): FSCI \(ats.fsci) → FSC \(ats.fsc) bytes", range: offset..<offset + 1))
+            offset += 1
+        }
+        if let ta = ats.ta1 {
+            let ds = ats.bitRatesTagToReader.map(String.init).joined(separator: "/")
+            let dr = ats.bitRatesReaderToTag.map(String.init).joined(separator: "/")
+            ctx.sink.add(Field("iso14443a.ats.ta1", "TA(1)", "\(Hex.byte(ta)): tag→reader \(ds.isEmpty ? "106" : "106/" + ds), reader→tag \(dr.isEmpty ? "106" : "106/" + dr) kbit/s" + (ats.sameBitRateBothWays ? ", same both ways" : ""), range: offset..<offset + 1))
+            offset += 1
+        }
+        if let tb = ats.tb1 {
+            ctx.sink.add(Field("iso14443a.ats.tb1", "TB(1)", "\(Hex.byte(tb)): FWI \(ats.fwi) (FWT \(Int(ats.frameWaitingTimeMicroseconds)) µs), SFGI \(ats.sfgi)", range: offset..<offset + 1))
+            parts.append("FWI \(ats.fwi)")
+            offset += 1
+        }
+        if let tc = ats.tc1 {
+            ctx.sink.add(Field("iso14443a.ats.tc1", "TC(1)", "\(Hex.byte(tc)): NAD \(ats.nadSupported ? "supported" : "not supported"), CID \(ats.cidSupported ? "supported" : "not supported")", range: offset..<offset + 1))
+            offset += 1
+        }
+        if !ats.historicalBytes.isEmpty {
+            ctx.sink.add(Field("iso14443a.ats.historical", "Historical bytes", Hex.string(ats.historicalBytes), range: offset..<offset + ats.historicalBytes.count))
+            parts.append("historical \(Hex.string(ats.historicalBytes))")
+        }
+        ctx.summary = parts.joined(separator: ", ")
+    }
+}

@@ -1,0 +1,115 @@
+import NFCCore
+
+/// Builds the end-of-session summary of an ISO 14443-A tag: identity, authentication, and the
+/// memory rebuilt from the pages the reader read and wrote.
+enum ISO14443ASessionSummary {
+    static func make(_ s: ISO14443ASession, detail: DissectionDetail) -> SessionSummary {
+        var headline: [String] = []
+        var tag: [Field] = []
+        if let model = s.model {
+            headline.append(model.rawValue)
+            tag.append(Field("tag.model", "Model", model.summary))
+        } else if let family = s.familyFromActivation {
+            headline.append(family)
+            tag.append(Field("tag.model", "Model", "\(family) (no GET_VERSION seen)"))
+        }
+        if let uid = s.uid {
+            headline.append("UID \(Hex.string(uid))")
+            tag.append(Field("tag.uid", "UID", Hex.string(uid)))
+            if let maker = uid.first, uid.count > 4 {
+                tag.append(Field("tag.manufacturer", "IC manufacturer", manufacturerName(maker)))
+            }
+        } else if !s.levels.isEmpty {
+            headline.append("partial UID \(Hex.string(s.levels.flatMap(\.uidBytes)))")
+        }
+        if let atqa = s.atqa { tag.append(Field("tag.atqa", "ATQA", Hex.value(atqa.value, digits: 4))) }
+        if let sak = s.sak { tag.append(Field("tag.sak", "SAK", Hex.byte(sak.raw))) }
+        if let ats = s.ats { tag.append(Field("tag.ats", "ATS", Hex.string(ats.encode()))) }
+        if let auth = s.authentication.summary {
+            headline.append(auth)
+            tag.append(Field("tag.authentication", "Authentication", auth))
+        }
+        if s.halted { tag.append(Field("tag.state", "State at end", "HALT")) }
+        if headline.isEmpty { headline.append("no tag answered") }
+
+        var notes: [String] = []
+        var memory: [Field] = []
+        if !s.memory.isEmpty {
+            let map = s.memoryMap
+            let modelName = s.model?.rawValue ?? "generic Type 2"
+            let written = s.memory.written.lazy.filter { $0 }.count
+            notes.append("memory (\(modelName) map): \(s.memory.knownPageCount) page\(s.memory.knownPageCount == 1 ? "" : "s") known" + (written > 0 ? ", \(written) written" : ""))
+            for (region, pages) in map.regions {
+                let known = pages.filter { s.memory.known[$0] }
+                guard !known.isEmpty else { continue }
+                var children: [Field] = []
+                var lines: [String] = []
+                var row: [String] = []
+                var rowStart = known[0]
+                for p in known {
+                    guard let bytes = s.memory.page(p) else { continue }
+                    var value = Hex.string(bytes)
+                    if region == .pwd, case .authenticated(let pwd, _) = s.authentication {
+                        value += " (reads as zeros; PWD_AUTH used \(Hex.string(pwd)))"
+                    }
+                    if s.memory.written[p] { value += " (written)" }
+                    children.append(Field("memory.page", "Page \(Hex.byte(UInt8(p)))", value))
+                    if row.count == 4 || (row.count > 0 && p != rowStart + row.count) {
+                        lines.append("      \(Hex.byte(UInt8(rowStart)))  \(row.joined(separator: "  "))")
+                        row = []
+                        rowStart = p
+                    }
+                    if row.isEmpty { rowStart = p }
+                    row.append(Hex.string(bytes) + (s.memory.written[p] ? "*" : ""))
+                }
+                if !row.isEmpty { lines.append("      \(Hex.byte(UInt8(rowStart)))  \(row.joined(separator: "  "))") }
+                let span = pages.count == 1 ? Hex.byte(UInt8(pages.lowerBound)) : "\(Hex.byte(UInt8(pages.lowerBound)))…\(Hex.byte(UInt8(pages.upperBound)))"
+                notes.append("    \(region.rawValue) (\(span)):")
+                notes.append(contentsOf: lines)
+                memory.append(Field("memory.region", region.rawValue, "\(known.count) of \(pages.count) pages known", children: children))
+            }
+            if written > 0 { notes.append("    (* written in this session)") }
+            if let family = map.configFamily, let c0 = map.cfg0Page, let c1 = map.cfg1Page,
+               let cfg0 = s.memory.page(c0), let cfg1 = s.memory.page(c1),
+               let config = Type2Configuration(family: family, cfg0: cfg0, cfg1: cfg1) {
+                let text = configurationText(config)
+                notes.append("    configuration: \(text)")
+                memory.append(Field("memory.config", "Configuration", text))
+            }
+            let content = Type2MemoryContent.describe(s.memory, map: map)
+            notes.append(contentsOf: content.notes.map { "    " + $0 })
+            memory.append(contentsOf: content.fields)
+        }
+        return SessionSummary(
+            number: s.number, technology: .iso14443a, firstFrame: s.firstFrame, lastFrame: s.lastFrame,
+            headline: headline.joined(separator: ", "), tag: tag, memory: memory, diagnostics: s.diagnostics, notes: notes)
+    }
+
+    static func configurationText(_ c: Type2Configuration) -> String {
+        var parts: [String] = []
+        parts.append("AUTH0 \(Hex.byte(c.auth0))")
+        parts.append(c.readProtected ? "reads and writes need PWD" : "writes need PWD")
+        parts.append("AUTHLIM \(c.authenticationLimit == 0 ? "unlimited" : String(c.authenticationLimit))")
+        if c.configLocked { parts.append("CFGLCK set") }
+        if c.nfcCounterEnabled { parts.append("NFC counter on" + (c.nfcCounterPasswordProtected ? " (PWD protected)" : "")) }
+        if let m = c.mirror { parts.append(m) }
+        if c.strongModulation { parts.append("strong modulation") }
+        if let v = c.vctid { parts.append("VCTID \(Hex.byte(v))") }
+        return parts.joined(separator: ", ")
+    }
+
+    /// ISO/IEC 7816-6 IC manufacturer codes of the usual NFC tag makers.
+    static func manufacturerName(_ code: UInt8) -> String {
+        switch code {
+        case 0x02: return "02 (STMicroelectronics)"
+        case 0x04: return "04 (NXP Semiconductors)"
+        case 0x05: return "05 (Infineon)"
+        case 0x07: return "07 (Texas Instruments)"
+        case 0x08: return "08 (Fujitsu)"
+        case 0x16: return "16 (EM Microelectronic)"
+        case 0x1D: return "1D (Fudan)"
+        case 0x57: return "57 (Shenzhen clone vendors)"
+        default: return Hex.value(code, digits: 2)
+        }
+    }
+}

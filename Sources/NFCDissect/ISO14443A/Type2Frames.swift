@@ -1,0 +1,243 @@
+import NFCCore
+
+/// NTAG21x / MIFARE Ultralight commands and their answers, read in the session's context.
+enum Type2Frames {
+    static func layer(_ s: ISO14443ASession) -> String {
+        guard let model = s.model else { return "Type 2 Tag" }
+        return model.isNTAG ? "NTAG" : "MIFARE Ultralight"
+    }
+
+    /// `0x04 (user memory)`.
+    static func pageText(_ page: UInt8, _ s: ISO14443ASession) -> String {
+        "\(Hex.byte(page)) (\(s.memoryMap.region(ofPage: Int(page)).rawValue))"
+    }
+
+    // MARK: requests
+
+    static func describeRequest(_ ctx: inout FrameContext, session s: inout ISO14443ASession) {
+        ctx.layer = layer(s)
+        let split = CRCSplit(ctx.frame, expected: true, kind: .a)
+        ctx.apply(split, key: "ntag.crc")
+        let continuation = s.continuation
+        s.continuation = .none
+        if case .compatibilityWriteData(let page) = continuation { s.compatibilityWritePage = page }
+        let command: Type2Command
+        do {
+            command = try Type2Command.decode(split.payload, continuation: continuation)
+        } catch {
+            s.pending = (ctx.number, .unknown)
+            if let first = split.payload.first, let code = Type2Command.Code(rawValue: first) {
+                ctx.summary = "malformed \(code.name)"
+                ctx.diagnostics.append(Diagnostic(.error, "\(code.name) \(error)"))
+            } else {
+                let first = split.payload.first.map(Hex.byte) ?? "(empty)"
+                ctx.summary = "unknown command \(first)"
+                ctx.warn("\(first) is no ISO 14443-3 or Type 2 command, and no ATS announced ISO-DEP")
+            }
+            ctx.sink.add(Field("ntag.data", "Data", Hex.string(split.payload), range: 0..<split.payload.count))
+            return
+        }
+        s.pending = (ctx.number, .type2(command))
+        ctx.summary = command.summary
+        if command.code != .compatibilityWrite || continuation == .none {
+            ctx.sink.add(Field("ntag.command", "Command", "\(command.code.name) (\(Hex.byte(command.code.rawValue)))", range: 0..<1))
+        }
+        let map = s.memoryMap
+        let known = s.model != nil
+        switch command {
+        case .read(let page):
+            ctx.sink.add(Field("ntag.page", "Page", pageText(page, s), range: 1..<2))
+            if known, Int(page) > map.lastPage {
+                ctx.note("page \(Hex.byte(page)) is beyond the last page \(Hex.byte(UInt8(map.lastPage))) of the \(s.model?.rawValue ?? ""); the tag answers NAK")
+            }
+        case .fastRead(let start, let end):
+            ctx.sink.add(Field("ntag.start_page", "Start page", pageText(start, s), range: 1..<2))
+            ctx.sink.add(Field("ntag.end_page", "End page", pageText(end, s), range: 2..<3))
+            if end < start { ctx.note("end page before start page; the tag answers NAK") }
+            if known, Int(end) > map.lastPage { ctx.note("end page beyond the last page \(Hex.byte(UInt8(map.lastPage))); the tag answers NAK") }
+        case .write(let page, let data):
+            ctx.sink.add(Field("ntag.page", "Page", pageText(page, s), range: 1..<2))
+            ctx.sink.add(Field("ntag.data", "Data", Hex.string(data), range: 2..<6))
+            switch page {
+            case 0, 1: ctx.note("pages 0–1 hold the UID and are read-only; the tag answers NAK")
+            case 2: ctx.note("page 2: only the lock bits are written, OR-ed into the current value")
+            case 3: ctx.note("page 3 (CC) is one-time programmable: bits are OR-ed in")
+            default: break
+            }
+        case .compatibilityWrite(let page):
+            ctx.sink.add(Field("ntag.page", "Page", pageText(page, s), range: 1..<2))
+        case .compatibilityWriteData(let data):
+            ctx.sink.add(Field("ntag.data", "Data", "\(Hex.string(data.prefix(4))) (only these 4 bytes are written)", range: 0..<4))
+            ctx.sink.add(Field("ntag.padding", "Ignored", Hex.string(data.dropFirst(4)), range: 4..<16))
+        case .readCounter(let n), .checkTearingEvent(let n):
+            ctx.sink.add(Field("ntag.counter_number", "Counter", "\(n)", range: 1..<2))
+            if s.model?.isNTAG == true, case .readCounter = command, n != 2 { ctx.note("NTAG21x only has counter 2 (the NFC counter); the tag answers NAK") }
+        case .incrementCounter(let n, let v, let ignored):
+            ctx.sink.add(Field("ntag.counter_number", "Counter", "\(n)", range: 1..<2))
+            ctx.sink.add(Field("ntag.increment", "Increment", "\(v)", range: 2..<5))
+            ctx.sink.add(Field("ntag.ignored", "Ignored byte", Hex.byte(ignored), range: 5..<6))
+        case .pwdAuth(let pwd):
+            ctx.sink.add(Field("ntag.pwd", "Password", Hex.string(pwd), range: 1..<5))
+        case .readSignature(let a):
+            ctx.sink.add(Field("ntag.address", "Address", Hex.byte(a), range: 1..<2))
+        case .writeSignature(let block, let data):
+            ctx.sink.add(Field("ntag.signature_block", "Signature block", "\(block)", range: 1..<2))
+            ctx.sink.add(Field("ntag.data", "Data", Hex.string(data), range: 2..<6))
+        case .lockSignature(let a):
+            ctx.sink.add(Field("ntag.lock_argument", "Argument", Hex.byte(a), range: 1..<2))
+        case .vcsl(let iid, let caps):
+            ctx.sink.add(Field("ntag.iid", "Installation identifier", Hex.string(iid), range: 1..<17))
+            ctx.sink.add(Field("ntag.pcd_caps", "PCD capabilities", Hex.string(caps), range: 17..<21))
+        case .sectorSelectSector(let sector, _):
+            ctx.sink.add(Field("ntag.sector", "Sector", "\(sector)", range: 0..<1))
+        case .authenticate(let key):
+            ctx.sink.add(Field("ntag.key_number", "Key number", "\(key)", range: 1..<2))
+        case .authenticateContinue(let data):
+            ctx.sink.add(Field("ntag.auth_data", "ek(RndA ‖ RndB')", Hex.string(data), range: 1..<17))
+        case .getVersion, .sectorSelect:
+            break
+        }
+    }
+
+    // MARK: answers
+
+    static func describeResponse(to command: Type2Command, _ ctx: inout FrameContext, session s: inout ISO14443ASession) {
+        ctx.layer = layer(s)
+        let frame = ctx.frame
+        let isAck = Type2Acknowledgement.looksLike(frame.bytes, lastByteBits: frame.lastByteBits)
+            || (frame.bytes.count == 1 && command.expectsAcknowledgement)
+        let split = CRCSplit(frame, expected: !isAck, kind: .a)
+        ctx.apply(split, key: "ntag.crc")
+        let response: Type2Response
+        do {
+            response = try Type2Response.decode(split.payload, lastByteBits: frame.lastByteBits, answering: command)
+        } catch {
+            ctx.summary = "malformed answer to \(command.code.name)"
+            ctx.diagnostics.append(Diagnostic(.error, "answer to \(command.code.name) \(error)"))
+            ctx.sink.add(Field("ntag.data", "Data", Hex.string(split.payload), range: 0..<split.payload.count))
+            return
+        }
+        switch response {
+        case .acknowledgement(.ack):
+            ctx.summary = "ACK"
+            ctx.sink.add(Field("ntag.ack", "ACK", "A (acknowledged)", range: 0..<1))
+            applyAcknowledged(command, &ctx, &s)
+        case .acknowledgement(.nak(let nak)):
+            ctx.summary = "NAK \(nak.rawValue): \(nak.meaning)"
+            ctx.sink.add(Field("ntag.nak", "NAK", "\(nak.rawValue): \(nak.meaning)", range: 0..<1))
+            if case .pwdAuth(let pwd) = command {
+                s.authentication = .refused(password: pwd, nak: nak)
+                ctx.summary = "NAK \(nak.rawValue): PWD_AUTH refused" + (nak == .authenticationCounterOverflow ? " (AUTHLIM reached)" : "")
+            } else if case .authenticated = s.authentication {
+                // NXP datasheets: a NAK sends the tag back to IDLE/HALT and clears authentication.
+                s.authentication = .none
+                ctx.note("a NAK sends the tag back to IDLE/HALT and ends the authentication")
+            }
+        case .version(let v):
+            s.version = v
+            s.model = v.model
+            ctx.summary = "VERSION " + (v.model.map { $0.summary } ?? "\(v.productTypeName), storage \(v.storageSizeDescription)")
+            describeVersion(v, &ctx)
+            if v.model == nil { ctx.note("this version (\(Hex.string(v.bytes))) matches no known NXP model") }
+        case .pages(let first, let data):
+            let total = s.model?.memoryMap.totalPages
+            let wraps: Bool
+            if case .read = command { wraps = true } else { wraps = false }
+            s.memory.storeRead(firstPage: Int(first), data: data, totalPages: wraps ? total : nil)
+            describePages(first: Int(first), data: data, wrapAt: wraps ? total : nil, &ctx, s)
+        case .pack(let pack):
+            if case .pwdAuth(let pwd) = command { s.authentication = .authenticated(password: pwd, pack: pack) }
+            ctx.summary = "PACK \(Hex.string(pack)), authenticated"
+            ctx.sink.add(Field("ntag.pack", "PACK", Hex.string(pack), range: 0..<2))
+        case .counter(let v):
+            ctx.summary = "counter value \(v)"
+            ctx.sink.add(Field("ntag.counter", "Counter value", "\(v) (\(Hex.value(v, digits: 6)))", range: 0..<3))
+        case .signature(let sig):
+            ctx.summary = "signature (\(sig.count) bytes, ECC secp128r1)"
+            ctx.sink.add(Field("ntag.signature", "Originality signature", Hex.string(sig), range: 0..<sig.count))
+        case .tearingFlag(let f):
+            ctx.summary = "tearing flag \(Hex.byte(f))" + (f == 0xBD ? ": no tearing event" : ": tearing event happened")
+            ctx.sink.add(Field("ntag.tearing_flag", "Tearing flag", Hex.byte(f) + (f == 0xBD ? " (valid)" : " (torn)"), range: 0..<1))
+        case .vctid(let v):
+            ctx.summary = "VCTID \(Hex.byte(v))"
+            ctx.sink.add(Field("ntag.vctid", "VCTID", Hex.byte(v), range: 0..<1))
+        case .authenticationChallenge(let ek):
+            ctx.summary = "AUTHENTICATE challenge ek(RndB) \(Hex.string(ek))"
+            ctx.sink.add(Field("ntag.auth_data", "ek(RndB)", Hex.string(ek), range: 1..<1 + ek.count))
+            s.continuation = .none
+        case .authenticationResult(let ek):
+            s.authentication = .mutuallyAuthenticated
+            ctx.summary = "AUTHENTICATE done, ek(RndA') \(Hex.string(ek))"
+            ctx.sink.add(Field("ntag.auth_data", "ek(RndA')", Hex.string(ek), range: 1..<1 + ek.count))
+        }
+    }
+
+    /// What an ACK does to the session: writes land in the rebuilt memory, two-part commands
+    /// announce their second packet.
+    static func applyAcknowledged(_ command: Type2Command, _ ctx: inout FrameContext, _ s: inout ISO14443ASession) {
+        switch command {
+        case .write(let page, let data):
+            s.memory.store(page: Int(page), data: data[...], written: true)
+            ctx.summary = "ACK, page \(Hex.byte(page)) written"
+        case .compatibilityWrite(let page):
+            s.continuation = .compatibilityWriteData(page: page)
+            ctx.summary = "ACK, send the 16 data bytes next"
+        case .compatibilityWriteData(let data):
+            if let p = s.compatibilityWritePage {
+                s.memory.store(page: Int(p), data: data.prefix(4), written: true)
+                ctx.summary = "ACK, page \(Hex.byte(p)) written"
+            }
+            s.compatibilityWritePage = nil
+        case .sectorSelect:
+            s.continuation = .sectorSelectSector
+            ctx.summary = "ACK, send the sector next"
+        default:
+            break
+        }
+    }
+
+    static func describeVersion(_ v: Type2Version, _ ctx: inout FrameContext) {
+        ctx.sink.add(Field("ntag.version", "Version", Hex.string(v.bytes), range: 0..<8, children: [
+            Field("ntag.version.header", "Fixed header", Hex.byte(v.fixedHeader), range: 0..<1),
+            Field("ntag.version.vendor", "Vendor", "\(Hex.byte(v.vendorID)) (\(v.vendorName))", range: 1..<2),
+            Field("ntag.version.type", "Product type", "\(Hex.byte(v.productType)) (\(v.productTypeName))", range: 2..<3),
+            Field("ntag.version.subtype", "Product subtype", Hex.byte(v.productSubtype), range: 3..<4),
+            Field("ntag.version.major", "Major version", Hex.byte(v.majorVersion), range: 4..<5),
+            Field("ntag.version.minor", "Minor version", Hex.byte(v.minorVersion), range: 5..<6),
+            Field("ntag.version.storage", "Storage size", "\(Hex.byte(v.storageSize)) (\(v.storageSizeDescription))", range: 6..<7),
+            Field("ntag.version.protocol", "Protocol", "\(Hex.byte(v.protocolType))" + (v.protocolType == 3 ? " (ISO/IEC 14443-3)" : ""), range: 7..<8),
+            Field("ntag.model", "Model", v.model?.summary ?? "unknown"),
+        ]))
+    }
+
+    static func describePages(first: Int, data: [UInt8], wrapAt total: Int?, _ ctx: inout FrameContext, _ s: ISO14443ASession) {
+        let count = data.count / 4
+        let map = s.memoryMap
+        var pages: [Int] = []
+        for i in 0..<count {
+            var p = first + i
+            if let t = total, t > 0 { p %= t }
+            pages.append(p)
+        }
+        let regions = pages.map { map.region(ofPage: $0) }
+        var names: [String] = []
+        for r in regions where names.last != r.rawValue { names.append(r.rawValue) }
+        let last = pages.last ?? first
+        let span = count == 1 ? "page \(Hex.byte(UInt8(truncatingIfNeeded: first)))" : "pages \(Hex.byte(UInt8(truncatingIfNeeded: first)))…\(Hex.byte(UInt8(truncatingIfNeeded: last)))"
+        ctx.summary = "DATA \(span) (\(names.joined(separator: ", ")))"
+        if let t = total, first + count > t { ctx.summary += ", wrapped to page 0x00" }
+        if ctx.sink.enabled {
+            var children: [Field] = []
+            for (i, p) in pages.enumerated() {
+                let bytes = Array(data[i * 4..<i * 4 + 4])
+                var value = Hex.string(bytes)
+                if regions[i] == .pwd || regions[i] == .pack { value += " (PWD and PACK always read as zeros)" }
+                if regions[i] == .capabilityContainer, bytes[0] == 0xE1 {
+                    value += " (NDEF magic, mapping \(bytes[1] >> 4).\(bytes[1] & 0xF), data area \(Int(bytes[2]) * 8) bytes)"
+                }
+                children.append(Field("ntag.page_data", "Page \(Hex.byte(UInt8(p))) (\(regions[i].rawValue))", value, range: i * 4..<i * 4 + 4))
+            }
+            ctx.sink.add(Field("ntag.data", "Data", "\(count) page\(count == 1 ? "" : "s"), \(data.count) bytes", range: 0..<data.count, children: children))
+        }
+    }
+}

@@ -1,0 +1,55 @@
+import ArgumentParser
+import NFCCapture
+import NFCCore
+
+struct Convert: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Convert a trace between pcap, pcapng, nfctrace text and Proxmark3 .trace.",
+        discussion: """
+            The output format comes from --to or from the output file's extension (.pcap, .pcapng, \
+            .nfctrace, .trace). Every frame is kept; what a format cannot carry (bit counts, parity, \
+            end times in pcap) is dropped only by that format. A damaged input is converted up to \
+            the damage, then reported (exit 65).
+            """
+    )
+
+    @Argument(help: "Input capture, or - for standard input.")
+    var input: String
+
+    @Argument(help: "Output file, or - for standard output (then --to is required).")
+    var output: String
+
+    @OptionGroup var inputOptions: InputOptions
+
+    @Option(help: "Output format (pcap, pcapng, nfctrace, pm3).")
+    var to: CaptureFormat?
+
+    @Option(help: "Timestamp resolution of pcap/pcapng output: us or ns (default: the input's).")
+    var resolution: String?
+
+    func run() throws {
+        guard let format = to ?? CaptureFormat(fileExtensionOf: output) else {
+            throw CLIFailure.usage("cannot tell the output format of \"\(output)\"; give --to pcap|pcapng|nfctrace|pm3")
+        }
+        let reader = try Capture.open(input, options: inputOptions.readOptions)
+        let unit: TimeUnit
+        switch resolution {
+        case "us"?: unit = .microseconds
+        case "ns"?: unit = .nanoseconds
+        case nil:
+            let inputUnit = reader.metadata["timebase"].flatMap { TimeUnit(rawValue: $0) } ?? .microseconds
+            unit = inputUnit == .microseconds ? .microseconds : .nanoseconds
+        case let other?:
+            throw CLIFailure.usage("--resolution takes us or ns, not \"\(other)\"")
+        }
+        let writer = try Capture.create(output, format: format, metadata: reader.metadata, resolution: unit)
+        var damage: CaptureError? = nil
+        do {
+            while let frame = try reader.next() { try writer.write(frame) }
+        } catch {
+            damage = error
+        }
+        try writer.finish()
+        if let damage { throw damage }
+    }
+}

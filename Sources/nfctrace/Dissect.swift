@@ -1,0 +1,77 @@
+import ArgumentParser
+import NFCCapture
+import NFCCore
+import NFCDissect
+
+struct Dissect: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Annotate every frame of a trace and summarise each tag session.",
+        discussion: """
+            One line per frame by default: number, time since the first frame (µs), source, bytes \
+            (16 per line, ! after a parity error, (n) after a short last byte), CRC check, annotation. \
+            -V prints the full field tree with byte ranges; --format json prints one JSON object per \
+            frame and per tag session (docs/json-output.md).
+
+            A damaged file is dissected up to the damage, then reported with its byte offset (exit 65).
+            """
+    )
+
+    enum OutputFormat: String, ExpressibleByArgument, CaseIterable { case text, json }
+    enum FailLevel: String, ExpressibleByArgument, CaseIterable { case warning, error }
+
+    @Argument(help: "Capture to read, or - for standard input.")
+    var file: String = "-"
+
+    @OptionGroup var input: InputOptions
+
+    @Flag(name: [.customShort("V"), .long], help: "Print every field with its byte range.")
+    var verbose = false
+
+    @Option(help: "Output format: text or json.")
+    var format: OutputFormat = .text
+
+    @Option(help: "Colour: auto (terminal and no NO_COLOR), always, never.")
+    var color: ColorMode = .auto
+
+    @Option(name: .customLong("fail-on"), help: "Exit 1 when a frame has a diagnostic of this severity or worse (warning, error).")
+    var failOn: FailLevel?
+
+    func run() throws {
+        let reader = try Capture.open(file, options: input.readOptions)
+        let out = ByteOutput.standardOutput()
+        let detail: DissectionDetail = verbose || format == .json ? .full : .summary
+        let dissector = Dissector(detail: detail)
+        var worst: Diagnostic.Severity? = nil
+        let emit: (DissectionEvent) -> Void
+        switch format {
+        case .json:
+            let renderer = JSONRenderer()
+            emit = { event in
+                if case .frame(let d) = event, let s = d.worstSeverity { worst = max(worst ?? s, s) }
+                out.withBuffer { renderer.render(event, into: &$0) }
+            }
+        case .text:
+            let renderer = TextRenderer(verbose: verbose, color: CLI.useColor(color, output: out))
+            out.write(renderer.header())
+            emit = { event in
+                if case .frame(let d) = event, let s = d.worstSeverity { worst = max(worst ?? s, s) }
+                out.withBuffer { renderer.render(event, into: &$0) }
+            }
+        }
+        var damage: CaptureError? = nil
+        do {
+            while let frame = try reader.next() {
+                dissector.process(frame, emit: emit)
+            }
+        } catch {
+            damage = error
+        }
+        dissector.finish(emit: emit)
+        try out.finish()
+        if let damage { throw damage }
+        if let level = failOn, let worst {
+            let threshold: Diagnostic.Severity = level == .warning ? .warning : .error
+            if worst >= threshold { throw CLIFailure.findings("diagnostics of severity \(worst.rawValue) found") }
+        }
+    }
+}
