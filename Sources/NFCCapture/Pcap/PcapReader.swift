@@ -31,7 +31,7 @@ final class PcapReader: FrameReader {
         guard let handle = pcap_fopen_offline_with_tstamp_precision(file, UInt32(PCAP_TSTAMP_PRECISION_NANO), &errbuf) else {
             fclose(file)
             let reason = String(cString: errbuf)
-            throw CaptureError.damaged(path: input.name, offset: input.offset, frame: 1, reason: "libpcap: \(reason)")
+            throw CaptureError.damaged(path: input.name, offset: 0, frame: 1, reason: "file header: libpcap: \(reason)")
         }
         self.handle = handle
         self.linkType = pcap_datalink(handle)

@@ -73,8 +73,8 @@ public enum Type2Command: Sendable, Hashable {
             case .getVersion: return 1
             case .read, .readCounter, .readSignature, .checkTearingEvent, .lockSignature, .sectorSelect, .authenticate, .compatibilityWrite: return 2
             case .fastRead: return 3
-            case .write, .pwdAuth: return 5
-            case .writeSignature, .incrementCounter: return 6
+            case .pwdAuth: return 5
+            case .write, .writeSignature, .incrementCounter: return 6
             case .vcsl: return 21
             case .authenticateContinue: return 17
             }

@@ -1,0 +1,59 @@
+import Testing
+import NFCCore
+@testable import NFCCapture
+
+/// `pcap → .nfctrace → pcap` keeps every frame, and the committed traces agree with each other.
+@Suite struct ConversionTests {
+    static let tracesDirectory: String = {
+        var path = #filePath
+        for _ in 0..<3 { path = String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)]) }
+        return path + "/Traces"
+    }()
+
+    @Test func pcapToTextToPcapIsByteIdentical() throws {
+        let input = try ByteInput.open("\(Self.tracesDirectory)/ntag215-password-read.pcap")
+        var original: [UInt8] = []
+        while !input.isAtEnd { original += input.read(65536) }
+        let (frames, error, reader) = try Fixtures.read(original)
+        #expect(error == nil)
+        let text = try Fixtures.write(frames, format: .nfctrace, metadata: reader.metadata)
+        let (fromText, error2, textReader) = try Fixtures.read(text)
+        #expect(error2 == nil)
+        #expect(fromText.count == frames.count)
+        let unit = TimeUnit(rawValue: textReader.metadata["timebase"] ?? "us") ?? .microseconds
+        let back = try Fixtures.write(fromText, format: .pcap, resolution: unit)
+        #expect(back == original)
+    }
+
+    @Test func malformedRecordsSurviveTheRoundTrip() throws {
+        let records: [Fixtures.Record] = [
+            .init(seconds: 5, fraction: 1, data: Fixtures.iso14443(0xFE, [0x26])),
+            .init(seconds: 5, fraction: 2, data: [0x00, 0xFE, 0x02, 0x00, 0x30, 0x00]),
+            .init(seconds: 5, fraction: 3, data: [0x07]),
+        ]
+        let original = Fixtures.pcap(records)
+        let (frames, _, reader) = try Fixtures.read(original)
+        let text = try Fixtures.write(frames, format: .nfctrace, metadata: reader.metadata)
+        let (fromText, _, _) = try Fixtures.read(text)
+        let back = try Fixtures.write(fromText, format: .pcap)
+        #expect(back == original)
+    }
+
+    @Test func textAndPcapTracesHoldTheSameFrames() throws {
+        let text = try readAll("\(Self.tracesDirectory)/ntag215-password-read.nfctrace")
+        let pcap = try readAll("\(Self.tracesDirectory)/ntag215-password-read.pcap")
+        #expect(text.count == pcap.count)
+        for (t, p) in zip(text, pcap) {
+            #expect(t.event == p.event)
+            #expect(t.bytes == p.bytes)
+            #expect(t.start?.nanoseconds == p.start?.nanoseconds)
+        }
+    }
+
+    func readAll(_ path: String) throws -> [Frame] {
+        let reader = try Capture.open(path)
+        var frames: [Frame] = []
+        while let f = try reader.next() { frames.append(f) }
+        return frames
+    }
+}

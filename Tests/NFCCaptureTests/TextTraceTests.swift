@@ -1,0 +1,108 @@
+import Testing
+import NFCCore
+@testable import NFCCapture
+
+@Suite struct TextTraceTests {
+    static let sample = """
+        nfctrace 1
+        # a hand-written trace
+        @tag NTAG215
+        @source hand
+        @tech 14443a
+        @timebase us
+        @origin 1000
+
+        0  field-on
+        100..185  R  26/7             # REQA
+        271  T  44 00
+        500  R  93 70 88 04 A2 2C 02 EB 68
+        900  T  0A/4
+        950  R  30 00 crc=stripped
+        960  T  A2! 01 02
+        970  R  06 00 FF FF 00 00 tech=felica rate=212
+        980  malformed 01 FE 00 01 26 reason="pseudo-header version 1, expected 0"
+        R  60 F8 32
+        1000  field-off
+        """
+
+    func read(_ text: String) throws -> (frames: [Frame], error: CaptureError?, reader: FrameReader) {
+        try Fixtures.read(Array(text.utf8))
+    }
+
+    @Test func readsEveryFeature() throws {
+        let (frames, error, reader) = try read(Self.sample)
+        #expect(error == nil)
+        #expect(reader.format == .nfctrace)
+        #expect(reader.metadata["tag"] == "NTAG215")
+        #expect(reader.metadata["source"] == "hand")
+        #expect(frames.count == 11)
+        #expect(frames[0].event == .fieldOn)
+        #expect(frames[0].start == Timestamp(1000, .microseconds))
+        #expect(frames[1].bytes == [0x26] && frames[1].lastByteBits == 7)
+        #expect(frames[1].start == Timestamp(1100, .microseconds) && frames[1].end == Timestamp(1185, .microseconds))
+        #expect(frames[1].comment == "REQA")
+        #expect(frames[2].event == .data(.tagToReader))
+        #expect(frames[4].lastByteBits == 4)
+        #expect(frames[5].crcStripped)
+        #expect(frames[6].parityErrors == [0])
+        #expect(frames[7].technology == .felica && frames[7].bitRate == 212)
+        #expect(frames[8].event == .malformed(reason: "pseudo-header version 1, expected 0"))
+        #expect(frames[8].bytes == [0x01, 0xFE, 0x00, 0x01, 0x26])
+        #expect(frames[9].start == nil)
+        #expect(frames[10].event == .fieldOff)
+    }
+
+    @Test func writeThenReadKeepsEverything() throws {
+        let (frames, _, reader) = try read(Self.sample)
+        let bytes = try Fixtures.write(frames, format: .nfctrace, metadata: reader.metadata)
+        let (back, error, reader2) = try Fixtures.read(bytes)
+        #expect(error == nil)
+        #expect(back == frames)
+        #expect(reader2.metadata["tag"] == "NTAG215")
+        // and writing again gives the same text
+        let again = try Fixtures.write(back, format: .nfctrace, metadata: reader2.metadata)
+        #expect(again == bytes)
+    }
+
+    @Test(arguments: [
+        ("nfctrace 1\n10 X 26\n", 2, "expected R, T, field-on, field-off or malformed, found \"X\""),
+        ("nfctrace 1\n10 R 2G\n", 2, "expected a hex byte (like 3A, 26/7 or A2!) or key=value, found \"2G\""),
+        ("nfctrace 1\n10 R 26/9\n", 2, "valid-bit count after / must be 1…8 in \"26/9\""),
+        ("nfctrace 1\n10 R 26/7 00\n", 2, "only the last byte may have fewer than 8 valid bits"),
+        ("nfctrace 1\n10 R\n", 2, "a frame needs at least one byte"),
+        ("nfctrace 1\n10 field-on 00\n", 2, "field-on carries no bytes"),
+        ("nfctrace 1\n10 R 26 color=red\n", 2, "unknown attribute \"color\" (tech, crc, rate, reason)"),
+        ("nfctrace 1\n10 R 26 crc=maybe\n", 2, "crc= takes stripped or included, found \"maybe\""),
+        ("nfctrace 1\n@tech nfc-z\n", 2, "unknown technology \"nfc-z\" (14443a, 14443b, felica, 15693)"),
+        ("nfctrace 2\n", 1, "text trace version 2 is newer than this nfctrace understands (1)"),
+        ("nfctrace 1\n1..x R 26\n", 2, "expected a time as <start> or <start>..<end> in us, found \"1..x\""),
+        ("nfctrace 1\n10 R 26\n@tag late\n", 3, "metadata line after the first event; @lines belong in the header"),
+    ] as [(String, Int, String)])
+    func errorsNameLineAndReason(text: String, line: Int, reason: String) throws {
+        do {
+            let (_, error, _) = try read(text)
+            guard case .damaged(_, _, _, let r)? = error else {
+                Issue.record("expected damage for \(text.debugDescription), got \(String(describing: error))")
+                return
+            }
+            #expect(r == "line \(line): \(reason)")
+        } catch let CaptureError.damaged(_, _, _, r) {
+            #expect(r == "line \(line): \(reason)")
+        }
+    }
+
+    @Test func framesBeforeABadLineAreDelivered() throws {
+        let text = "nfctrace 1\n10 R 26/7\n20 T 44 00\n30 R zz\n40 R 93 20\n"
+        let (frames, error, _) = try read(text)
+        #expect(frames.count == 2)
+        guard case .damaged(_, let offset, let frame, _)? = error else { Issue.record("expected damage"); return }
+        #expect(offset == text.utf8.count - "30 R zz\n40 R 93 20\n".utf8.count)
+        #expect(frame == 3)
+    }
+
+    @Test func detectionNeedsTheMagicLine() {
+        #expect(CaptureFormat.detect(Array("nfctrace 1\n".utf8)[...], complete: true) == .nfctrace)
+        #expect(CaptureFormat.detect(Array("\u{FEFF}\n nfctrace 1\n".utf8)[...], complete: true) == .nfctrace)
+        #expect(CaptureFormat.detect(Array("nfctrace\n".utf8)[...], complete: true) == nil)
+    }
+}
