@@ -42,5 +42,7 @@ let package = Package(
             dependencies: ["NFCCore", "NFCCapture", "NFCDissect"],
             exclude: ["Golden"]
         ),
+        // Runs the built `nfctrace` binary: exit codes, stdin/stdout, messages.
+        .testTarget(name: "NFCTraceCLITests", dependencies: ["nfctrace"]),
     ]
 )

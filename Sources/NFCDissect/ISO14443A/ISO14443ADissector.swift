@@ -1,43 +1,5 @@
 import NFCCore
 
-/// What one frame's dissection accumulates before it becomes a `FrameDissection`.
-struct FrameContext {
-    let frame: Frame
-    let number: Int
-    var sink: FieldSink
-    var diagnostics: [Diagnostic] = []
-    var summary = ""
-    var layer: String
-    var crc: CRCStatus = .notExpected
-    var responseTo: Int?
-
-    init(_ frame: Frame, number: Int, detail: DissectionDetail, layer: String) {
-        self.frame = frame
-        self.number = number
-        self.sink = FieldSink(enabled: detail == .full)
-        self.layer = layer
-    }
-
-    mutating func warn(_ message: String, range: Range<Int>? = nil) {
-        diagnostics.append(Diagnostic(.warning, message, range: range))
-    }
-
-    mutating func note(_ message: String, range: Range<Int>? = nil) {
-        diagnostics.append(Diagnostic(.note, message, range: range))
-    }
-
-    /// Applies a CRC split: records its status, field and diagnostics.
-    mutating func apply(_ split: CRCSplit, key: String) {
-        crc = split.status
-        split.describe(frame, into: &sink, diagnostics: &diagnostics, key: key)
-    }
-
-    func finish(session: Int?) -> FrameDissection {
-        FrameDissection(number: number, frame: frame, layer: layer, summary: summary, crc: crc,
-                        fields: sink.fields, diagnostics: diagnostics, responseTo: responseTo, session: session)
-    }
-}
-
 /// ISO/IEC 14443-A: activation (REQA … SAK, RATS/ATS), then Type 2 tag commands or ISO-DEP
 /// blocks depending on what the activation said. One tag session at a time.
 final class ISO14443ADissector: TechnologyDissector {

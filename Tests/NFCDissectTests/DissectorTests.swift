@@ -1,0 +1,213 @@
+import Testing
+import NFCCore
+@testable import NFCDissect
+
+/// Frame builders: hex text, CRC_A appended on request.
+func R(_ hex: String, bits: UInt8 = 8, crc: Bool = false) -> Frame {
+    let b = Hex.parse(hex) ?? []
+    return Frame(.data(.readerToTag), bytes: crc ? CRC.appending(.a, to: b) : b, lastByteBits: bits)
+}
+
+func T(_ hex: String, bits: UInt8 = 8, crc: Bool = false) -> Frame {
+    let b = Hex.parse(hex) ?? []
+    return Frame(.data(.tagToReader), bytes: crc ? CRC.appending(.a, to: b) : b, lastByteBits: bits)
+}
+
+/// Activation of the NTAG215 of the source article (UID 04 A2 2C 12 DE 5F 80).
+let activation: [Frame] = [
+    R("26", bits: 7), T("44 00"),
+    R("93 20"), T("88 04 A2 2C 02"), R("93 70 88 04 A2 2C 02", crc: true), T("04", crc: true),
+    R("95 20"), T("12 DE 5F 80 13"), R("95 70 12 DE 5F 80 13", crc: true), T("00", crc: true),
+]
+
+let getVersion: [Frame] = [R("60", crc: true), T("00 04 04 02 01 00 11 03", crc: true)]
+
+func frames(_ events: [DissectionEvent]) -> [FrameDissection] {
+    events.compactMap { if case .frame(let f) = $0 { return f } else { return nil } }
+}
+
+func sessions(_ events: [DissectionEvent]) -> [SessionSummary] {
+    events.compactMap { if case .session(let s) = $0 { return s } else { return nil } }
+}
+
+@Suite struct DissectorTests {
+    @Test func activationIsNamedAndTheUIDAssembled() {
+        let d = frames(Dissector.dissect(activation))
+        #expect(d.map(\.summary) == [
+            "REQA", "ATQA 0044: 7-byte UID",
+            "ANTICOLL (cascade level 1)", "UID CL1 CT 04 A2 2C, BCC ok", "SELECT CT 04 A2 2C, BCC ok",
+            "SAK 0x04: UID not complete, cascade level 2 follows",
+            "ANTICOLL-2 (cascade level 2)", "UID CL2 12 DE 5F 80, BCC ok", "SELECT-2 12 DE 5F 80, BCC ok",
+            "SAK 0x00: UID 04 A2 2C 12 DE 5F 80, MIFARE Ultralight / NTAG family (Type 2 Tag)",
+        ])
+        #expect(d.allSatisfy { $0.diagnostics.isEmpty })
+        #expect(d[4].crc == .ok(.a) && d[0].crc == .notExpected && d[3].crc == .notExpected)
+    }
+
+    @Test func badBCCIsFlagged() {
+        let d = frames(Dissector.dissect([R("26", bits: 7), T("44 00"), R("93 20"), T("88 04 A2 2C 03")]))
+        #expect(d[3].summary == "UID CL1 CT 04 A2 2C, BCC WRONG")
+        #expect(d[3].diagnostics == [Diagnostic(.warning, "BCC mismatch, expected 0x02", range: 4..<5)])
+    }
+
+    @Test func crcMismatchShowsTheExpectedValue() {
+        var f = R("30 03", crc: true)
+        f.bytes[3] ^= 0xFF
+        let d = frames(Dissector.dissect(activation + [f]))
+        let last = d[d.count - 1]
+        #expect(last.crc == .mismatch(.a, expected: [0x99, 0x9A], found: [0x99, 0x65]))
+        #expect(last.diagnostics.contains(Diagnostic(.warning, "CRC_A mismatch, expected 99 9A", range: 2..<4)))
+        #expect(last.summary == "READ page 0x03", "a bad CRC does not stop decoding")
+    }
+
+    @Test func pwdAuthIsNeverAnISODEPBlockBeforeAnATS() {
+        let d = frames(Dissector.dissect(activation + [R("1B 12 34 56 78", crc: true), T("80 80", crc: true)]))
+        #expect(d[10].layer == "Type 2 Tag")
+        #expect(d[10].summary == "PWD_AUTH pwd 12 34 56 78")
+        #expect(d[11].summary == "PACK 80 80, authenticated")
+    }
+
+    @Test func isoDEPBlocksOnlyAfterTheATS() {
+        let iso: [Frame] = [
+            R("26", bits: 7), T("04 00"), R("93 20"), T("01 02 03 04 04"), R("93 70 01 02 03 04 04", crc: true), T("20", crc: true),
+            R("E0 80", crc: true), T("06 75 77 81 02 80", crc: true),
+            R("02 00 A4 04 00", crc: true), T("02 90 00", crc: true),
+            R("C2", crc: true), T("C2", crc: true),
+        ]
+        let d = frames(Dissector.dissect(iso))
+        #expect(d[6].summary == "RATS FSDI 8 (FSD 256 bytes), CID 0")
+        #expect(d[7].summary == "ATS FSCI 5 (FSC 64), FWI 8, historical 80")
+        #expect(d[8].layer == "ISO14443-4" && d[8].summary == "I-block(0) INF 4 bytes")
+        #expect(d[9].summary == "I-block(0) INF 2 bytes")
+        #expect(d[10].summary == "S-block DESELECT")
+        #expect(d[11].summary == "S-block DESELECT, tag deselected")
+    }
+
+    @Test func versionNamesTheModelAndDrivesTheMemoryMap() {
+        let events = Dissector.dissect(activation + getVersion + [R("30 84", crc: true), T("00 05 00 00 00 00 00 00 00 00 00 00 00 00 00 00", crc: true)])
+        let d = frames(events)
+        #expect(d[11].summary == "VERSION NTAG215, 504 bytes user memory")
+        #expect(d[13].summary == "DATA pages 0x84…0x00 (CFG1, PWD, PACK, UID/BCC), wrapped to page 0x00")
+        let s = sessions(events)
+        #expect(s.first?.headline == "NTAG215, UID 04 A2 2C 12 DE 5F 80")
+    }
+
+    // NTAG213/215/216 datasheet: READ of the last page wraps around to page 0.
+    @Test func readWrapsAtTheLastPageOnceTheModelIsKnown() {
+        let data = "00 00 00 00 04 A2 2C 02 12 DE 5F 80 13 48 00 00"
+        let events = Dissector.dissect(activation + getVersion + [R("30 86", crc: true), T(data, crc: true)])
+        let d = frames(events)
+        #expect(d[13].summary == "DATA pages 0x86…0x02 (PACK, UID/BCC, serial/lock bytes), wrapped to page 0x00")
+        let summary = sessions(events).first
+        #expect(summary?.notes.contains("      0x00  04 A2 2C 02  12 DE 5F 80") == true)
+        #expect(summary?.notes.contains("      0x86  00 00 00 00") == true)
+    }
+
+    @Test func nakAndAckAreNamedAndWritesLandInMemory() {
+        let events = Dissector.dissect(activation + getVersion + [
+            R("1B FF FF FF FF", crc: true), T("00", bits: 4),
+            R("A2 10 DE AD BE EF", crc: true), T("0A", bits: 4),
+            R("30 F0", crc: true), T("00", bits: 4),
+        ])
+        let d = frames(events)
+        #expect(d[13].summary == "NAK 0: PWD_AUTH refused")
+        #expect(d[15].summary == "ACK, page 0x10 written")
+        #expect(d[15].crc == .notExpected)
+        #expect(d[17].summary == "NAK 0: invalid argument (bad page or counter address, or refused)")
+        #expect(d[16].diagnostics.contains(Diagnostic(.note, "page 0xF0 is beyond the last page 0x86 of the NTAG215; the tag answers NAK")))
+        let s = sessions(events).first
+        #expect(s?.headline == "NTAG215, UID 04 A2 2C 12 DE 5F 80, PWD_AUTH refused (PWD FF FF FF FF, NAK 0)")
+        #expect(s?.notes.contains("      0x10  DE AD BE EF*") == true)
+    }
+
+    @Test func compatibilityWriteTakesItsDataPacketInContext() {
+        let d = frames(Dissector.dissect(activation + [
+            R("A0 05", crc: true), T("0A", bits: 4),
+            R("01 02 03 04 00 00 00 00 00 00 00 00 00 00 00 00", crc: true), T("0A", bits: 4),
+        ]))
+        #expect(d[10].summary == "COMPATIBILITY_WRITE page 0x05 (part 1)")
+        #expect(d[11].summary == "ACK, send the 16 data bytes next")
+        #expect(d[12].summary == "COMPATIBILITY_WRITE data 01 02 03 04 (part 2)")
+        #expect(d[13].summary == "ACK, page 0x05 written")
+    }
+
+    @Test func requestsAndAnswersArePaired() {
+        let d = frames(Dissector.dissect(activation + [R("50 00", crc: true), R("52", bits: 7), T("44 00")]))
+        #expect(d[1].responseTo == 1 && d[0].responseIn == 2)
+        #expect(d[10].responseIn == nil, "nothing answers HLTA")
+        #expect(d[12].responseTo == 12 && d[11].responseIn == 13)
+    }
+
+    @Test func sessionsEndAtFieldOffAndAtANewActivation() {
+        let trace = [Frame(.fieldOn)] + activation + [Frame(.fieldOff), Frame(.fieldOn)] + activation + [R("26", bits: 7), R("26", bits: 7), T("44 00")]
+        let events = Dissector.dissect(trace)
+        let s = sessions(events)
+        #expect(s.map(\.number) == [1, 2, 3])
+        #expect(s.map(\.firstFrame) == [2, 14, 24])
+        #expect(s[1].lastFrame == 23)
+        // The summary of session 2 comes after its last frame and before the REQA that ends it.
+        var order: [String] = []
+        for e in events {
+            switch e {
+            case .frame(let f): order.append("f\(f.number)")
+            case .session(let s): order.append("s\(s.number)")
+            }
+        }
+        #expect(order.firstIndex(of: "s2") == order.firstIndex(of: "f23").map { $0 + 1 })
+        #expect(order.firstIndex(of: "s1") == order.firstIndex(of: "f12").map { $0 + 1 })
+    }
+
+    @Test func unsolicitedAndUnknownFramesAreDiagnosed() {
+        let d = frames(Dissector.dissect([T("44 00")] + activation + [R("77 01", crc: true), T("00 00 00", crc: true)]))
+        #expect(d[0].summary == "tag frame with no request before it")
+        #expect(d[11].summary == "unknown command 0x77")
+        #expect(d[11].diagnostics.first?.severity == .warning)
+        #expect(d[12].summary == "answer to an unrecognised command")
+        #expect(d[12].crc == .ok(.a))
+    }
+
+    @Test func malformedRecordsAreShownNotDropped() {
+        let d = frames(Dissector.dissect([Frame(.malformed(reason: "length field looks little-endian"), bytes: [0, 0xFE, 2, 0, 0x30, 0])]))
+        #expect(d.count == 1)
+        #expect(d[0].summary == "malformed record: length field looks little-endian")
+        #expect(d[0].diagnostics.first?.severity == .error)
+    }
+
+    @Test func strippedCRCsAreNotChecked() {
+        var f = R("30 03")
+        f.crcStripped = true
+        let d = frames(Dissector.dissect(activation + [f]))
+        #expect(d[10].crc == .stripped && d[10].summary == "READ page 0x03")
+    }
+
+    @Test func summaryDetailBuildsNoTrees() {
+        let d = frames(Dissector.dissect(activation, detail: .summary))
+        #expect(d.allSatisfy { $0.fields.isEmpty })
+        let full = frames(Dissector.dissect(activation, detail: .full))
+        #expect(full[4].fields.first(key: "iso14443a.bcc")?.value == "0x02 (correct)")
+        #expect(full[4].fields.first(key: "iso14443a.crc")?.range == 7..<9)
+        #expect(zip(d, full).allSatisfy { $0.summary == $1.summary })
+    }
+
+    @Test func dissectorSurvivesRandomFrames() {
+        var rng = SystemRandomNumberGenerator()
+        let dissector = Dissector(detail: .full)
+        var count = 0
+        for _ in 0..<30_000 {
+            let n = Int.random(in: 0...20, using: &rng)
+            var bytes = (0..<n).map { _ in UInt8.random(in: 0...255, using: &rng) }
+            if Bool.random(using: &rng), let f = bytes.first { bytes[0] = [0x26, 0x52, 0x93, 0x95, 0x30, 0x3A, 0xA2, 0x1B, 0x60, 0xE0, 0x02, f].randomElement(using: &rng) ?? f }
+            let event: Frame.Event
+            switch Int.random(in: 0..<10, using: &rng) {
+            case 0: event = .fieldOff
+            case 1: event = .malformed(reason: "x")
+            case 2...5: event = .data(.readerToTag)
+            default: event = .data(.tagToReader)
+            }
+            let frame = Frame(event, bytes: bytes, lastByteBits: UInt8.random(in: 1...8, using: &rng), crcStripped: Int.random(in: 0..<8, using: &rng) == 0)
+            dissector.process(frame) { _ in count += 1 }
+        }
+        dissector.finish { _ in count += 1 }
+        #expect(count >= 30_000)
+    }
+}

@@ -1,0 +1,174 @@
+import Foundation
+import Testing
+
+/// Runs the `nfctrace` binary that `swift test` built next to the test bundle.
+struct NFCTraceRun {
+    var status: Int32
+    var stdout: String
+    var stderr: String
+    var stdoutBytes: Data
+}
+
+enum CLI {
+    static let root: String = {
+        var path = #filePath
+        for _ in 0..<3 { path = String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)]) }
+        return path
+    }()
+
+    static let binary: String = {
+        let exe = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        var dir = URL(fileURLWithPath: exe).deletingLastPathComponent()
+        // The test binary may sit inside an .xctest bundle directory.
+        for _ in 0..<3 {
+            let candidate = dir.appendingPathComponent("nfctrace").path
+            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+            dir = dir.deletingLastPathComponent()
+        }
+        return root + "/.build/debug/nfctrace"
+    }()
+
+    static func run(_ arguments: [String], stdin: Data? = nil, environment: [String: String] = [:]) throws -> NFCTraceRun {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: binary)
+        p.arguments = arguments
+        p.currentDirectoryURL = URL(fileURLWithPath: root)
+        var env = ProcessInfo.processInfo.environment
+        env.removeValue(forKey: "NO_COLOR")
+        for (k, v) in environment { env[k] = v }
+        p.environment = env
+        let out = Pipe(), err = Pipe(), input = Pipe()
+        p.standardOutput = out
+        p.standardError = err
+        p.standardInput = input
+        try p.run()
+        if let stdin { input.fileHandleForWriting.write(stdin) }
+        try input.fileHandleForWriting.close()
+        let o = out.fileHandleForReading.readDataToEndOfFile()
+        let e = err.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        return NFCTraceRun(status: p.terminationStatus, stdout: String(decoding: o, as: UTF8.self), stderr: String(decoding: e, as: UTF8.self), stdoutBytes: o)
+    }
+
+    static func temporaryFile(_ bytes: [UInt8], suffix: String = "") -> String {
+        let path = NSTemporaryDirectory() + "nfctrace-cli-\(UUID().uuidString)\(suffix)"
+        FileManager.default.createFile(atPath: path, contents: Data(bytes))
+        return path
+    }
+}
+
+@Suite struct CLITests {
+    let trace = "Traces/ntag215-password-read.pcap"
+
+    @Test func dissectMatchesTheGoldenText() throws {
+        let r = try CLI.run(["dissect", trace])
+        #expect(r.status == 0)
+        let golden = try String(contentsOfFile: CLI.root + "/Tests/NFCDissectTests/Golden/ntag215-password-read.pcap.text", encoding: .utf8)
+        #expect(r.stdout == golden)
+        #expect(!r.stdout.contains("\u{1B}["), "no colour when stdout is not a terminal")
+    }
+
+    @Test func standardInputIsAFile() throws {
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: CLI.root + "/" + trace))
+        let fromStdin = try CLI.run(["dissect", "-"], stdin: bytes)
+        let fromFile = try CLI.run(["dissect", trace])
+        #expect(fromStdin.status == 0)
+        #expect(fromStdin.stdout == fromFile.stdout)
+        let defaultArgument = try CLI.run(["dissect"], stdin: bytes)
+        #expect(defaultArgument.stdout == fromFile.stdout)
+    }
+
+    @Test func jsonIsOneObjectPerLine() throws {
+        let r = try CLI.run(["dissect", "--format", "json", trace])
+        #expect(r.status == 0)
+        let lines = r.stdout.split(separator: "\n")
+        #expect(lines.count == 65)   // 62 frames + 3 sessions
+        for line in lines {
+            let o = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+            #expect(o?["type"] != nil)
+        }
+    }
+
+    @Test func verboseTreeAndColour() throws {
+        let r = try CLI.run(["dissect", "-V", trace])
+        #expect(r.status == 0)
+        #expect(r.stdout.contains("[1..5] Password: 12 34 56 78"))
+        let coloured = try CLI.run(["dissect", "-V", "--color", "always", trace])
+        #expect(coloured.stdout.contains("\u{1B}["))
+        let noColor = try CLI.run(["dissect", "--color", "auto", trace], environment: ["NO_COLOR": "1"])
+        #expect(!noColor.stdout.contains("\u{1B}["))
+    }
+
+    @Test func usageErrorsExitWith2() throws {
+        let r = try CLI.run(["dissect", "--format", "xml", trace])
+        #expect(r.status == 2)
+        #expect(r.stderr.contains("xml"))
+        let c = try CLI.run(["convert", trace, "-"])
+        #expect(c.status == 2)
+        #expect(c.stderr == "nfctrace: cannot tell the output format of \"-\"; give --to pcap|pcapng|nfctrace|pm3\n")
+        #expect(try CLI.run(["frobnicate"]).status == 2)
+        #expect(try CLI.run(["--help"]).status == 0)
+        #expect(try CLI.run(["dissect", "--help"]).stdout.contains("--format"))
+    }
+
+    @Test func missingFileIsAnIOError() throws {
+        let r = try CLI.run(["dissect", "/nonexistent/capture.pcap"])
+        #expect(r.status == 74)
+        #expect(r.stderr == "nfctrace: /nonexistent/capture.pcap: cannot open: No such file or directory\n")
+    }
+
+    @Test func badInputsGetOneLineAndExit65() throws {
+        let empty = CLI.temporaryFile([])
+        let e = try CLI.run(["dissect", empty])
+        #expect(e.status == 65)
+        #expect(e.stderr == "nfctrace: \(empty): empty file, no capture in it\n")
+
+        let text = CLI.temporaryFile(Array("just some notes\n".utf8))
+        let t = try CLI.run(["dissect", text])
+        #expect(t.status == 65)
+        #expect(t.stderr.hasPrefix("nfctrace: \(text): not a capture nfctrace can read (text starting \"just some notes\")"))
+        #expect(t.stderr.split(separator: "\n").count == 1)
+
+        // A pcap of Ethernet frames.
+        var ether: [UInt8] = [0xD4, 0xC3, 0xB2, 0xA1, 2, 0, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xFF, 0xFF, 0, 0, 1, 0, 0, 0]
+        ether += [1, 0, 0, 0, 0, 0, 0, 0, 2, 0, 0, 0, 2, 0, 0, 0, 0xAA, 0xBB]
+        let eth = CLI.temporaryFile(ether)
+        let l = try CLI.run(["dissect", eth])
+        #expect(l.status == 65)
+        #expect(l.stderr.contains("pcap link type 1 (EN10MB) carries no NFC frames"))
+    }
+
+    @Test func damagedFileIsDissectedUpToTheDamage() throws {
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: CLI.root + "/" + trace)))
+        bytes.removeLast(3)
+        let path = CLI.temporaryFile(bytes)
+        let r = try CLI.run(["dissect", path])
+        #expect(r.status == 65)
+        let numbers = r.stdout.split(separator: "\n").compactMap { Int($0.prefix(6).trimmingCharacters(in: .whitespaces)) }
+        #expect(numbers.last == 61, "every frame before the damage is printed, none after")
+        #expect(r.stderr.hasPrefix("nfctrace: \(path): damaged at byte "))
+        #expect(r.stderr.contains("(frame 62): libpcap: truncated dump file"))
+    }
+
+    @Test func convertRoundTripThroughText() throws {
+        let text = NSTemporaryDirectory() + "nfctrace-\(UUID().uuidString).nfctrace"
+        let back = NSTemporaryDirectory() + "nfctrace-\(UUID().uuidString).pcap"
+        #expect(try CLI.run(["convert", trace, text]).status == 0)
+        #expect(try CLI.run(["convert", text, back]).status == 0)
+        let a = try Data(contentsOf: URL(fileURLWithPath: CLI.root + "/" + trace))
+        let b = try Data(contentsOf: URL(fileURLWithPath: back))
+        #expect(a == b)
+        let toStdout = try CLI.run(["convert", trace, "-", "--to", "nfctrace"])
+        #expect(toStdout.stdout.hasPrefix("nfctrace 1\n"))
+        let pcapOut = try CLI.run(["convert", "-", "-", "--to", "pcap"], stdin: a)
+        #expect(pcapOut.stdoutBytes == a)
+    }
+
+    @Test func failOnWarningsExitsWith1() throws {
+        let bad = CLI.temporaryFile(Array("nfctrace 1\nR 30 03 99 9B\n".utf8))
+        let r = try CLI.run(["dissect", "--fail-on", "warning", bad])
+        #expect(r.status == 1)
+        #expect(r.stdout.contains("CRC_A mismatch, expected 99 9A"))
+        #expect(try CLI.run(["dissect", bad]).status == 0)
+    }
+}
