@@ -95,7 +95,7 @@ func sessions(_ events: [DissectionEvent]) -> [SessionSummary] {
     // NTAG213/215/216 datasheet: READ of the last page wraps around to page 0.
     @Test func readWrapsAtTheLastPageOnceTheModelIsKnown() {
         let data = "00 00 00 00 04 A2 2C 02 12 DE 5F 80 13 48 00 00"
-        let events = Dissector.dissect(activation + getVersion + [R("30 86", crc: true), T(data, crc: true)])
+        let events = Dissector.dissect(activation + getVersion + [R("30 86", crc: true), T(data, crc: true)], detail: .summary)
         let d = frames(events)
         #expect(d[13].summary == "DATA pages 0x86…0x02 (PACK, UID/BCC, serial/lock bytes), wrapped to page 0x00")
         let summary = sessions(events).first
@@ -108,13 +108,16 @@ func sessions(_ events: [DissectionEvent]) -> [SessionSummary] {
             R("1B FF FF FF FF", crc: true), T("00", bits: 4),
             R("A2 10 DE AD BE EF", crc: true), T("0A", bits: 4),
             R("30 F0", crc: true), T("00", bits: 4),
-        ])
+        ], detail: .summary)
         let d = frames(events)
         #expect(d[13].summary == "NAK 0: PWD_AUTH refused")
         #expect(d[15].summary == "ACK, page 0x10 written")
         #expect(d[15].crc == .notExpected)
         #expect(d[17].summary == "NAK 0: invalid argument (bad page or counter address, or refused)")
         #expect(d[16].diagnostics.contains(Diagnostic(.note, "page 0xF0 is beyond the last page 0x86 of the NTAG215; the tag answers NAK")))
+        let full = sessions(Dissector.dissect(activation + getVersion + [R("A2 10 DE AD BE EF", crc: true), T("0A", bits: 4)]))
+        let page = full.first?.memory.first(key: "memory.page")
+        #expect(page?.label == "Page 0x10" && page?.value == "DE AD BE EF (written)")
         let s = sessions(events).first
         #expect(s?.headline == "NTAG215, UID 04 A2 2C 12 DE 5F 80, PWD_AUTH refused (PWD FF FF FF FF, NAK 0)")
         #expect(s?.notes.contains("      0x10  DE AD BE EF*") == true)

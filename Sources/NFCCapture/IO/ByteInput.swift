@@ -154,8 +154,13 @@ public final class ByteInput {
         }
     }
 
-    /// A stdio stream that reads from this input, peeked bytes included, without its own
-    /// buffering so `offset` stays exact. libpcap reads through it. The input must outlive it.
+    /// A stdio stream that reads from this input, peeked bytes included. libpcap reads through
+    /// it; `position(of:)` tells how far its reader got. The input must outlive it.
+    /// Bytes consumed by the reader of `file` (a stream made by `makeCFile`).
+    func position(of file: UnsafeMutablePointer<FILE>) -> Int {
+        offset - nfctrace_stream_buffered(file)
+    }
+
     func makeCFile() -> UnsafeMutablePointer<FILE>? {
         nfctrace_open_read_stream(Unmanaged.passUnretained(self).toOpaque()) { cookie, buf, size in
             guard let cookie, let buf else { return -1 }

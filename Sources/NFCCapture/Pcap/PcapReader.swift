@@ -13,6 +13,7 @@ final class PcapReader: FrameReader {
     private(set) var metadata = TraceMetadata()
     private let input: ByteInput
     private let handle: OpaquePointer
+    private let file: UnsafeMutablePointer<FILE>
     private let linkType: Int32
     private let technology: Technology
     private let unit: TimeUnit
@@ -34,6 +35,7 @@ final class PcapReader: FrameReader {
             throw CaptureError.damaged(path: input.name, offset: 0, frame: 1, reason: "file header: libpcap: \(reason)")
         }
         self.handle = handle
+        self.file = file
         self.linkType = pcap_datalink(handle)
         switch linkType {
         case ISO14443PseudoHeader.linkType:
@@ -54,7 +56,7 @@ final class PcapReader: FrameReader {
 
     func next() throws(CaptureError) -> Frame? {
         if finished { return nil }
-        let recordStart = input.offset
+        let recordStart = input.position(of: file)
         var header: UnsafeMutablePointer<pcap_pkthdr>?
         var data: UnsafePointer<UInt8>?
         let r = pcap_next_ex(handle, &header, &data)

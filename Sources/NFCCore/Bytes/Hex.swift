@@ -4,10 +4,18 @@ public enum Hex {
 
     /// `[0x04, 0xA2]` → `"04 A2"` (uppercase, one separator between bytes).
     public static func string<C: Collection>(_ bytes: C, separator: String = " ") -> String where C.Element == UInt8 {
-        var out = [UInt8]()
-        out.reserveCapacity(bytes.count * (2 + separator.utf8.count))
-        append(bytes, separator: Array(separator.utf8), to: &out)
-        return String(decoding: out, as: UTF8.self)
+        let sep = Array(separator.utf8)
+        let count = bytes.isEmpty ? 0 : bytes.count * 2 + (bytes.count - 1) * sep.count
+        return String(unsafeUninitializedCapacity: count) { buffer in
+            var i = 0
+            for b in bytes {
+                if i > 0 { for s in sep { buffer[i] = s; i += 1 } }
+                buffer[i] = upperDigits[Int(b >> 4)]
+                buffer[i + 1] = upperDigits[Int(b & 0x0F)]
+                i += 2
+            }
+            return i
+        }
     }
 
     /// Appends hex digits to a UTF-8 output buffer (used by renderers on their hot path).
@@ -30,15 +38,17 @@ public enum Hex {
 
     /// `0x1A8B` → `"1A8B"` with `digits` hex digits (zero padded).
     public static func value<T: BinaryInteger>(_ v: T, digits: Int) -> String {
-        var s = [UInt8](repeating: 0x30, count: digits)
-        var x = UInt64(truncatingIfNeeded: v)
-        var i = digits - 1
-        while i >= 0 {
-            s[i] = upperDigits[Int(x & 0xF)]
-            x >>= 4
-            i -= 1
+        let n = max(0, digits)
+        return String(unsafeUninitializedCapacity: n) { buffer in
+            var x = UInt64(truncatingIfNeeded: v)
+            var i = n - 1
+            while i >= 0 {
+                buffer[i] = upperDigits[Int(x & 0xF)]
+                x >>= 4
+                i -= 1
+            }
+            return n
         }
-        return String(decoding: s, as: UTF8.self)
     }
 
     /// `"0x3A"`-style text for one byte.

@@ -180,6 +180,26 @@ public struct Type2MemoryMap: Sendable, Hashable {
         }
     }
 
+    /// The pages of `region` (nil for regions this map does not have).
+    public func pages(of region: Region) -> ClosedRange<Int>? {
+        switch region {
+        case .uid: return 0...1
+        case .staticLock: return 2...2
+        case .capabilityContainer: return 3...3
+        case .user: return firstUserPage...lastUserPage
+        case .dynamicLock: return dynamicLockPage.map { $0...$0 }
+        case .cfg0: return cfg0Page.map { $0...$0 }
+        case .cfg1: return cfg1Page.map { $0...$0 }
+        case .pwd: return pwdPage.map { $0...$0 }
+        case .pack: return packPage.map { $0...$0 }
+        case .counter: return ulcCounterPage.map { $0...$0 }
+        case .auth0: return ulcCounterPage.map { ($0 + 1)...($0 + 1) }
+        case .auth1: return ulcCounterPage.map { ($0 + 2)...($0 + 2) }
+        case .key: return ulcCounterPage.map { ($0 + 3)...($0 + 6) }
+        case .beyond: return totalPages <= 255 ? totalPages...255 : nil
+        }
+    }
+
     /// The regions in page order, each with its first and last page.
     public var regions: [(region: Region, pages: ClosedRange<Int>)] {
         var out: [(Region, ClosedRange<Int>)] = []

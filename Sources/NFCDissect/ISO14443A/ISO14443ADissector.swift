@@ -66,6 +66,7 @@ final class ISO14443ADissector: TechnologyDissector {
         }
         if session == nil { startSession(at: ctx.number) }
         guard var s = session else { return ended }
+        session = nil   // move out, so that writes to the rebuilt memory do not copy it
         defer { session = s }
         if activation || isRATS(frame, s) || isPPS(frame, s) {
             let expectsCRC = activation ? ISO14443ACommand.carriesCRC(bytes, lastByteBits: frame.lastByteBits) : true
@@ -178,6 +179,7 @@ final class ISO14443ADissector: TechnologyDissector {
     private func tagFrame(_ ctx: inout FrameContext) {
         if session == nil { startSession(at: ctx.number) }
         guard var s = session else { return }
+        session = nil   // move out, so that writes to the rebuilt memory do not copy it
         defer { session = s }
         guard let pending = s.pending else {
             let split = CRCSplit(unknownFrame: ctx.frame, kind: .a)

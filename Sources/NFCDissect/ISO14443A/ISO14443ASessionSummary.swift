@@ -38,45 +38,58 @@ enum ISO14443ASessionSummary {
             let map = s.memoryMap
             let modelName = s.model?.rawValue ?? "generic Type 2"
             let written = s.memory.written.lazy.filter { $0 }.count
-            notes.append("memory (\(modelName) map): \(s.memory.knownPageCount) page\(s.memory.knownPageCount == 1 ? "" : "s") known" + (written > 0 ? ", \(written) written" : ""))
-            for (region, pages) in map.regions {
-                let known = pages.filter { s.memory.known[$0] }
-                guard !known.isEmpty else { continue }
-                var children: [Field] = []
-                var lines: [String] = []
-                var row: [String] = []
-                var rowStart = known[0]
-                for p in known {
-                    guard let bytes = s.memory.page(p) else { continue }
-                    var value = Hex.string(bytes)
-                    if region == .pwd, case .authenticated(let pwd, _) = s.authentication {
-                        value += " (reads as zeros; PWD_AUTH used \(Hex.string(pwd)))"
-                    }
-                    if s.memory.written[p] { value += " (written)" }
-                    children.append(Field("memory.page", "Page \(Hex.byte(UInt8(p)))", value))
-                    if row.count == 4 || (row.count > 0 && p != rowStart + row.count) {
-                        lines.append("      \(Hex.byte(UInt8(rowStart)))  \(row.joined(separator: "  "))")
-                        row = []
-                        rowStart = p
-                    }
-                    if row.isEmpty { rowStart = p }
-                    row.append(Hex.string(bytes) + (s.memory.written[p] ? "*" : ""))
-                }
-                if !row.isEmpty { lines.append("      \(Hex.byte(UInt8(rowStart)))  \(row.joined(separator: "  "))") }
-                let span = pages.count == 1 ? Hex.byte(UInt8(pages.lowerBound)) : "\(Hex.byte(UInt8(pages.lowerBound)))…\(Hex.byte(UInt8(pages.upperBound)))"
-                notes.append("    \(region.rawValue) (\(span)):")
-                notes.append(contentsOf: lines)
-                memory.append(Field("memory.region", region.rawValue, "\(known.count) of \(pages.count) pages known", children: children))
+            let full = detail == .full
+            if !full {
+                notes.append("memory (\(modelName) map): \(s.memory.knownPageCount) page\(s.memory.knownPageCount == 1 ? "" : "s") known" + (written > 0 ? ", \(written) written" : ""))
             }
-            if written > 0 { notes.append("    (* written in this session)") }
+            // Known pages grouped by region, in page order.
+            var groups: [(region: Type2MemoryMap.Region, pages: [Int])] = []
+            for p in 0..<Type2MemoryImage.maxPages where s.memory.known[p] {
+                let r = map.region(ofPage: p)
+                if groups.last?.region == r { groups[groups.count - 1].pages.append(p) } else { groups.append((r, [p])) }
+            }
+            for (region, known) in groups {
+                let span = map.pages(of: region).map { $0.count == 1 ? Hex.byte(UInt8($0.lowerBound)) : "\(Hex.byte(UInt8($0.lowerBound)))…\(Hex.byte(UInt8(truncatingIfNeeded: $0.upperBound)))" } ?? ""
+                if full {
+                    var children: [Field] = []
+                    for p in known {
+                        guard let bytes = s.memory.page(p) else { continue }
+                        var value = Hex.string(bytes)
+                        if region == .pwd, case .authenticated(let pwd, _) = s.authentication {
+                            value += " (reads as zeros; PWD_AUTH used \(Hex.string(pwd)))"
+                        }
+                        if s.memory.written[p] { value += " (written)" }
+                        children.append(Field("memory.page", "Page \(Hex.byte(UInt8(p)))", value))
+                    }
+                    let total = map.pages(of: region)?.count ?? known.count
+                    memory.append(Field("memory.region", "\(region.rawValue) (\(span))", "\(known.count) of \(total) pages known", children: children))
+                } else {
+                    notes.append("    \(region.rawValue) (\(span)):")
+                    var row = ""
+                    var rowStart = known[0]
+                    var inRow = 0
+                    for p in known {
+                        guard let bytes = s.memory.page(p) else { continue }
+                        if inRow == 4 || (inRow > 0 && p != rowStart + inRow) {
+                            notes.append("      \(Hex.byte(UInt8(rowStart)))  \(row)")
+                            row = ""
+                            inRow = 0
+                        }
+                        if inRow == 0 { rowStart = p } else { row += "  " }
+                        row += Hex.string(bytes) + (s.memory.written[p] ? "*" : "")
+                        inRow += 1
+                    }
+                    if inRow > 0 { notes.append("      \(Hex.byte(UInt8(rowStart)))  \(row)") }
+                }
+            }
+            if written > 0, !full { notes.append("    (* written in this session)") }
             if let family = map.configFamily, let c0 = map.cfg0Page, let c1 = map.cfg1Page,
                let cfg0 = s.memory.page(c0), let cfg1 = s.memory.page(c1),
                let config = Type2Configuration(family: family, cfg0: cfg0, cfg1: cfg1) {
                 let text = configurationText(config)
-                notes.append("    configuration: \(text)")
-                memory.append(Field("memory.config", "Configuration", text))
+                if full { memory.append(Field("memory.config", "Configuration", text)) } else { notes.append("    configuration: \(text)") }
             }
-            let content = Type2MemoryContent.describe(s.memory, map: map)
+            let content = Type2MemoryContent.describe(s.memory, map: map, detail: detail)
             notes.append(contentsOf: content.notes.map { "    " + $0 })
             memory.append(contentsOf: content.fields)
         }

@@ -58,41 +58,56 @@ public final class TextRenderer {
 
     private func renderLine(_ d: FrameDissection, into out: inout [UInt8]) {
         let f = d.frame
-        appendPadded(String(d.number), width: 6, into: &out)
+        Decimal.append(Int64(d.number), width: 6, into: &out)
         out.append(0x20)
         if let (whole, tenth) = clock.microseconds(f.start) {
-            appendPadded("\(whole).\(tenth)", width: 11, into: &out)
+            Decimal.append(whole, width: 9, into: &out)
+            out.append(0x2E)
+            out.append(0x30 + UInt8(tenth))
         } else {
-            out.append(contentsOf: [UInt8](repeating: 0x20, count: 11))
+            out.append(contentsOf: Self.spaces[0..<11])
         }
         out.append(contentsOf: [0x20, 0x20])
-        let src: String
         switch f.event {
-        case .data(.readerToTag): src = style.reader("Rdr")
-        case .data(.tagToReader): src = style.tag("Tag")
-        case .fieldOn, .fieldOff: src = "RF "
-        case .malformed: src = style.bad("???")
+        case .data(.readerToTag): out.append(contentsOf: style.reader("Rdr").utf8)
+        case .data(.tagToReader): out.append(contentsOf: style.tag("Tag").utf8)
+        case .fieldOn, .fieldOff: out.append(contentsOf: "RF ".utf8)
+        case .malformed: out.append(contentsOf: style.bad("???").utf8)
         }
-        out.append(contentsOf: src.utf8)
         out.append(contentsOf: [0x20, 0x20])
-        let lines = dataLines(f)
-        let first = lines.first ?? []
-        out.append(contentsOf: first)
-        out.append(contentsOf: [UInt8](repeating: 0x20, count: max(1, Self.dataWidth + 1 - first.count)))
+        let dataStart = out.count
+        let bytes = f.bytes
+        let firstLineBytes = min(bytes.count, Self.bytesPerLine)
+        if bytes.isEmpty {
+            switch f.event {
+            case .fieldOn: out.append(contentsOf: "field on".utf8)
+            case .fieldOff: out.append(contentsOf: "field off".utf8)
+            default: break
+            }
+        } else {
+            appendData(f, 0..<firstLineBytes, into: &out)
+        }
+        let used = out.count - dataStart
+        out.append(contentsOf: Self.spaces[0..<max(1, Self.dataWidth + 1 - used)])
         out.append(contentsOf: crcMark(d.crc).utf8)
         out.append(0x20)
-        var annotation = d.summary
+        out.append(contentsOf: d.summary.utf8)
         for diag in d.diagnostics where diag.severity >= .warning {
-            annotation += diag.severity == .error ? style.bad(" !! \(diag.message)") : style.warn(" ! \(diag.message)")
+            let text = diag.severity == .error ? style.bad(" !! \(diag.message)") : style.warn(" ! \(diag.message)")
+            out.append(contentsOf: text.utf8)
         }
-        out.append(contentsOf: annotation.utf8)
         out.append(0x0A)
-        for line in lines.dropFirst() {
-            out.append(contentsOf: [UInt8](repeating: 0x20, count: 24))
-            out.append(contentsOf: line)
+        var next = firstLineBytes
+        while next < bytes.count {
+            let upper = min(bytes.count, next + Self.bytesPerLine)
+            out.append(contentsOf: Self.spaces[0..<24])
+            appendData(f, next..<upper, into: &out)
             out.append(0x0A)
+            next = upper
         }
     }
+
+    private static let spaces = [UInt8](repeating: 0x20, count: 64)
 
     private func crcMark(_ c: CRCStatus) -> String {
         switch c {
@@ -103,31 +118,23 @@ public final class TextRenderer {
         }
     }
 
-    /// Hex bytes, 16 per line; `!` after a byte with a parity error, `(n)` after a short last byte.
-    private func dataLines(_ f: Frame) -> [[UInt8]] {
-        guard !f.bytes.isEmpty else {
-            switch f.event {
-            case .fieldOn: return [Array("field on".utf8)]
-            case .fieldOff: return [Array("field off".utf8)]
-            default: return [[]]
-            }
-        }
+    /// Hex bytes of one output line; `!` after a byte with a parity error, `(n)` after a short last byte.
+    private func appendData(_ f: Frame, _ range: Range<Int>, into out: inout [UInt8]) {
         let parity = f.parityErrors ?? []
-        var lines: [[UInt8]] = []
-        var line: [UInt8] = []
-        for (i, b) in f.bytes.enumerated() {
-            if i > 0, i % Self.bytesPerLine == 0 {
-                lines.append(line)
-                line = []
+        let bytes = f.bytes
+        for i in range {
+            Hex.appendByte(bytes[i], to: &out)
+            if !parity.isEmpty, parity.contains(i) {
+                out.append(0x21)
+            } else if i < range.upperBound - 1 {
+                out.append(0x20)
             }
-            Hex.appendByte(b, to: &line)
-            if !parity.isEmpty, parity.contains(i) { line.append(0x21) } else if i < f.bytes.count - 1 { line.append(0x20) }
-            if i == f.bytes.count - 1, f.lastByteBits != 8, case .data = f.event {
-                line.append(contentsOf: "(\(f.lastByteBits))".utf8)
+            if i == bytes.count - 1, f.lastByteBits != 8, case .data = f.event {
+                out.append(0x28)
+                out.append(0x30 + f.lastByteBits)
+                out.append(0x29)
             }
         }
-        lines.append(line)
-        return lines
     }
 
     private func appendPadded(_ s: String, width: Int, into out: inout [UInt8]) {
@@ -204,6 +211,27 @@ public final class TextRenderer {
         }
         for diag in s.diagnostics { appendDiagnostic(diag, indent: "    ", into: &out) }
         out.append(0x0A)
+    }
+}
+
+/// Right-aligned decimal numbers without going through String.
+enum Decimal {
+    static func append(_ value: Int64, width: Int, into out: inout [UInt8]) {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 24) { digits in
+            var n = 0
+            var v = value.magnitude
+            repeat {
+                digits[23 - n] = 0x30 + UInt8(v % 10)
+                v /= 10
+                n += 1
+            } while v > 0
+            if value < 0 {
+                digits[23 - n] = 0x2D
+                n += 1
+            }
+            if n < width { out.append(contentsOf: repeatElement(0x20, count: width - n)) }
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: digits[(24 - n)...]))
+        }
     }
 }
 
