@@ -6,20 +6,23 @@ import NFCCore
 public final class JSONRenderer {
     public static let schemaVersion = 1
     private var clock = RelativeClock()
+    private var w = JSONWriter()
 
     public init() {}
 
     public func render(_ event: DissectionEvent, into out: inout [UInt8]) {
+        w.reset()
         switch event {
-        case .frame(let d): renderFrame(d, into: &out)
-        case .session(let s): renderSession(s, into: &out)
+        case .frame(let d): renderFrame(d)
+        case .session(let s): renderSession(s)
         }
+        out.append(contentsOf: w.out)
         out.append(0x0A)
     }
 
-    private func renderFrame(_ d: FrameDissection, into out: inout [UInt8]) {
+    private func renderFrame(_ d: FrameDissection) {
         let f = d.frame
-        var w = JSONObjectWriter(capacity: 512)
+        w.beginObject()
         w.string("type", "frame")
         w.int("number", d.number)
         if let s = d.session { w.int("session", s) }
@@ -34,10 +37,10 @@ public final class JSONRenderer {
         if let t = f.start {
             w.int("start", Int(t.value))
             w.string("time_unit", t.unit.rawValue)
-            if let (whole, tenth) = clock.microseconds(t) { w.raw("time_us", "\(whole).\(tenth)") }
+            if let (whole, tenth) = clock.microseconds(t) { w.decimal("time_us", whole, tenth) }
         }
         if let t = f.end { w.int("end", Int(t.value)) }
-        w.string("bytes", Hex.string(f.bytes, separator: ""))
+        w.hex("bytes", f.bytes)
         if f.lastByteBits != 8 { w.int("last_byte_bits", Int(f.lastByteBits)) }
         if f.crcStripped { w.bool("crc_stripped", true) }
         if let p = f.parityErrors, !p.isEmpty { w.intArray("parity_errors", p) }
@@ -50,7 +53,7 @@ public final class JSONRenderer {
         case .ok(let k): w.string("crc", "ok"); w.string("crc_kind", k.rawValue)
         case .mismatch(let k, let e, let found):
             w.string("crc", "bad"); w.string("crc_kind", k.rawValue)
-            w.string("crc_expected", Hex.string(e, separator: "")); w.string("crc_found", Hex.string(found, separator: ""))
+            w.hex("crc_expected", e); w.hex("crc_found", found)
         case .stripped: w.string("crc", "stripped")
         case .unknown: w.string("crc", "unknown")
         }
@@ -58,11 +61,11 @@ public final class JSONRenderer {
         if let r = d.responseIn { w.int("response_in", r) }
         w.fields("fields", d.fields)
         w.diagnostics(d.diagnostics)
-        out.append(contentsOf: w.close())
+        w.endObject()
     }
 
-    private func renderSession(_ s: SessionSummary, into out: inout [UInt8]) {
-        var w = JSONObjectWriter(capacity: 1024)
+    private func renderSession(_ s: SessionSummary) {
+        w.beginObject()
         w.string("type", "session")
         w.int("number", s.number)
         w.string("technology", s.technology.rawValue)
@@ -72,98 +75,145 @@ public final class JSONRenderer {
         w.fields("tag", s.tag)
         w.fields("memory", s.memory)
         w.diagnostics(s.diagnostics)
-        out.append(contentsOf: w.close())
+        w.endObject()
     }
 }
 
-/// Builds one JSON object into a byte buffer (no intermediate dictionaries).
-struct JSONObjectWriter {
-    private var first = true
-    private(set) var out: [UInt8]
+/// Writes JSON straight into one reusable byte buffer (no dictionaries, no per-object arrays).
+struct JSONWriter {
+    private(set) var out: [UInt8] = []
+    private var needsComma = false
 
-    init(capacity: Int = 256) {
-        out = []
-        out.reserveCapacity(capacity)
-        out.append(0x7B)
+    init() { out.reserveCapacity(4096) }
+
+    mutating func reset() {
+        out.removeAll(keepingCapacity: true)
+        needsComma = false
     }
 
     private mutating func key(_ k: String) {
-        if !first { out.append(0x2C) }
-        first = false
+        if needsComma { out.append(0x2C) }
         JSONText.appendString(k, to: &out)
         out.append(0x3A)
+        needsComma = true
+    }
+
+    mutating func beginObject() {
+        if needsComma { out.append(0x2C) }
+        out.append(0x7B)
+        needsComma = false
+    }
+
+    mutating func endObject() {
+        out.append(0x7D)
+        needsComma = true
     }
 
     mutating func string(_ k: String, _ v: String) { key(k); JSONText.appendString(v, to: &out) }
-    mutating func int(_ k: String, _ v: Int) { key(k); out.append(contentsOf: String(v).utf8) }
-    mutating func raw(_ k: String, _ v: String) { key(k); out.append(contentsOf: v.utf8) }
+    mutating func int(_ k: String, _ v: Int) { key(k); Decimal.append(Int64(v), width: 0, into: &out) }
     mutating func bool(_ k: String, _ v: Bool) { key(k); out.append(contentsOf: (v ? "true" : "false").utf8) }
+    mutating func decimal(_ k: String, _ whole: Int64, _ tenth: Int64) {
+        key(k)
+        Decimal.append(whole, width: 0, into: &out)
+        out.append(0x2E)
+        out.append(0x30 + UInt8(tenth))
+    }
+    mutating func hex(_ k: String, _ bytes: [UInt8]) {
+        key(k)
+        out.append(0x22)
+        Hex.append(bytes, separator: [], to: &out)
+        out.append(0x22)
+    }
     mutating func intArray(_ k: String, _ v: [Int]) {
         key(k)
+        appendInts(v)
+    }
+
+    private mutating func appendInts(_ v: [Int]) {
         out.append(0x5B)
         for (i, x) in v.enumerated() {
             if i > 0 { out.append(0x2C) }
-            out.append(contentsOf: String(x).utf8)
+            Decimal.append(Int64(x), width: 0, into: &out)
         }
         out.append(0x5D)
     }
 
     mutating func fields(_ k: String, _ fields: [Field]) {
         key(k)
-        JSONText.appendFields(fields, to: &out)
+        appendFields(fields)
+    }
+
+    private mutating func appendFields(_ fields: [Field]) {
+        out.append(0x5B)
+        needsComma = false
+        for f in fields {
+            beginObject()
+            string("key", f.key)
+            string("label", f.label)
+            string("value", f.value)
+            if let r = f.range {
+                key("range")
+                out.append(0x5B)
+                Decimal.append(Int64(r.lowerBound), width: 0, into: &out)
+                out.append(0x2C)
+                Decimal.append(Int64(r.upperBound), width: 0, into: &out)
+                out.append(0x5D)
+            }
+            if !f.children.isEmpty {
+                key("children")
+                appendFields(f.children)
+            }
+            endObject()
+        }
+        out.append(0x5D)
+        needsComma = true
     }
 
     mutating func diagnostics(_ diags: [Diagnostic]) {
         key("diagnostics")
         out.append(0x5B)
-        for (i, d) in diags.enumerated() {
-            if i > 0 { out.append(0x2C) }
-            var o = JSONObjectWriter(capacity: 64)
-            o.string("severity", d.severity.rawValue)
-            o.string("message", d.message)
-            if let r = d.range { o.intArray("range", [r.lowerBound, r.upperBound]) }
-            out.append(contentsOf: o.close())
+        needsComma = false
+        for d in diags {
+            beginObject()
+            string("severity", d.severity.rawValue)
+            string("message", d.message)
+            if let r = d.range { intArray("range", [r.lowerBound, r.upperBound]) }
+            endObject()
         }
         out.append(0x5D)
-    }
-
-    mutating func close() -> [UInt8] {
-        out.append(0x7D)
-        return out
+        needsComma = true
     }
 }
 
 enum JSONText {
-    static func appendString(_ s: String, to out: inout [UInt8]) {
+    /// A JSON string literal; plain text (the usual case) is copied in one go.
+    static func appendString(_ string: String, to out: inout [UInt8]) {
         out.append(0x22)
-        for b in s.utf8 {
-            switch b {
-            case 0x22: out.append(contentsOf: [0x5C, 0x22])
-            case 0x5C: out.append(contentsOf: [0x5C, 0x5C])
-            case 0x0A: out.append(contentsOf: [0x5C, 0x6E])
-            case 0x0D: out.append(contentsOf: [0x5C, 0x72])
-            case 0x09: out.append(contentsOf: [0x5C, 0x74])
-            case 0..<0x20:
-                out.append(contentsOf: [0x5C, 0x75, 0x30, 0x30])
-                Hex.appendByte(b, to: &out)
-            default: out.append(b)
+        var s = string
+        s.withUTF8 { utf8 in
+            var plain = true
+            for b in utf8 where b < 0x20 || b == 0x22 || b == 0x5C {
+                plain = false
+                break
+            }
+            if plain {
+                out.append(contentsOf: utf8)
+                return
+            }
+            for b in utf8 {
+                switch b {
+                case 0x22: out.append(contentsOf: [0x5C, 0x22])
+                case 0x5C: out.append(contentsOf: [0x5C, 0x5C])
+                case 0x0A: out.append(contentsOf: [0x5C, 0x6E])
+                case 0x0D: out.append(contentsOf: [0x5C, 0x72])
+                case 0x09: out.append(contentsOf: [0x5C, 0x74])
+                case 0..<0x20:
+                    out.append(contentsOf: [0x5C, 0x75, 0x30, 0x30])
+                    Hex.appendByte(b, to: &out)
+                default: out.append(b)
+                }
             }
         }
         out.append(0x22)
-    }
-
-    static func appendFields(_ fields: [Field], to out: inout [UInt8]) {
-        out.append(0x5B)
-        for (i, f) in fields.enumerated() {
-            if i > 0 { out.append(0x2C) }
-            var o = JSONObjectWriter(capacity: 96)
-            o.string("key", f.key)
-            o.string("label", f.label)
-            o.string("value", f.value)
-            if let r = f.range { o.intArray("range", [r.lowerBound, r.upperBound]) }
-            if !f.children.isEmpty { o.fields("children", f.children) }
-            out.append(contentsOf: o.close())
-        }
-        out.append(0x5D)
     }
 }
