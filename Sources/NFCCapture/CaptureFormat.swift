@@ -109,10 +109,10 @@ extension Capture {
     /// Creates a writer for `format` at `path` (`-` for standard output). `metadata` goes into
     /// formats that carry it (the text header); `resolution` picks pcap/pcapng time resolution.
     public static func create(_ path: String, format: CaptureFormat, metadata: TraceMetadata = TraceMetadata(),
-                              resolution: TimeUnit = .microseconds) throws(CaptureError) -> FrameWriter {
+                              resolution: TimeUnit = .microseconds, encapsulation: PcapEncapsulation? = nil) throws(CaptureError) -> FrameWriter {
         switch format {
-        case .pcap: return try PcapWriter(path: path, resolution: resolution)
-        case .pcapng: return PcapngWriter(output: try ByteOutput.create(path), resolution: resolution)
+        case .pcap: return try PcapWriter(path: path, resolution: resolution, encapsulation: encapsulation)
+        case .pcapng: return PcapngWriter(output: try ByteOutput.create(path), resolution: resolution, encapsulation: encapsulation)
         case .nfctrace: return TextTraceWriter(output: try ByteOutput.create(path), metadata: metadata)
         case .proxmark3: return Proxmark3TraceWriter(output: try ByteOutput.create(path))
         }

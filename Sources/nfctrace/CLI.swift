@@ -67,3 +67,5 @@ struct InputOptions: ParsableArguments {
 
     var readOptions: CaptureReadOptions { CaptureReadOptions(format: format, technology: technology) }
 }
+
+extension PcapEncapsulation: ExpressibleByArgument {}

@@ -27,6 +27,9 @@ struct Convert: ParsableCommand {
     @Option(help: "Timestamp resolution of pcap/pcapng output: us or ns (default: the input's).")
     var resolution: String?
 
+    @Option(name: .customLong("link-type"), help: "pcap/pcapng link type: iso14443 (264) or nfctrace (USER3, every technology). Default: iso14443 when the first frame is ISO 14443, nfctrace otherwise.")
+    var linkType: PcapEncapsulation?
+
     func run() throws {
         guard let format = to ?? CaptureFormat(fileExtensionOf: output) else {
             throw CLIFailure.usage("cannot tell the output format of \"\(output)\"; give --to pcap|pcapng|nfctrace|pm3")
@@ -42,7 +45,7 @@ struct Convert: ParsableCommand {
         case let other?:
             throw CLIFailure.usage("--resolution takes us or ns, not \"\(other)\"")
         }
-        let writer = try Capture.create(output, format: format, metadata: reader.metadata, resolution: unit)
+        let writer = try Capture.create(output, format: format, metadata: reader.metadata, resolution: unit, encapsulation: linkType)
         var damage: CaptureError? = nil
         do {
             while let frame = try reader.next() { try writer.write(frame) }

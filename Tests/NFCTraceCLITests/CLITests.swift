@@ -172,3 +172,60 @@ enum CLI {
         #expect(try CLI.run(["dissect", bad]).status == 0)
     }
 }
+
+/// The Wireshark Lua dissector for nfctrace's LINKTYPE_USER3 encapsulation, run by real tshark.
+@Suite struct WiresharkLuaTests {
+    static var tshark: String? {
+        ["/usr/bin/tshark", "/usr/local/bin/tshark"].first { FileManager.default.isExecutableFile(atPath: $0) }
+    }
+    static var required: Bool { ProcessInfo.processInfo.environment["NFCTRACE_REQUIRE_ORACLES"] == "1" }
+
+    @Test func tsharkShowsTechnologyDirectionAndPayload() throws {
+        guard let tshark = Self.tshark else {
+            if Self.required { Issue.record("tshark is not installed; scripts/setup installs it") }
+            return
+        }
+        let text = CLI.temporaryFile(Array("""
+            nfctrace 1
+            @tech felica
+            @origin 1795392000000000
+            0 field-on
+            100 R 06 00 FE 00 00 00 \(Self.crcF([0x06, 0x00, 0xFE, 0x00, 0x00, 0x00])) rate=212
+            900 T 05 26 01 00 tech=15693 crc=stripped
+            1000 R 26/7 tech=14443a
+            2000 field-off
+
+            """.utf8), suffix: ".nfctrace")
+        let pcap = NSTemporaryDirectory() + "nfctrace-lua-\(UUID().uuidString).pcap"
+        #expect(try CLI.run(["convert", text, pcap]).status == 0)
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: tshark)
+        p.arguments = ["-X", "lua_script:\(CLI.root)/contrib/wireshark/nfctrace.lua", "-r", pcap, "-T", "fields", "-E", "separator=|",
+                       "-e", "nfctrace.technology", "-e", "nfctrace.event", "-e", "nfctrace.flags.crc", "-e", "nfctrace.flags.last_bits",
+                       "-e", "nfctrace.rate", "-e", "nfctrace.data", "-e", "_ws.col.Info"]
+        let out = Pipe()
+        p.standardOutput = out
+        p.standardError = Pipe()
+        try p.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        #expect(p.terminationStatus == 0)
+        let lines = String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
+        #expect(lines == [
+            "0x0f|2|0|0|0||FeliCa, field on",
+            "0x0f|0|1|0|212|06 00 fe 00 00 00 \(Self.crcF([0x06, 0x00, 0xFE, 0x00, 0x00, 0x00]).lowercased())|FeliCa, reader to tag: 06 00 FE 00 00 00 \(Self.crcF([0x06, 0x00, 0xFE, 0x00, 0x00, 0x00]))",
+            "0x05|1|0|0|0|05 26 01 00|ISO 15693, tag to reader: 05 26 01 00",
+            "0x0a|0|1|7|0|26|ISO 14443-A, reader to tag: 26",
+            "0x0f|3|0|0|0||FeliCa, field off",
+        ])
+    }
+
+    static func crcF(_ bytes: [UInt8]) -> String {
+        var crc: UInt16 = 0
+        for b in bytes {
+            crc ^= UInt16(b) << 8
+            for _ in 0..<8 { crc = crc & 0x8000 != 0 ? (crc << 1) ^ 0x1021 : crc << 1 }
+        }
+        return String(format: "%02X %02X", crc >> 8, crc & 0xFF)
+    }
+}

@@ -38,7 +38,7 @@ final class PcapReader: FrameReader {
         self.file = file
         self.linkType = pcap_datalink(handle)
         switch linkType {
-        case ISO14443PseudoHeader.linkType:
+        case ISO14443PseudoHeader.linkType, NFCTracePseudoHeader.linkType:
             technology = options.technology ?? .iso14443a
         default:
             let name = pcap_datalink_val_to_name(linkType).map { String(cString: $0) }
@@ -46,7 +46,7 @@ final class PcapReader: FrameReader {
             throw CaptureError.unsupportedLinkType(path: input.name, linkType: Int(linkType), name: name)
         }
         metadata["link-type"] = String(linkType)
-        metadata["tech"] = technology.rawValue
+        if linkType == ISO14443PseudoHeader.linkType || options.technology != nil { metadata["tech"] = technology.rawValue }
         metadata["timebase"] = unit.rawValue
     }
 
@@ -66,8 +66,10 @@ final class PcapReader: FrameReader {
             frameNumber += 1
             let h = header.pointee
             let caplen = Int(h.caplen)
-            var frame = ISO14443PseudoHeader.decode(
-                UnsafeRawBufferPointer(start: data, count: caplen), wireLength: Int(h.len), technology: technology)
+            let record = UnsafeRawBufferPointer(start: data, count: caplen)
+            var frame = linkType == NFCTracePseudoHeader.linkType
+                ? NFCTracePseudoHeader.decode(record, fallback: technology)
+                : ISO14443PseudoHeader.decode(record, wireLength: Int(h.len), technology: technology)
             let ns = Int64(h.ts.tv_sec) * 1_000_000_000 + Int64(h.ts.tv_usec)   // nanosecond precision requested
             frame.start = unit == .microseconds ? Timestamp(ns / 1000, .microseconds) : Timestamp(ns, .nanoseconds)
             return frame

@@ -22,21 +22,36 @@ struct RecordClock {
     }
 }
 
-/// Classic pcap through libpcap's dumper, LINKTYPE_ISO_14443.
+/// Classic pcap through libpcap's dumper. The link type is LINKTYPE_ISO_14443 or nfctrace's
+/// LINKTYPE_USER3 encapsulation; left open, it is chosen from the first frame.
 public final class PcapWriter: FrameWriter {
+    private let path: String
     private let name: String
-    private let dead: OpaquePointer
-    private let dumper: OpaquePointer
     private let nanosecond: Bool
+    private var encapsulation: PcapEncapsulation?
+    private var dead: OpaquePointer?
+    private var dumper: OpaquePointer?
     private var clock = RecordClock()
     private var count = 0
+    private var closed = false
 
     /// `path` may be `-` for standard output. `resolution` picks the µs or ns pcap magic.
-    public init(path: String, resolution: TimeUnit = .microseconds) throws(CaptureError) {
-        name = path == "-" ? "<stdout>" : path
-        nanosecond = resolution == .nanoseconds
+    public init(path: String, resolution: TimeUnit = .microseconds, encapsulation: PcapEncapsulation? = nil) throws(CaptureError) {
+        self.path = path
+        self.name = path == "-" ? "<stdout>" : path
+        self.nanosecond = resolution == .nanoseconds
+        self.encapsulation = encapsulation
+        if let encapsulation { try open(encapsulation) }
+    }
+
+    deinit {
+        if let dumper, !closed { pcap_dump_close(dumper) }
+        if let dead { pcap_close(dead) }
+    }
+
+    private func open(_ encapsulation: PcapEncapsulation) throws(CaptureError) {
         let precision = nanosecond ? PCAP_TSTAMP_PRECISION_NANO : PCAP_TSTAMP_PRECISION_MICRO
-        guard let dead = pcap_open_dead_with_tstamp_precision(ISO14443PseudoHeader.linkType, 65535, UInt32(precision)) else {
+        guard let dead = pcap_open_dead_with_tstamp_precision(encapsulation.linkType, 65535, UInt32(precision)) else {
             throw CaptureError.io(path: name, reason: "libpcap could not create a dumper")
         }
         let dumper: OpaquePointer?
@@ -50,22 +65,17 @@ public final class PcapWriter: FrameWriter {
             pcap_close(dead)
             throw CaptureError.cannotOpen(path: name, reason: reason)
         }
+        self.encapsulation = encapsulation
         self.dead = dead
         self.dumper = dumper
     }
 
-    deinit {
-        pcap_close(dead)
-    }
-
-    private var closed = false
-
     public func write(_ frame: Frame) throws(CaptureError) {
         count += 1
-        guard let record = ISO14443PseudoHeader.encode(frame) else {
-            throw CaptureError.unrepresentable(
-                path: name, frame: count,
-                reason: "LINKTYPE_ISO_14443 carries ISO 14443 frames only, this one is \(frame.technology.displayName)")
+        if encapsulation == nil { try open(PcapEncapsulation.suited(to: frame)) }
+        guard let encapsulation, let dumper else { return }
+        guard let record = encapsulation.encode(frame) else {
+            throw CaptureError.unrepresentable(path: name, frame: count, reason: encapsulation.refusal(frame))
         }
         let ns = clock.nanoseconds(for: frame)
         var header = pcap_pkthdr()
@@ -80,7 +90,8 @@ public final class PcapWriter: FrameWriter {
     }
 
     public func finish() throws(CaptureError) {
-        guard !closed else { return }
+        if encapsulation == nil { try open(.iso14443) }   // an empty trace still makes a valid file
+        guard !closed, let dumper else { return }
         closed = true
         let failed = pcap_dump_flush(dumper) != 0
         pcap_dump_close(dumper)
@@ -88,17 +99,28 @@ public final class PcapWriter: FrameWriter {
     }
 }
 
-/// pcapng: one Section Header Block, one Interface Description Block for LINKTYPE_ISO_14443,
-/// Enhanced Packet Blocks. (libpcap 1.10 reads pcapng but cannot write it.)
+/// pcapng: one Section Header Block, one Interface Description Block (LINKTYPE_ISO_14443 or the
+/// nfctrace encapsulation, chosen like `PcapWriter`), Enhanced Packet Blocks.
+/// (libpcap 1.10 reads pcapng but cannot write it.)
 public final class PcapngWriter: FrameWriter {
     private let output: ByteOutput
     private let resolution: TimeUnit
+    private var encapsulation: PcapEncapsulation?
+    private var headerWritten = false
     private var clock = RecordClock()
     private var count = 0
+    private let application: String
 
-    public init(output: ByteOutput, resolution: TimeUnit = .microseconds, application: String = "nfctrace") {
+    public init(output: ByteOutput, resolution: TimeUnit = .microseconds, encapsulation: PcapEncapsulation? = nil, application: String = "nfctrace") {
         self.output = output
         self.resolution = resolution == .nanoseconds ? .nanoseconds : .microseconds
+        self.encapsulation = encapsulation
+        self.application = application
+    }
+
+    private func writeHeader(_ encapsulation: PcapEncapsulation) {
+        headerWritten = true
+        self.encapsulation = encapsulation
         var shbOptions: [UInt8] = []
         Self.option(4, Array(application.utf8), to: &shbOptions)   // shb_userappl
         Self.option(0, [], to: &shbOptions)
@@ -109,20 +131,20 @@ public final class PcapngWriter: FrameWriter {
         shb += shbOptions
         Self.block(0x0A0D_0D0A, shb, to: output)
         var idb: [UInt8] = []
-        Self.u16(UInt16(ISO14443PseudoHeader.linkType), &idb)
+        Self.u16(UInt16(encapsulation.linkType), &idb)
         Self.u16(0, &idb)
         Self.u32(65535, &idb)
-        Self.option(9, [self.resolution == .nanoseconds ? 9 : 6], to: &idb)   // if_tsresol
+        Self.option(9, [resolution == .nanoseconds ? 9 : 6], to: &idb)   // if_tsresol
         Self.option(0, [], to: &idb)
         Self.block(1, idb, to: output)
     }
 
     public func write(_ frame: Frame) throws(CaptureError) {
         count += 1
-        guard let record = ISO14443PseudoHeader.encode(frame) else {
-            throw CaptureError.unrepresentable(
-                path: output.name, frame: count,
-                reason: "LINKTYPE_ISO_14443 carries ISO 14443 frames only, this one is \(frame.technology.displayName)")
+        if !headerWritten { writeHeader(encapsulation ?? PcapEncapsulation.suited(to: frame)) }
+        guard let encapsulation else { return }
+        guard let record = encapsulation.encode(frame) else {
+            throw CaptureError.unrepresentable(path: output.name, frame: count, reason: encapsulation.refusal(frame))
         }
         let ns = clock.nanoseconds(for: frame)
         let ticks = UInt64(bitPattern: resolution == .nanoseconds ? ns : ns / 1000)
@@ -138,7 +160,10 @@ public final class PcapngWriter: FrameWriter {
         Self.block(6, epb, to: output)
     }
 
-    public func finish() throws(CaptureError) { try output.finish() }
+    public func finish() throws(CaptureError) {
+        if !headerWritten { writeHeader(encapsulation ?? .iso14443) }
+        try output.finish()
+    }
 
     static func u16(_ v: UInt16, _ out: inout [UInt8]) { out += [UInt8(v & 0xFF), UInt8(v >> 8)] }
     static func u32(_ v: UInt32, _ out: inout [UInt8]) {

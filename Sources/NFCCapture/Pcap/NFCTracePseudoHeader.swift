@@ -1,0 +1,140 @@
+import NFCCore
+
+/// nfctrace's own pcap encapsulation for technologies without a registered link type
+/// (FeliCa, ISO 15693, ISO 14443-B, and 14443-A when bit counts matter), on the private
+/// LINKTYPE_USER3 (150). Specified in docs/trace-format.md; contrib/wireshark/nfctrace.lua
+/// shows it in Wireshark.
+///
+/// ```
+/// offset size field
+///  0     2    magic "NF" (4E 46)
+///  2     1    version (1)
+///  3     1    technology: 0A ISO 14443-A, 0B ISO 14443-B, 0F FeliCa, 05 ISO 15693
+///  4     1    event: 00 reader→tag, 01 tag→reader, 02 field on, 03 field off
+///  5     1    flags: b0 CRC included in the data, b1…b3 reserved (0), b4…b7 valid bits of the last byte (0 = 8)
+///  6     2    bit rate in kbit/s, big-endian (0 = unknown)
+///  8     2    data length, big-endian
+/// 10     n    data as sent on air (FeliCa from the LEN byte, no preamble or sync code)
+/// ```
+public enum NFCTracePseudoHeader {
+    public static let linkType: Int32 = 150   // LINKTYPE_USER3
+    public static let magic: [UInt8] = [0x4E, 0x46]
+    public static let version: UInt8 = 1
+    public static let headerLength = 10
+
+    static func code(_ t: Technology) -> UInt8 {
+        switch t {
+        case .iso14443a: return 0x0A
+        case .iso14443b: return 0x0B
+        case .felica: return 0x0F
+        case .iso15693: return 0x05
+        }
+    }
+
+    static func technology(_ code: UInt8) -> Technology? {
+        switch code {
+        case 0x0A: return .iso14443a
+        case 0x0B: return .iso14443b
+        case 0x0F: return .felica
+        case 0x05: return .iso15693
+        default: return nil
+        }
+    }
+
+    /// Turns a record into a frame; never fails, a bad header becomes `.malformed`.
+    public static func decode(_ record: UnsafeRawBufferPointer, fallback: Technology) -> Frame {
+        let bytes = record.bindMemory(to: UInt8.self)
+        func malformed(_ reason: String) -> Frame {
+            Frame(.malformed(reason: reason), technology: fallback, bytes: Array(bytes))
+        }
+        var c = ByteCursor(Array(bytes))
+        guard let m = try? c.readBytes(2, "magic"), m == magic else {
+            return malformed("nfctrace pseudo-header must start with 4E 46 (\"NF\")")
+        }
+        guard let v = try? c.readUInt8("version"), v == version else {
+            return malformed("nfctrace pseudo-header version \(bytes.count > 2 ? String(bytes[2]) : "missing"), expected \(version)")
+        }
+        guard let t = try? c.readUInt8("technology"), let technology = technology(t) else {
+            return malformed("nfctrace pseudo-header technology \(bytes.count > 3 ? Hex.byte(bytes[3]) : "missing") is none of 0A, 0B, 0F, 05")
+        }
+        guard let event = try? c.readUInt8("event"), event <= 3 else {
+            return malformed("nfctrace pseudo-header event \(bytes.count > 4 ? Hex.byte(bytes[4]) : "missing") is none of 00…03")
+        }
+        guard let flags = try? c.readUInt8("flags"), let rate = try? c.readUInt16BE("bit rate"), let length = try? c.readUInt16BE("length") else {
+            return malformed("record of \(bytes.count) bytes is shorter than the 10-byte nfctrace pseudo-header")
+        }
+        guard Int(length) == c.remaining else {
+            return malformed("length field says \(length) bytes, the record holds \(c.remaining)")
+        }
+        let data = c.readRest()
+        let bits = flags >> 4
+        guard bits <= 8 else { return malformed("valid-bit count \(bits) in the flags is above 8") }
+        var frame: Frame
+        switch event {
+        case 0, 1: frame = Frame(.data(event == 0 ? .readerToTag : .tagToReader), technology: technology, bytes: data)
+        case 2: frame = Frame(.fieldOn, technology: technology)
+        default: frame = Frame(.fieldOff, technology: technology)
+        }
+        if event >= 2, !data.isEmpty { return malformed("field event with \(data.count) data bytes, expected none") }
+        frame.crcStripped = event < 2 && flags & 0x01 == 0
+        frame.lastByteBits = bits == 0 ? 8 : bits
+        if rate != 0 { frame.bitRate = Int(rate) }
+        return frame
+    }
+
+    public static func encode(_ frame: Frame) -> [UInt8]? {
+        let event: UInt8
+        var data: [UInt8] = []
+        switch frame.event {
+        case .malformed: return frame.bytes
+        case .fieldOn: event = 2
+        case .fieldOff: event = 3
+        case .data(let d):
+            event = d == .readerToTag ? 0 : 1
+            data = frame.bytes
+        }
+        guard data.count <= 0xFFFF else { return nil }
+        var flags: UInt8 = 0
+        if case .data = frame.event, !frame.crcStripped { flags |= 0x01 }
+        if frame.lastByteBits != 8 { flags |= frame.lastByteBits << 4 }
+        let rate = UInt16(clamping: frame.bitRate ?? 0)
+        return magic + [version, code(frame.technology), event, flags, UInt8(rate >> 8), UInt8(rate & 0xFF),
+                        UInt8(data.count >> 8), UInt8(data.count & 0xFF)] + data
+    }
+}
+
+/// The link types nfctrace writes.
+public enum PcapEncapsulation: String, Sendable, CaseIterable {
+    /// LINKTYPE_ISO_14443 (264): ISO 14443 frames only; Wireshark dissects it natively.
+    case iso14443
+    /// LINKTYPE_USER3 (150) with the nfctrace pseudo-header: every technology, bit counts, rates.
+    case nfctrace
+
+    public var linkType: Int32 {
+        switch self {
+        case .iso14443: return ISO14443PseudoHeader.linkType
+        case .nfctrace: return NFCTracePseudoHeader.linkType
+        }
+    }
+
+    /// The encapsulation a trace needs, judged from its first frame: ISO 14443 frames fit 264.
+    public static func suited(to frame: Frame) -> PcapEncapsulation {
+        frame.technology == .iso14443a || frame.technology == .iso14443b ? .iso14443 : .nfctrace
+    }
+
+    func encode(_ frame: Frame) -> [UInt8]? {
+        switch self {
+        case .iso14443: return ISO14443PseudoHeader.encode(frame)
+        case .nfctrace: return NFCTracePseudoHeader.encode(frame)
+        }
+    }
+
+    func refusal(_ frame: Frame) -> String {
+        switch self {
+        case .iso14443:
+            return "LINKTYPE_ISO_14443 carries ISO 14443 frames only, this one is \(frame.technology.displayName); write the whole trace with --link-type nfctrace (LINKTYPE_USER3)"
+        case .nfctrace:
+            return "the frame is longer than 65535 bytes"
+        }
+    }
+}
