@@ -7,6 +7,7 @@ let package = Package(
         .library(name: "NFCCore", targets: ["NFCCore"]),
         .library(name: "NFCCapture", targets: ["NFCCapture"]),
         .library(name: "NFCDissect", targets: ["NFCDissect"]),
+        .library(name: "NFCEmulator", targets: ["NFCEmulator"]),
         .executable(name: "nfctrace", targets: ["nfctrace"]),
     ],
     dependencies: [
@@ -25,10 +26,11 @@ let package = Package(
         .target(name: "CStream"),
         .target(name: "NFCCapture", dependencies: ["NFCCore", "CPcap", "CStream"]),
         .target(name: "NFCDissect", dependencies: ["NFCCore"]),
+        .target(name: "NFCEmulator", dependencies: ["NFCCore"]),
         .executableTarget(
             name: "nfctrace",
             dependencies: [
-                "NFCCore", "NFCCapture", "NFCDissect",
+                "NFCCore", "NFCCapture", "NFCDissect", "NFCEmulator",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -42,6 +44,7 @@ let package = Package(
             dependencies: ["NFCCore", "NFCCapture", "NFCDissect"],
             exclude: ["Golden"]
         ),
+        .testTarget(name: "NFCEmulatorTests", dependencies: ["NFCCore", "NFCEmulator", "NFCDissect", "NFCCapture"]),
         // Runs the built `nfctrace` binary: exit codes, stdin/stdout, messages.
         .testTarget(name: "NFCTraceCLITests", dependencies: ["nfctrace"]),
     ]

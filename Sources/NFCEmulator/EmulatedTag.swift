@@ -1,0 +1,25 @@
+import NFCCore
+
+/// A software tag that answers reader frames like the real chip.
+///
+/// Frames are as on air: a reader frame carries its CRC unless `crcStripped` (nfcpy's UDP
+/// frontend, for instance, strips CRCs); the answer then carries a CRC, or not, the same way.
+public protocol EmulatedTag: AnyObject {
+    var technology: Technology { get }
+    /// The reader field came on: power-on state.
+    func fieldOn()
+    /// The reader field went off: every volatile state is lost.
+    func fieldOff()
+    /// The tag's answer to one reader frame, or nil for silence.
+    func respond(to frame: Frame) -> Frame?
+}
+
+extension EmulatedTag {
+    /// An answer frame of this tag's technology with the CRC added or left out like the request's.
+    func answer(_ payload: [UInt8], lastByteBits: UInt8 = 8, crc: Bool = true, to request: Frame) -> Frame {
+        var bytes = payload
+        if crc && !request.crcStripped { bytes += CRC.bytes(technology.crcKind, payload) }
+        return Frame(.data(.tagToReader), technology: technology, bytes: bytes, lastByteBits: lastByteBits,
+                     crcStripped: crc && request.crcStripped)
+    }
+}

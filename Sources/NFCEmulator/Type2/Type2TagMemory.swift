@@ -1,0 +1,112 @@
+import NFCCore
+
+/// The non-volatile content of an NTAG21x / Ultralight EV1: pages, counters, signature,
+/// and the failed-authentication counter (which survives power loss, datasheet §8.8.3).
+public struct Type2TagMemory: Sendable, Equatable {
+    public var model: Type2TagModel
+    /// Every page, PWD and PACK included with their real values (a READ shows zeros instead).
+    public var pages: [UInt8]
+    public var version: [UInt8]
+    public var signature: [UInt8]
+    /// Counters 0…2, 24 bit (NTAG21x only use counter 2, the NFC counter).
+    public var counters: [UInt32]
+    /// Tearing flags 0…2 (`BD` = valid).
+    public var tearing: [UInt8]
+    public var failedAuthentications: Int
+
+    public init(model: Type2TagModel, pages: [UInt8], version: [UInt8]? = nil, signature: [UInt8] = [UInt8](repeating: 0, count: 32),
+                counters: [UInt32] = [0, 0, 0], tearing: [UInt8] = [0xBD, 0xBD, 0xBD], failedAuthentications: Int = 0) {
+        let size = model.memoryMap.totalPages * 4
+        self.model = model
+        self.pages = Array((pages + [UInt8](repeating: 0, count: max(0, size - pages.count))).prefix(size))
+        self.version = version ?? model.version ?? [0, 0, 0, 0, 0, 0, 0, 0]
+        self.signature = signature
+        self.counters = counters
+        self.tearing = tearing
+        self.failedAuthentications = failedAuthentications
+    }
+
+    /// A factory-fresh tag of `model` with `uid` (7 bytes): NDEF formatted (CC and an empty NDEF
+    /// TLV as NXP ships them), no password protection, default configuration (protocols.md §2.4).
+    public static func factory(_ model: Type2TagModel, uid: [UInt8]) -> Type2TagMemory {
+        let map = model.memoryMap
+        var pages = [UInt8](repeating: 0, count: map.totalPages * 4)
+        let u = uid.count == 7 ? uid : [0x04, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00]
+        let bcc0 = ISO14443A.cascadeTag ^ u[0] ^ u[1] ^ u[2]
+        let bcc1 = u[3] ^ u[4] ^ u[5] ^ u[6]
+        pages.replaceSubrange(0..<12, with: [u[0], u[1], u[2], bcc0, u[3], u[4], u[5], u[6], bcc1, 0x48, 0x00, 0x00])
+        // Factory CC2 (data area / 8) as NXP ships the tags: NTAG215 says 496 bytes, not 504 (§2.4).
+        let ccSize: UInt8
+        switch model {
+        case .ntag210: ccSize = 0x06
+        case .ntag212: ccSize = 0x10
+        case .ntag213, .ntag213F: ccSize = 0x12
+        case .ntag215: ccSize = 0x3E
+        case .ntag216, .ntag216F: ccSize = 0x6D
+        default: ccSize = UInt8(clamping: map.userBytes / 8)
+        }
+        if model.isNTAG { pages.replaceSubrange(12..<16, with: [0xE1, 0x10, ccSize, 0x00]) }
+        if model == .ntag213 || model == .ntag213F {
+            pages.replaceSubrange(16..<24, with: [0x01, 0x03, 0xA0, 0x0C, 0x34, 0x03, 0x00, 0xFE])
+        } else if model.isNTAG {
+            pages.replaceSubrange(16..<20, with: [0x03, 0x00, 0xFE, 0x00])
+        }
+        if let dyn = map.dynamicLockPage, model.isNTAG { pages[dyn * 4 + 3] = 0xBD }
+        if let c0 = map.cfg0Page, let family = map.configFamily {
+            let cfg0: [UInt8] = family == .ntag21x ? [0x04, 0x00, 0x00, 0xFF] : [0x00, 0x00, 0x00, 0xFF]
+            pages.replaceSubrange(c0 * 4..<c0 * 4 + 4, with: cfg0)
+            pages.replaceSubrange((c0 + 1) * 4..<(c0 + 1) * 4 + 4, with: [0x00, 0x05, 0x00, 0x00])
+            pages.replaceSubrange((c0 + 2) * 4..<(c0 + 2) * 4 + 4, with: [0xFF, 0xFF, 0xFF, 0xFF])
+        }
+        return Type2TagMemory(model: model, pages: pages)
+    }
+
+    public var map: Type2MemoryMap { model.memoryMap }
+
+    /// UID from pages 0–1 (UID0–2, UID3–6).
+    public var uid: [UInt8] { Array(pages[0..<3]) + Array(pages[4..<8]) }
+
+    public func page(_ p: Int) -> [UInt8] {
+        guard p >= 0, (p + 1) * 4 <= pages.count else { return [0, 0, 0, 0] }
+        return Array(pages[p * 4..<p * 4 + 4])
+    }
+
+    public mutating func setPage(_ p: Int, _ data: [UInt8]) {
+        guard p >= 0, (p + 1) * 4 <= pages.count, data.count == 4 else { return }
+        pages.replaceSubrange(p * 4..<p * 4 + 4, with: data)
+    }
+
+    public var configuration: Type2Configuration? {
+        guard let family = map.configFamily, let c0 = map.cfg0Page, let c1 = map.cfg1Page else { return nil }
+        return Type2Configuration(family: family, cfg0: page(c0), cfg1: page(c1))
+    }
+
+    public var password: [UInt8]? { map.pwdPage.map { page($0) } }
+    public var pack: [UInt8]? { map.packPage.map { Array(page($0).prefix(2)) } }
+
+    /// Whether static or dynamic lock bits protect `p` against WRITE.
+    /// Static lock bytes (page 2, bytes 2–3): byte 2 b3 locks page 3 (CC), b4…b7 pages 4–7;
+    /// byte 3 b0…b7 pages 8–15 (NTAG21x datasheet §8.5.2).
+    /// Dynamic lock bytes (NTAG213: 2 pages per bit from page 16; NTAG215/216: 16 pages per bit;
+    /// Ultralight EV1 MF0UL21: 4 pages per bit) — datasheets §8.5.3.
+    public func isLocked(_ p: Int) -> Bool {
+        let staticLock = (page(2)[2], page(2)[3])
+        switch p {
+        case 3: return staticLock.0 & 0x08 != 0
+        case 4...7: return staticLock.0 & (0x10 << UInt8(p - 4)) != 0
+        case 8...15: return staticLock.1 & (1 << UInt8(p - 8)) != 0
+        default: break
+        }
+        guard let dyn = map.dynamicLockPage, p >= 16, p <= map.lastUserPage else { return false }
+        let pagesPerBit: Int
+        switch model {
+        case .ntag213, .ntag213F: pagesPerBit = 2
+        case .ultralightEV1_21: pagesPerBit = 4
+        default: pagesPerBit = 16
+        }
+        let bit = (p - 16) / pagesPerBit
+        let bytes = page(dyn)
+        guard bit < 16 else { return false }
+        return bytes[bit / 8] & (1 << UInt8(bit % 8)) != 0
+    }
+}
