@@ -1,0 +1,187 @@
+import NFCCore
+
+/// A small JSON reader for dump files (Proxmark3 writes its dumps as JSON). Written here rather
+/// than taken from Foundation so that NFCEmulator stays dependency-free for the fuzz build, and
+/// like every nfctrace parser it never traps: bad input is a `DecodeError` with the byte offset.
+public indirect enum JSONValue: Sendable, Equatable {
+    case object([(String, JSONValue)])
+    case array([JSONValue])
+    case string(String)
+    case number(Double)
+    case bool(Bool)
+    case null
+
+    public static func == (a: JSONValue, b: JSONValue) -> Bool {
+        switch (a, b) {
+        case (.object(let x), .object(let y)): return x.count == y.count && zip(x, y).allSatisfy { $0.0 == $1.0 && $0.1 == $1.1 }
+        case (.array(let x), .array(let y)): return x == y
+        case (.string(let x), .string(let y)): return x == y
+        case (.number(let x), .number(let y)): return x == y
+        case (.bool(let x), .bool(let y)): return x == y
+        case (.null, .null): return true
+        default: return false
+        }
+    }
+
+    public subscript(key: String) -> JSONValue? {
+        if case .object(let members) = self { return members.last { $0.0 == key }?.1 }
+        return nil
+    }
+
+    public var string: String? {
+        if case .string(let s) = self { return s }
+        return nil
+    }
+
+    public var number: Double? {
+        if case .number(let n) = self { return n }
+        return nil
+    }
+
+    public var members: [(String, JSONValue)] {
+        if case .object(let m) = self { return m }
+        return []
+    }
+
+    /// Nesting deeper than this is refused, so hostile input cannot exhaust the stack.
+    static let maximumDepth = 64
+
+    public static func parse(_ bytes: [UInt8]) throws(DecodeError) -> JSONValue {
+        var p = JSONParser(bytes: bytes)
+        p.skipSpace()
+        let v = try p.value(depth: 0)
+        p.skipSpace()
+        guard p.i == bytes.count else { throw DecodeError(offset: p.i, expected: "end of the JSON document") }
+        return v
+    }
+}
+
+private struct JSONParser {
+    let bytes: [UInt8]
+    var i = 0
+
+    func error(_ expected: String) -> DecodeError {
+        DecodeError(offset: i, expected: expected, found: i < bytes.count ? "'\(Character(Unicode.Scalar(bytes[i])))'" : "end of data")
+    }
+
+    mutating func skipSpace() {
+        while i < bytes.count, bytes[i] == 0x20 || bytes[i] == 0x09 || bytes[i] == 0x0A || bytes[i] == 0x0D { i += 1 }
+    }
+
+    mutating func expect(_ b: UInt8, _ what: String) throws(DecodeError) {
+        guard i < bytes.count, bytes[i] == b else { throw error(what) }
+        i += 1
+    }
+
+    mutating func value(depth: Int) throws(DecodeError) -> JSONValue {
+        guard depth < JSONValue.maximumDepth else { throw error("JSON nested at most \(JSONValue.maximumDepth) deep") }
+        guard i < bytes.count else { throw error("a JSON value") }
+        switch bytes[i] {
+        case 0x7B: return try object(depth: depth)
+        case 0x5B: return try array(depth: depth)
+        case 0x22: return .string(try string())
+        case 0x74: try literal("true"); return .bool(true)
+        case 0x66: try literal("false"); return .bool(false)
+        case 0x6E: try literal("null"); return .null
+        default: return .number(try number())
+        }
+    }
+
+    mutating func literal(_ word: String) throws(DecodeError) {
+        let w = Array(word.utf8)
+        guard i + w.count <= bytes.count, Array(bytes[i..<i + w.count]) == w else { throw error(word) }
+        i += w.count
+    }
+
+    mutating func object(depth: Int) throws(DecodeError) -> JSONValue {
+        i += 1
+        var members: [(String, JSONValue)] = []
+        skipSpace()
+        if i < bytes.count, bytes[i] == 0x7D { i += 1; return .object(members) }
+        while true {
+            skipSpace()
+            guard i < bytes.count, bytes[i] == 0x22 else { throw error("a member name in quotes") }
+            let key = try string()
+            skipSpace()
+            try expect(0x3A, "':' after the member name")
+            skipSpace()
+            members.append((key, try value(depth: depth + 1)))
+            skipSpace()
+            guard i < bytes.count else { throw error("',' or '}'") }
+            if bytes[i] == 0x2C { i += 1; continue }
+            try expect(0x7D, "',' or '}'")
+            return .object(members)
+        }
+    }
+
+    mutating func array(depth: Int) throws(DecodeError) -> JSONValue {
+        i += 1
+        var items: [JSONValue] = []
+        skipSpace()
+        if i < bytes.count, bytes[i] == 0x5D { i += 1; return .array(items) }
+        while true {
+            skipSpace()
+            items.append(try value(depth: depth + 1))
+            skipSpace()
+            guard i < bytes.count else { throw error("',' or ']'") }
+            if bytes[i] == 0x2C { i += 1; continue }
+            try expect(0x5D, "',' or ']'")
+            return .array(items)
+        }
+    }
+
+    mutating func string() throws(DecodeError) -> String {
+        i += 1
+        var out: [UInt8] = []
+        while true {
+            guard i < bytes.count else { throw error("the closing '\"' of a string") }
+            let b = bytes[i]
+            i += 1
+            switch b {
+            case 0x22:
+                return String(decoding: out, as: UTF8.self)
+            case 0x5C:
+                guard i < bytes.count else { throw error("an escape after '\\'") }
+                let e = bytes[i]
+                i += 1
+                switch e {
+                case 0x22, 0x5C, 0x2F: out.append(e)
+                case 0x62: out.append(0x08)
+                case 0x66: out.append(0x0C)
+                case 0x6E: out.append(0x0A)
+                case 0x72: out.append(0x0D)
+                case 0x74: out.append(0x09)
+                case 0x75:
+                    guard i + 4 <= bytes.count else { throw error("4 hex digits after \\u") }
+                    var v: UInt32 = 0
+                    for d in bytes[i..<i + 4] {
+                        guard let x = Hex.digit(d) else { throw error("4 hex digits after \\u") }
+                        v = v << 4 | UInt32(x)
+                    }
+                    i += 4
+                    let scalar = Unicode.Scalar(v) ?? "\u{FFFD}"
+                    out.append(contentsOf: Array(String(scalar).utf8))
+                default:
+                    throw error("a valid escape")
+                }
+            case 0..<0x20:
+                i -= 1
+                throw error("no control character inside a string")
+            default:
+                out.append(b)
+            }
+        }
+    }
+
+    mutating func number() throws(DecodeError) -> Double {
+        let start = i
+        while i < bytes.count, (0x30...0x39).contains(bytes[i]) || bytes[i] == 0x2D || bytes[i] == 0x2B || bytes[i] == 0x2E || bytes[i] | 0x20 == 0x65 {
+            i += 1
+        }
+        guard i > start, let v = Double(String(decoding: bytes[start..<i], as: UTF8.self)) else {
+            i = start
+            throw error("a JSON value")
+        }
+        return v
+    }
+}

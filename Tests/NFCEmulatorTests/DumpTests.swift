@@ -1,0 +1,126 @@
+import Foundation
+import Testing
+import NFCCore
+@testable import NFCEmulator
+
+/// Loading tags from the real dumps in ../shared/dumps (read in place) and from hand-made files.
+@Suite struct DumpTests {
+    static let shared: String = {
+        var path = #filePath
+        for _ in 0..<3 { path = String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)]) }
+        return path + "/../shared/dumps"
+    }()
+    static var sharedAvailable: Bool { FileManager.default.fileExists(atPath: shared) }
+
+    func load(_ name: String) throws -> TagDump {
+        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: "\(Self.shared)/\(name)")))
+        return try TagDump.load(bytes, name: name)
+    }
+
+    @Test(.enabled(if: sharedAvailable, "../shared/dumps is not beside this checkout"))
+    func flipperNTAG215() throws {
+        guard case .type2(let d) = try load("flipper_Ntag215_amiibo_v3.nfc") else { Issue.record("not a Type 2 dump"); return }
+        #expect(d.memory.model == .ntag215)
+        #expect(d.memory.uid == [0x04, 0x51, 0x5C, 0xFA, 0x6F, 0x73, 0x81])
+        #expect(d.atqa.value == 0x0044 && d.sak.raw == 0x00)
+        #expect(d.memory.page(3) == [0xF1, 0x10, 0xFF, 0xEE], "amiibo CC")
+        #expect(d.memory.counters[2] == 95)
+        #expect(d.memory.signature.prefix(4) == [0x42, 0x21, 0xE4, 0x6C])
+        #expect(d.memory.configuration?.auth0 == 0x04)
+        #expect(d.notes.contains { $0.contains("PWD is 00 00 00 00") })
+        // The emulated tag answers like the dumped one.
+        let tag = try #require(TagDump.type2(d).makeTag())
+        let r = TestReader(tag: tag)
+        #expect(r.activate())
+        #expect(r.answer("30 03") == d.memory.page(3) + d.memory.page(4) + d.memory.page(5) + d.memory.page(6))
+    }
+
+    @Test(.enabled(if: sharedAvailable, "../shared/dumps is not beside this checkout"))
+    func proxmark3NTAG216() throws {
+        guard case .type2(let d) = try load("pm3_ntag216-empty.json") else { Issue.record("not a Type 2 dump"); return }
+        #expect(d.memory.model == .ntag216)
+        #expect(d.memory.uid == [0x04, 0x58, 0x69, 0xD2, 0x9C, 0x39, 0x80])
+        #expect(d.memory.page(3) == [0xE1, 0x10, 0x6D, 0x00])
+        #expect(d.memory.password == [0xFF, 0xFF, 0xFF, 0xFF], "Proxmark3 writes the known password into the dump")
+        #expect(d.memory.tearing[2] == 0xBD)
+        let tag = try #require(TagDump.type2(d).makeTag())
+        let r = TestReader(tag: tag)
+        #expect(r.activate())
+        #expect(r.answer("60") == [0x00, 0x04, 0x04, 0x02, 0x01, 0x00, 0x13, 0x03])
+    }
+
+    @Test func rawNTAG215Binary() throws {
+        let memory = Type2TagMemory.factory(.ntag215, uid: uid)
+        guard case .type2(let d) = try TagDump.load(memory.pages, name: "amiibo.bin") else { Issue.record("not Type 2"); return }
+        #expect(d.memory.model == .ntag215 && d.memory.pages == memory.pages)
+        guard case .type2(let short) = try TagDump.load(Array(memory.pages.prefix(520)), name: "short.bin") else { Issue.record("not Type 2"); return }
+        #expect(short.memory.page(0x84) == [0x00, 0x05, 0x00, 0x00], "missing configuration pages take factory values")
+        #expect(short.notes.first == "short.bin: 520 bytes for a 540-byte NTAG215; missing pages take factory values")
+    }
+
+    @Test func proxmark3Binary() throws {
+        let memory = Type2TagMemory.factory(.ntag213, uid: uid)
+        var header = Type2TagModel.ntag213.version! + [0, 0, 0, UInt8(44)] + [UInt8](repeating: 0xAB, count: 32)
+        header += [5, 0, 0, 0xBD, 0, 0, 0, 0xBD, 7, 0, 0, 0xBD]
+        guard case .type2(let d) = try TagDump.load(header + memory.pages, name: "pm3.bin") else { Issue.record("not Type 2"); return }
+        #expect(d.memory.model == .ntag213 && d.memory.counters == [5, 0, 7] && d.memory.signature.first == 0xAB)
+    }
+
+    @Test func savedStateLoadsBack() throws {
+        let (tag, r) = ntag()
+        r.activate()
+        #expect(r.answer("A2 10 CA FE BA BE") == [0x0A])
+        let saved = try #require(TagDump.save(tag))
+        guard case .type2(let d) = try TagDump.load(saved, name: "saved.nfc") else { Issue.record("not Type 2"); return }
+        #expect(d.memory == tag.memory)
+    }
+
+    @Test(arguments: [
+        ("Filetype: Flipper NFC device\nVersion: 4\nDevice type: Mifare Classic\n", "x.nfc:3 (Device type): cannot emulate a \"Mifare Classic\" (supported: NTAG/Ultralight)"),
+        ("Filetype: Flipper NFC device\nVersion: 4\nDevice type: NTAG/Ultralight\nUID: 04 01 02 03 04 05 06\nNTAG/Ultralight type: NTAG215\nPage 0: 04 01 02\n", "x.nfc:6 (Page 0): expected 4 hex bytes"),
+        ("Filetype: Flipper NFC device\nVersion: 4\nDevice type: NTAG/Ultralight\nNTAG/Ultralight type: NTAG999\n", "x.nfc:4 (NTAG/Ultralight type): unsupported tag type \"NTAG999\" (NTAG210/212/213/215/216, Mifare Ultralight, Ultralight 11/21)"),
+        ("Filetype: Flipper NFC device\nVersion: 4\nDevice type: NTAG/Ultralight\nNTAG/Ultralight type: NTAG215\nPages total: 99\n", "x.nfc:5 (Pages total): NTAG215 has 135 pages, the file says 99"),
+        ("Filetype: Flipper NFC device\nthis line has no colon\n", "x.nfc:2: expected \"Key: value\", found \"this line has no colon\""),
+        ("Filetype: something else\n", "x.nfc:1 (Filetype): expected \"Filetype: Flipper NFC device\""),
+        ("{\"FileType\": \"mfu\", \"Card\": {\"Version\": \"0004\"}}", "x.nfc (Card.Version): expected 8 bytes as a hex string"),
+        ("{\"FileType\": \"15693 v4\"}", "x.nfc (FileType): cannot emulate a Proxmark3 \"15693 v4\" dump (supported: mfu)"),
+        ("{\"FileType\": ", "x.nfc: not valid JSON: at byte 13: expected a JSON value, found end of data"),
+        ("\u{01}\u{02}\u{03}", "x.nfc: 3 bytes is no page dump size nfctrace recognises (540 NTAG215, 180 NTAG213, 924 NTAG216, 64 Ultralight, or a Proxmark3 binary); give the model"),
+    ] as [(String, String)])
+    func damagedDumpsNameTheLineOrField(text: String, message: String) {
+        #expect(throws: DumpError.self) { try TagDump.load(Array(text.utf8), name: "x.nfc") }
+        do {
+            _ = try TagDump.load(Array(text.utf8), name: "x.nfc")
+        } catch {
+            #expect(error.description == message)
+        }
+    }
+
+    @Test func jsonParser() throws {
+        let v = try JSONValue.parse(Array(#"{"a": [1, 2.5, "x\u0041\n"], "b": {"c": true, "d": null}}"#.utf8))
+        #expect(v["a"] == .array([.number(1), .number(2.5), .string("xA\n")]))
+        #expect(v["b"]?["c"] == .bool(true) && v["b"]?["d"] == .null)
+        #expect(throws: DecodeError.self) { try JSONValue.parse(Array(String(repeating: "[", count: 100).utf8)) }
+        #expect(throws: DecodeError.self) { try JSONValue.parse(Array("{\"a\" 1}".utf8)) }
+    }
+
+    @Test func loadersSurviveRandomInput() {
+        var rng = SystemRandomNumberGenerator()
+        let seeds = ["Filetype: Flipper NFC device\nVersion: 4\nDevice type: NTAG/Ultralight\nNTAG/Ultralight type: NTAG213\nUID: 04 01 02 03 04 05 06\nPage 0: 04 01 02 8F\n",
+                     "{\"FileType\": \"mfu\", \"Card\": {\"UID\": \"04010203040506\"}, \"blocks\": {\"0\": \"0401028F\"}}"]
+        for i in 0..<20_000 {
+            var bytes = Array(seeds[i % 2].utf8)
+            for _ in 0..<Int.random(in: 1...6, using: &rng) {
+                let at = Int.random(in: 0..<bytes.count, using: &rng)
+                switch Int.random(in: 0..<3, using: &rng) {
+                case 0: bytes[at] = UInt8.random(in: 0...255, using: &rng)
+                case 1: bytes.remove(at: at)
+                default: bytes.insert(UInt8.random(in: 0...255, using: &rng), at: at)
+                }
+                if bytes.isEmpty { bytes = [0] }
+            }
+            _ = try? TagDump.load(bytes, name: "fuzz")
+            _ = try? JSONValue.parse(bytes)
+        }
+    }
+}
