@@ -69,9 +69,12 @@ public struct SessionSummary: Sendable {
     public var diagnostics: [Diagnostic]
     /// Extra text lines the text renderer prints under the headline (memory map, NDEF records).
     public var notes: [String]
+    /// The tag as far as the session showed it, for emulating it.
+    public var reconstruction: TagReconstruction?
 
     public init(number: Int, technology: Technology, firstFrame: Int, lastFrame: Int, headline: String,
-                tag: [Field] = [], memory: [Field] = [], diagnostics: [Diagnostic] = [], notes: [String] = []) {
+                tag: [Field] = [], memory: [Field] = [], diagnostics: [Diagnostic] = [], notes: [String] = [],
+                reconstruction: TagReconstruction? = nil) {
         self.number = number
         self.technology = technology
         self.firstFrame = firstFrame
@@ -81,6 +84,7 @@ public struct SessionSummary: Sendable {
         self.memory = memory
         self.diagnostics = diagnostics
         self.notes = notes
+        self.reconstruction = reconstruction
     }
 }
 

@@ -37,6 +37,9 @@ public struct Type2MemoryImage: Sendable, Equatable {
 
     /// The per-byte "known" mask memory decoders take.
     public var knownBytes: [Bool] { known.flatMap { [$0, $0, $0, $0] } }
+
+    /// Every page (256 × 4 bytes), unknown ones as zeros.
+    public var allBytes: [UInt8] { bytes }
 }
 
 /// Authentication state of a Type 2 session.
@@ -90,6 +93,8 @@ struct ISO14443ASession {
     var continuation = Type2Command.Continuation.none
     /// Page of a COMPATIBILITY_WRITE whose data packet was sent and awaits its ACK.
     var compatibilityWritePage: UInt8?
+    var signature: [UInt8]?
+    var counters: [Int: UInt32] = [:]
     /// Whether anything answered: a REQA after this starts a new session.
     var tagAnswered = false
     var diagnostics: [Diagnostic] = []

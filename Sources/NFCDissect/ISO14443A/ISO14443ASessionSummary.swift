@@ -95,7 +95,24 @@ enum ISO14443ASessionSummary {
         }
         return SessionSummary(
             number: s.number, technology: .iso14443a, firstFrame: s.firstFrame, lastFrame: s.lastFrame,
-            headline: headline.joined(separator: ", "), tag: tag, memory: memory, diagnostics: s.diagnostics, notes: notes)
+            headline: headline.joined(separator: ", "), tag: tag, memory: memory, diagnostics: s.diagnostics, notes: notes,
+            reconstruction: reconstruction(s))
+    }
+
+    /// The tag as far as the session showed it; nil until a UID was seen (ISO-DEP cards and
+    /// MIFARE Classic are not Type 2 tags and are not reconstructed).
+    static func reconstruction(_ s: ISO14443ASession) -> TagReconstruction? {
+        guard let uid = s.uid, s.ats == nil, s.sak.map({ $0.isType2Platform }) ?? true else { return nil }
+        var password: [UInt8]? = nil
+        var pack: [UInt8]? = nil
+        if case .authenticated(let p, let k) = s.authentication {
+            password = p
+            pack = k
+        }
+        return .type2(Type2Reconstruction(
+            uid: uid, atqa: s.atqa?.value, sak: s.sak?.raw, model: s.model, version: s.version?.bytes,
+            pages: s.memory.allBytes, known: s.memory.known, password: password, pack: pack, signature: s.signature,
+            counters: s.counters))
     }
 
     static func configurationText(_ c: Type2Configuration) -> String {

@@ -150,9 +150,11 @@ enum Type2Frames {
             ctx.summary = "PACK \(Hex.string(pack)), authenticated"
             ctx.sink.add(Field("ntag.pack", "PACK", Hex.string(pack), range: 0..<2))
         case .counter(let v):
+            if case .readCounter(let n) = command { s.counters[Int(n)] = v }
             ctx.summary = "counter value \(v)"
             ctx.sink.add(Field("ntag.counter", "Counter value", "\(v) (\(Hex.value(v, digits: 6)))", range: 0..<3))
         case .signature(let sig):
+            s.signature = sig
             ctx.summary = "signature (\(sig.count) bytes, ECC secp128r1)"
             ctx.sink.add(Field("ntag.signature", "Originality signature", Hex.string(sig), range: 0..<sig.count))
         case .tearingFlag(let f):

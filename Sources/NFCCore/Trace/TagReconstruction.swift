@@ -1,0 +1,41 @@
+/// What a dissected session tells about its tag: enough to emulate it (`nfctrace emulate
+/// --from-trace`, replay against the tag rebuilt from the trace).
+public enum TagReconstruction: Sendable, Equatable {
+    case type2(Type2Reconstruction)
+}
+
+/// A Type 2 tag as a session saw it: identity, the pages it read or wrote, the password it used.
+public struct Type2Reconstruction: Sendable, Equatable {
+    public var uid: [UInt8]
+    public var atqa: UInt16?
+    public var sak: UInt8?
+    public var model: Type2TagModel?
+    public var version: [UInt8]?
+    /// 256 pages × 4 bytes; only the pages flagged in `known` carry information.
+    public var pages: [UInt8]
+    public var known: [Bool]
+    /// The password of a successful PWD_AUTH and the PACK the tag answered.
+    public var password: [UInt8]?
+    public var pack: [UInt8]?
+    public var signature: [UInt8]?
+    /// Counter values seen in READ_CNT answers, by counter number.
+    public var counters: [Int: UInt32]
+
+    public init(uid: [UInt8], atqa: UInt16? = nil, sak: UInt8? = nil, model: Type2TagModel? = nil, version: [UInt8]? = nil,
+                pages: [UInt8], known: [Bool], password: [UInt8]? = nil, pack: [UInt8]? = nil, signature: [UInt8]? = nil,
+                counters: [Int: UInt32] = [:]) {
+        self.uid = uid
+        self.atqa = atqa
+        self.sak = sak
+        self.model = model
+        self.version = version
+        self.pages = pages
+        self.known = known
+        self.password = password
+        self.pack = pack
+        self.signature = signature
+        self.counters = counters
+    }
+
+    public var knownPageCount: Int { known.lazy.filter { $0 }.count }
+}

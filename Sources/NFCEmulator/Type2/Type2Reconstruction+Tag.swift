@@ -1,0 +1,33 @@
+import NFCCore
+
+extension Type2Dump {
+    /// The tag a trace's dissection reconstructed (`emulate --from-trace`): factory state of the
+    /// model, overlaid with every page the reader read or wrote, the password of a successful
+    /// PWD_AUTH and the PACK it got back. PWD and PACK pages as read are zeros and are not taken.
+    public init(reconstruction r: Type2Reconstruction) {
+        var notes: [String] = []
+        let model: Type2TagModel
+        if let m = r.model {
+            model = m
+        } else {
+            // No GET_VERSION in the trace: the smallest NTAG that holds every page the reader touched.
+            let highest = r.known.lastIndex(of: true) ?? 0
+            model = [Type2TagModel.ntag213, .ntag215, .ntag216].first { $0.memoryMap.lastPage >= highest } ?? .ntag216
+            notes.append("the trace has no GET_VERSION; emulating an \(model.rawValue), the smallest NTAG that holds page \(Hex.byte(UInt8(highest)))")
+        }
+        var memory = Type2TagMemory.factory(model, uid: r.uid.count == 7 ? r.uid : [0x04, 0, 0, 0, 0, 0, 0])
+        let map = model.memoryMap
+        for p in 0..<min(r.known.count, map.totalPages) where r.known[p] && p != map.pwdPage && p != map.packPage {
+            memory.setPage(p, Array(r.pages[p * 4..<p * 4 + 4]))
+        }
+        if let pwd = r.password, let page = map.pwdPage { memory.setPage(page, pwd) }
+        if let pack = r.pack, let page = map.packPage { memory.setPage(page, pack + [0, 0]) }
+        if r.password == nil, let config = memory.configuration, Int(config.auth0) <= map.lastPage {
+            notes.append("the tag is password protected from page \(Hex.byte(config.auth0)) but the trace shows no successful PWD_AUTH; PWD stays FF FF FF FF")
+        }
+        if let v = r.version { memory.version = v }
+        if let s = r.signature { memory.signature = s }
+        for (n, v) in r.counters where n >= 0 && n < 3 { memory.counters[n] = v }
+        self.init(memory: memory, atqa: ATQA(value: r.atqa ?? 0x0044), sak: SAK(r.sak ?? 0x00), notes: notes)
+    }
+}

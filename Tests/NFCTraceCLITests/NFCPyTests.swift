@@ -1,0 +1,131 @@
+import Foundation
+import Testing
+
+/// Unmodified nfcpy from PyPI reads and writes tags that `nfctrace emulate` serves over nfcpy's
+/// UDP frontend; the traces recorded meanwhile are dissected without an unknown frame.
+enum Python {
+    static let interpreter: String? = {
+        let candidates = [ProcessInfo.processInfo.environment["NFCTRACE_PYTHON"], CLI.root + "/.build-venv/bin/python"].compactMap { $0 }
+        return candidates.first { FileManager.default.isExecutableFile(atPath: $0) && hasModule($0, "nfc") }
+    }()
+
+    static var required: Bool { ProcessInfo.processInfo.environment["NFCTRACE_REQUIRE_ORACLES"] == "1" }
+
+    static func hasModule(_ python: String, _ module: String) -> Bool {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: python)
+        p.arguments = ["-c", "import \(module)"]
+        p.standardError = Pipe()
+        p.standardOutput = Pipe()
+        guard (try? p.run()) != nil else { return false }
+        p.waitUntilExit()
+        return p.terminationStatus == 0
+    }
+}
+
+/// A running `nfctrace emulate --udp 127.0.0.1:0`, with the port it bound.
+final class RunningEmulator {
+    let process = Process()
+    let stderr = Pipe()
+    private(set) var port = 0
+    private(set) var log = ""
+
+    init(_ arguments: [String]) throws {
+        process.executableURL = URL(fileURLWithPath: CLI.binary)
+        process.arguments = ["emulate"] + arguments + ["--udp", "127.0.0.1:0"]
+        process.currentDirectoryURL = URL(fileURLWithPath: CLI.root)
+        process.standardError = stderr
+        process.standardOutput = Pipe()
+        try process.run()
+        // The emulator names its port on stderr: "… on udp 127.0.0.1:PORT (…)".
+        let deadline = Date().addingTimeInterval(10)
+        while port == 0 && Date() < deadline && process.isRunning {
+            let chunk = stderr.fileHandleForReading.availableData
+            log += String(decoding: chunk, as: UTF8.self)
+            if let r = log.range(of: "on udp 127.0.0.1:") {
+                let digits = log[r.upperBound...].prefix { $0.isNumber }
+                port = Int(digits) ?? 0
+            }
+        }
+    }
+
+    func stop() -> Int32 {
+        process.terminate()
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+
+    /// Runs the nfcpy client; one retry absorbs a missed millisecond deadline on a loaded machine.
+    func nfcpy(_ args: [String], python: String) throws -> [String: Any] {
+        var last: [String: Any] = [:]
+        for _ in 0..<2 {
+            let p = Process()
+            p.executableURL = URL(fileURLWithPath: python)
+            p.arguments = [CLI.root + "/Tests/NFCTraceCLITests/Python/nfcpy_client.py", "udp:127.0.0.1:\(port)"] + args
+            let out = Pipe()
+            p.standardOutput = out
+            p.standardError = Pipe()
+            try p.run()
+            let data = out.fileHandleForReading.readDataToEndOfFile()
+            p.waitUntilExit()
+            last = (try? JSONSerialization.jsonObject(with: data) as? [String: Any]) ?? ["error": String(decoding: data, as: UTF8.self)]
+            if p.terminationStatus == 0, last["product"] != nil { return last }
+        }
+        return last
+    }
+}
+
+@Suite(.serialized) struct NFCPyTests {
+    func python() -> String? {
+        if Python.interpreter == nil && Python.required { Issue.record("nfcpy is not installed; scripts/setup installs it into .build-venv") }
+        return Python.interpreter
+    }
+
+    /// Every frame of a recorded trace is named by the dissector.
+    func expectFullyDissected(_ trace: String) throws {
+        let r = try CLI.run(["dissect", "--format", "json", trace])
+        #expect(r.status == 0)
+        var frames = 0
+        for line in r.stdout.split(separator: "\n") {
+            let o = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+            guard o?["type"] as? String == "frame" else { continue }
+            frames += 1
+            let summary = (o?["summary"] as? String ?? "").lowercased()
+            #expect(!summary.contains("unknown") && !summary.contains("unrecognised") && !summary.contains("malformed") && !summary.contains("no request"),
+                    "frame \(o?["number"] ?? "?") of \(trace): \(summary)")
+        }
+        #expect(frames > 10)
+    }
+
+    @Test func nfcpyReadsTheNTAG215OfATrace() throws {
+        guard let python = python() else { return }
+        let record = NSTemporaryDirectory() + "nfcpy-read-\(UUID().uuidString).nfctrace"
+        let emulator = try RunningEmulator(["--from-trace", "Traces/ntag215-password-read.nfctrace", "--record", record])
+        #expect(emulator.port > 0, "emulator did not start: \(emulator.log)")
+        let result = try emulator.nfcpy(["read", "--targets", "106A"], python: python)
+        _ = emulator.stop()
+        #expect(result["product"] as? String == "NXP NTAG215", "\(result)")
+        let records = result["records"] as? [[String: Any]]
+        #expect(records?.first?["uri"] as? String == "https://nfctrace.example/tags/ntag215?id=42")
+        try expectFullyDissected(record)
+    }
+
+    @Test func nfcpyWritesAndTheEmulatorKeepsIt() throws {
+        guard let python = python() else { return }
+        let saved = NSTemporaryDirectory() + "nfcpy-saved-\(UUID().uuidString).nfc"
+        let record = NSTemporaryDirectory() + "nfcpy-write-\(UUID().uuidString).nfctrace"
+        let emulator = try RunningEmulator(["--model", "ntag215", "--save", saved, "--record", record])
+        #expect(emulator.port > 0, "emulator did not start: \(emulator.log)")
+        let written = try emulator.nfcpy(["write-uri", "https://example.com/written-by-nfcpy"], python: python)
+        #expect((written["records"] as? [[String: Any]])?.first?["uri"] as? String == "https://example.com/written-by-nfcpy", "\(written)")
+        #expect(emulator.stop() == 0)
+        // The saved state holds the NDEF message nfcpy wrote: read it back through a second emulator.
+        let again = try RunningEmulator([saved])
+        let read = try again.nfcpy(["read", "--targets", "106A"], python: python)
+        _ = again.stop()
+        #expect((read["records"] as? [[String: Any]])?.first?["uri"] as? String == "https://example.com/written-by-nfcpy", "\(read)")
+        try expectFullyDissected(record)
+        let text = try String(contentsOfFile: saved, encoding: .utf8)
+        #expect(text.contains("Page 4: 03 "), "an NDEF TLV starts the user memory")
+    }
+}
