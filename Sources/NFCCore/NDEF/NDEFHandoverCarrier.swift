@@ -34,6 +34,10 @@ public struct NDEFHandoverCarrier: Sendable, Hashable {
             } else if format.requiresType, let bad = UnicodeText.firstNonASCII(payload, typeRange) {
                 issues.append(NDEFIssue(offset: bad, rule: .handoverCarrierTypeNotASCII,
                                         message: "carrier type byte \(Hex.byte(payload[bad])) is not US-ASCII"))
+            } else if let rule = NDEFTypeSyntax.breach(tnf: format, type: Array(payload[typeRange])) {
+                issues.append(NDEFIssue(offset: typeRange.lowerBound, rule: rule,
+                                        message: "carrier type \"\(UnicodeText.lossyUTF8(payload, typeRange))\" is not "
+                                            + (format == .media ? "a media type" : "an absolute URI")))
             }
             return NDEFHandoverCarrier(ctf: ctf, carrierType: Array(payload[typeRange]), carrierData: cursor.readRest())
         } catch {

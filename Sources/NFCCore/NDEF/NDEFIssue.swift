@@ -48,6 +48,8 @@ public enum NDEFRule: String, Sendable, Hashable, CaseIterable {
     case typeForbidden = "record.type-forbidden"
     case typeMissing = "record.type-missing"
     case typeNotASCII = "record.type-not-ascii"
+    case mediaTypeInvalid = "record.media-type-invalid"
+    case absoluteURIInvalid = "record.absolute-uri-invalid"
     // Chunks (NDEF 1.0 §3.3).
     case meOnChunk = "chunk.me-on-chunk"
     case unchangedOutsideChunk = "chunk.unchanged-outside"
@@ -132,6 +134,8 @@ public enum NDEFRule: String, Sendable, Hashable, CaseIterable {
         case .typeForbidden: return "TYPE_LENGTH 0 with TNF 5 (Unknown) and 6 (Unchanged)"
         case .typeMissing: return "TYPE_LENGTH > 0 with TNF 1–4"
         case .typeNotASCII: return "TYPE in US-ASCII"
+        case .mediaTypeInvalid: return "a media type (RFC 2046 type/subtype) as TYPE with TNF 2"
+        case .absoluteURIInvalid: return "an absolute URI (RFC 3986) as TYPE with TNF 3"
         case .meOnChunk: return "ME only after the last chunk of a chunked record"
         case .unchangedOutsideChunk: return "TNF 6 (Unchanged) only on middle and last chunks"
         case .chunkTNFNotUnchanged: return "TNF 6 (Unchanged) on middle and last chunks"

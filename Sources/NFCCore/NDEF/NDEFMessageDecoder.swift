@@ -168,6 +168,9 @@ struct NDEFMessageDecoder {
                 broken = true
             } else if let bad = bytes[chunk.typeRange].firstIndex(where: { $0 >= 0x80 }) {
                 add(bad, .typeNotASCII, "TYPE byte \(Hex.byte(bytes[bad])) is not US-ASCII")
+            } else if let rule = NDEFTypeSyntax.breach(tnf: tnf, type: Array(bytes[chunk.typeRange])) {
+                add(chunk.typeRange.lowerBound, rule, "TYPE \"\(UnicodeText.lossyUTF8(bytes, chunk.typeRange))\" is not "
+                    + (tnf == .media ? "a media type" : "an absolute URI"))
             }
         }
         return broken
