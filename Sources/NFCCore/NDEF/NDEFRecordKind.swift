@@ -134,7 +134,8 @@ public enum NDEFRecordKind: String, Sendable, Hashable, CaseIterable {
         }
     }
 
-    static func asciiLowercased(_ bytes: [UInt8]) -> [UInt8] {
+    /// ASCII letters lower-cased, other bytes kept (for case-insensitive type names).
+    public static func asciiLowercased(_ bytes: [UInt8]) -> [UInt8] {
         bytes.map { (0x41...0x5A).contains($0) ? $0 | 0x20 : $0 }
     }
 }

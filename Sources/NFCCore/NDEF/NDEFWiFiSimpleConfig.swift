@@ -71,12 +71,16 @@ public struct NDEFWiFiSimpleConfig: Sendable, Hashable {
 
     public func first(_ type: UInt16) -> Attribute? { attributes.first(where: { $0.type == type }) }
 
+    /// The attributes in `bytes` (a Credential value, say), ranges relative to `bytes`; reading
+    /// stops at the first incomplete one.
+    public static func attributes(in bytes: [UInt8]) -> [Attribute] {
+        var ignored: [NDEFIssue] = []
+        return readAttributes(bytes, from: 0, issues: &ignored)
+    }
+
     /// Attributes inside a Credential (0x100E) value.
     public var credentials: [NDEFWiFiSimpleConfig] {
-        attributes.filter { $0.type == 0x100E }.map { c in
-            var ignored: [NDEFIssue] = []
-            return NDEFWiFiSimpleConfig(attributes: Self.readAttributes(c.value, from: 0, issues: &ignored))
-        }
+        attributes.filter { $0.type == 0x100E }.map { NDEFWiFiSimpleConfig(attributes: Self.attributes(in: $0.value)) }
     }
 
     public func encode() -> [UInt8] {
