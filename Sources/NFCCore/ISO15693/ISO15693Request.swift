@@ -130,9 +130,10 @@ public struct ISO15693Request: Sendable, Hashable {
         case .writeAFI(let v): return "Write AFI \(Hex.byte(v))"
         case .writeDSFID(let v): return "Write DSFID \(Hex.byte(v))"
         case .extendedGetSystemInformation(let info): return "Extended Get System Information, request \(Hex.byte(info))"
-        case .custom(_, let mfg, _):
+        case .custom(let code, let mfg, _):
             let maker = ISO15693UID.manufacturerName(mfg) ?? "manufacturer \(Hex.byte(mfg))"
-            return "\(command.name) (\(maker) custom \(Hex.byte(command.code)))"
+            if ISO15693CustomCommand.name(code: code, manufacturer: mfg) == nil { return "custom command \(Hex.byte(code)) for \(maker)" }
+            return "\(command.name) (\(maker) custom \(Hex.byte(code)))"
         default:
             return command.name
         }
