@@ -200,11 +200,11 @@ public struct ISO15693ErrorCode: Sendable, Hashable, RawRepresentable {
 
     public var meaning: String {
         switch rawValue {
-        case 0x01: return "command not supported (the request code is not recognised)"
-        case 0x02: return "command not recognised (format error)"
+        case 0x01: return "command not supported: the request code is not recognised"
+        case 0x02: return "command not recognised: format error"
         case 0x03: return "option not supported"
         case 0x0F: return "unknown error"
-        case 0x10: return "block not available (it does not exist)"
+        case 0x10: return "block not available: it does not exist"
         case 0x11: return "block already locked, cannot be locked again"
         case 0x12: return "block locked, its content cannot be changed"
         case 0x13: return "block programming failed"

@@ -115,7 +115,7 @@ final class ISO15693Dissector: TechnologyDissector {
             return nil
         }
         var ended: SessionSummary? = nil
-        if case .inventory = request.command, let s = session, s.conversed, let known = s.uid,
+        if case .inventory = request.command, session?.conversed == true, let known = session?.uid,
            let answer = try? ISO15693Response.decode(split.payload, answering: request),
            case .inventory(_, let found) = answer.body, found != known {
             ended = endSession()

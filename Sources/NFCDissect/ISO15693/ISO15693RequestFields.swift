@@ -8,7 +8,7 @@ enum ISO15693RequestFields {
         let command = r.command
         ctx.summary = r.summary + suffix(r)
         ctx.sink.add(flagsField(r.flags))
-        ctx.sink.add(Field("iso15693.command", "Command", "\(Hex.byte(command.code)) \(command.name)", range: 1..<2))
+        ctx.sink.add(Field("iso15693.command", "Command", commandText(command), range: 1..<2))
         var at = 2
         switch command {
         case .custom(let code, let mfg, _):
@@ -41,6 +41,18 @@ enum ISO15693RequestFields {
         }
         parameters(r, at: at, &ctx, &s)
         checkFlags(r, &ctx, &s)
+    }
+
+    /// `0x21 Write Single Block`, `0xB2 Get Random Number (NXP custom)`, `0xD0 custom (unknown for NXP Semiconductors)`.
+    static func commandText(_ c: ISO15693Command) -> String {
+        switch c {
+        case .custom(let code, let mfg, _):
+            if let known = ISO15693CustomCommand.name(code: code, manufacturer: mfg) { return "\(Hex.byte(code)) \(known.name) (custom)" }
+            return "\(Hex.byte(code)) custom (unknown for \(ISO15693Session.manufacturerText(mfg)))"
+        case .proprietary(let code, _): return "\(Hex.byte(code)) proprietary"
+        case .rfu(let code, _): return "\(Hex.byte(code)) RFU"
+        default: return "\(Hex.byte(c.code)) \(c.name)"
+        }
     }
 
     static func suffix(_ r: ISO15693Request) -> String {

@@ -42,7 +42,11 @@ enum ISO15693SessionSummary {
             } else {
                 let text = s.blockSize == nil ? "block size unknown: the Type 5 CC and NDEF are not decoded"
                     : "block 0 (the Type 5 CC) was not read: no NDEF decoding"
-                if full { memory.append(Field("t5t.cc", "Capability Container", "(not decoded: \(text))")) } else { notes.append(text) }
+                if full {
+                    memory.append(Field("t5t.cc", "Capability Container", s.blockSize == nil ? "(not decoded: block size unknown)" : "(block 0 not read)"))
+                } else {
+                    notes.append(text)
+                }
             }
         }
         return SessionSummary(number: s.number, technology: .iso15693, firstFrame: s.firstFrame, lastFrame: s.lastFrame,
@@ -76,8 +80,9 @@ enum ISO15693SessionSummary {
         if let v = s.afi { tag.append(Field("tag.afi", "AFI", Hex.byte(v) + (s.afiLocked ? " (locked)" : ""))) }
         if let v = s.icReference { tag.append(Field("tag.ic_reference", "IC reference", Hex.byte(v))) }
         if let size = s.blockSize {
-            let count = s.blockCount.map { "\($0) blocks × " } ?? ""
-            tag.append(Field("tag.memory_size", "Memory size", "\(count)\(size) bytes" + (s.blockSizeInferred ? " (block size from the data length)" : "")))
+            let value = s.blockCount.map { "\($0) blocks × \(size) bytes" + (s.blockSizeInferred ? " (block size from the data length)" : "") }
+                ?? "block size \(size) bytes" + (s.blockSizeInferred ? " (from the data length)" : "") + ", number of blocks unknown"
+            tag.append(Field("tag.memory_size", "Memory size", value))
         }
         tag.append(Field("tag.state", "State at end", s.state.rawValue))
         let others = s.inventoried.filter { $0 != s.uid }

@@ -188,7 +188,7 @@ import PropertyBased
         let read = ISO15693Request(flags: .addressed(), command: .readSingleBlock(block: 80), uid: Self.slix2)
         let answer = try ISO15693Response.decode([0x01, 0x10], answering: read)
         #expect(answer.body == .error(.blockNotAvailable) && answer.flags.error)
-        #expect(ISO15693ErrorCode.blockNotAvailable.meaning == "block not available (it does not exist)")
+        #expect(ISO15693ErrorCode.blockNotAvailable.meaning == "block not available: it does not exist")
         #expect(ISO15693ErrorCode.blockLocked.meaning == "block locked, its content cannot be changed")
         #expect(ISO15693ErrorCode(rawValue: 0xB0).meaning == "custom error code of the IC manufacturer")
         #expect(ISO15693ErrorCode(rawValue: 0x55).meaning == "RFU error code")
