@@ -99,7 +99,9 @@ public struct ISO15693Response: Sendable, Hashable {
         let perBlock: Int
         if let size = blockSize {
             perBlock = size + status
-            guard c.remaining == count * perBlock else {
+            let (total, overflow) = count.multipliedReportingOverflow(by: perBlock)
+            guard size > 0, !overflow else { throw c.error("a block size of 1…32 bytes", found: "\(size)") }
+            guard c.remaining == total else {
                 throw c.error("\(count) block\(count == 1 ? "" : "s") of \(size) bytes" + (option ? " with a security status byte each" : ""),
                               found: "\(c.remaining) bytes")
             }

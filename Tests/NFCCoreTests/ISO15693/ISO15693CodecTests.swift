@@ -180,6 +180,9 @@ import PropertyBased
         #expect(throws: DecodeError(offset: 1, expected: "data of 2 blocks (block size unknown: the bytes must split evenly)", found: "7 bytes")) {
             try ISO15693Response.decode([0x00, 1, 2, 3, 4, 5, 6, 7], answering: plain)
         }
+        #expect(throws: DecodeError(offset: 1, expected: "a block size of 1…32 bytes", found: "\(Int.max)")) {
+            try ISO15693Response.decode([0x00, 1, 2, 3, 4], answering: plain, blockSize: Int.max)
+        }
         let status = ISO15693Request(flags: .addressed(), command: .getMultipleBlockSecurityStatus(first: 0, count: 3), uid: Self.slix2)
         #expect(try ISO15693Response.decode([0x00, 0x00, 0x01, 0x00], answering: status).body == .securityStatus(first: 0, [0, 1, 0]))
     }

@@ -237,6 +237,18 @@ let formatAndWrite: [Frame] = slix2Activation + [
         #expect(d[4].summary == "Block 0: E1 40 30 01")
     }
 
+    /// The one-line view (summary detail) says what the tree view says.
+    @Test func bothDetailsAgreeOnSummariesAndDiagnostics() {
+        let frames15693 = formatAndWrite + slix2Activation + [VR("22 20 \(slix2) 50"), VT("01 10"), VR("22 D0 04 \(slix2)"), VT("01 01")]
+        let summary = Dissector.dissect(frames15693, detail: .summary)
+        let full = Dissector.dissect(frames15693, detail: .full)
+        #expect(frames(summary).map(\.summary) == frames(full).map(\.summary))
+        #expect(frames(summary).map(\.diagnostics) == frames(full).map(\.diagnostics))
+        #expect(sessions(summary).map(\.headline) == sessions(full).map(\.headline))
+        #expect(sessions(summary).map(\.diagnostics) == sessions(full).map(\.diagnostics))
+        #expect(frames(summary).allSatisfy { $0.fields.isEmpty } && frames(full).filter { $0.fields.isEmpty }.allSatisfy { $0.frame.event == .fieldOff })
+    }
+
     /// Random and mutated frames never trap the dissector, in either detail.
     @Test func randomFramesNeverTrap() {
         var rng = SystemRandomNumberGenerator()
