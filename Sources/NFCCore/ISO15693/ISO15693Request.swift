@@ -17,8 +17,9 @@ public struct ISO15693Request: Sendable, Hashable {
     }
 
     /// 2 for the extended commands, and for block commands `20…2D` sent with the protocol
-    /// extension flag (protocols.md §6.1; NXP/Microsoft NfcCx adds the high byte after the low
-    /// one for large ST tags). 1 otherwise.
+    /// extension flag (protocols.md §6.1; the NXP code in Microsoft's NFC class extension,
+    /// `phFriNfc_ISO15693Format`, sends the high byte after the low one for large ST tags).
+    /// 1 otherwise (confidence U for the protocol extension case).
     public var blockNumberWidth: Int {
         switch command.code {
         case 0x30...0x3D: return 2

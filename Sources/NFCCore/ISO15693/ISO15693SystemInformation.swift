@@ -41,7 +41,8 @@ public struct ISO15693SystemInformation: Sendable, Hashable {
         /// `2B`: b1 DSFID, b2 AFI, b3 memory size (2 bytes), b4 IC reference; b5 (`10`) is read
         /// as "2-byte block count" as neard does (vendor extension, confidence S), b6–b8 RFU.
         case standard
-        /// `3B` (ISO/IEC 15693-3:2018 Table 94, ST RFAL, NXP NfcCx): b3 memory size is 3 bytes
+        /// `3B` (flags per ISO/IEC 15693-3:2018 Table 94 as in ST RFAL; answer layout per the NXP
+        /// code in Microsoft's NFC class extension, `phFriNfc_ISO15693Format`): b3 memory size is 3 bytes
         /// (2-byte count, LSB first), b5 MOI is a flag without a field, b6 command list (4 bytes),
         /// b7 CSI information (kept raw), b8 flag-field extension.
         case extended
