@@ -96,6 +96,7 @@ public struct ISO15693Response: Sendable, Hashable {
     /// `count` blocks of `[security status] data`; the block size is given or must divide evenly.
     static func readBlocks(_ c: inout ByteCursor, count: Int, option: Bool, blockSize: Int?, command: String) throws(DecodeError) -> [ISO15693Block] {
         let status = option ? 1 : 0
+        let found = c.remaining == 0 ? "end of data" : "\(c.remaining) byte\(c.remaining == 1 ? "" : "s")"
         let perBlock: Int
         if let size = blockSize {
             perBlock = size + status
@@ -103,12 +104,12 @@ public struct ISO15693Response: Sendable, Hashable {
             guard size > 0, !overflow else { throw c.error("a block size of 1…32 bytes", found: "\(size)") }
             guard c.remaining == total else {
                 throw c.error("\(count) block\(count == 1 ? "" : "s") of \(size) bytes" + (option ? " with a security status byte each" : ""),
-                              found: "\(c.remaining) bytes")
+                              found: found)
             }
         } else {
             guard count > 0, c.remaining % count == 0, c.remaining / count > status else {
                 throw c.error("data of \(count) block\(count == 1 ? "" : "s")" + (option ? ", each after a security status byte" : "")
-                              + " (block size unknown: the bytes must split evenly)", found: "\(c.remaining) bytes")
+                              + " (block size unknown: the bytes must split evenly)", found: found)
             }
             perBlock = c.remaining / count
         }

@@ -187,6 +187,41 @@ import PropertyBased
         #expect(try ISO15693Response.decode([0x00, 0x00, 0x01, 0x00], answering: status).body == .securityStatus(first: 0, [0, 1, 0]))
     }
 
+    static let read2 = ISO15693Request(flags: .addressed(), command: .readMultipleBlocks(first: 0, count: 2), uid: slix2)
+    static let inventory = ISO15693Request(flags: .inventory(), command: .inventory(afi: nil, maskLength: 0, mask: []))
+    static let status3 = ISO15693Request(flags: .nonAddressed(), command: .getMultipleBlockSecurityStatus(first: 0, count: 3))
+
+    @Test(arguments: [
+        ([], inventory, nil, DecodeError(offset: 0, expected: "response flags", found: "end of data")),
+        ([0x01], inventory, nil, DecodeError(offset: 1, expected: "error code (the error flag is set)", found: "end of data")),
+        ([0x00], inventory, nil, DecodeError(offset: 1, expected: "DSFID", found: "end of data")),
+        ([0x00, 0x00, 0x81, 0xDC], inventory, nil, DecodeError(offset: 2, expected: "UID (8 bytes, LSB first)", found: "2 bytes")),
+        ([0x00, 0x00] + slix2.onAir + [0x00], inventory, nil, DecodeError(offset: 10, expected: "end of Inventory answer", found: "1 extra byte")),
+        ([0x00, 0x00, 0x01], status3, nil, DecodeError(offset: 1, expected: "3 block security status bytes", found: "2 bytes")),
+        ([0x00], read2, nil, DecodeError(offset: 1, expected: "data of 2 blocks (block size unknown: the bytes must split evenly)", found: "end of data")),
+        ([0x00, 1, 2, 3, 4], read2, 4, DecodeError(offset: 1, expected: "2 blocks of 4 bytes", found: "4 bytes")),
+        ([0x00, 0x04] + slix2.onAir + [0x4F], ISO15693Request(flags: .nonAddressed(), command: .getSystemInformation), nil,
+         DecodeError(offset: 11, expected: "block size − 1 (b5–b1)", found: "end of data")),
+        ([0x00, 0x20], ISO15693Request(flags: .nonAddressed(), command: .extendedGetSystemInformation(infoRequest: 0x20)), nil,
+         DecodeError(offset: 2, expected: "UID (8 bytes, LSB first)", found: "end of data")),
+    ] as [([UInt8], ISO15693Request, Int?, DecodeError)])
+    func malformedAnswersNameOffsetAndExpectation(bytes: [UInt8], request: ISO15693Request, blockSize: Int?, error: DecodeError) {
+        #expect(throws: error) { try ISO15693Response.decode(bytes, answering: request, blockSize: blockSize) }
+    }
+
+    /// What an emulator sends, byte for byte as in Traces/iso15693-format-and-write.nfctrace
+    /// (written by an independent Python CRC).
+    @Test func encodedAnswersMatchTheTrace() {
+        #expect(ISO15693Response(body: .inventory(dsfid: 0, uid: Self.slix2)).frame()
+                == Hex.parse("00 00 81 DC D0 49 08 01 04 E0 82 86"))
+        let info = ISO15693SystemInformation(uid: Self.slix2, dsfid: 0, afi: 0, memorySize: ISO15693MemorySize(blockCount: 80, blockSize: 4), icReference: 1)
+        #expect(ISO15693Response(body: .systemInformation(info)).frame() == Hex.parse("00 0F 81 DC D0 49 08 01 04 E0 00 00 4F 03 01 EA DD"))
+        #expect(ISO15693Response.done.frame() == [0x00, 0x78, 0xF0])
+        #expect(ISO15693Response.error(.blockNotAvailable).frame() == [0x01, 0x10, 0x1E, 0x06])
+        let write = ISO15693Request(flags: .addressed(), command: .writeSingleBlock(block: 0, data: [0xE1, 0x40, 0x30, 0x01]), uid: Self.slix2)
+        #expect(write.frame() == Hex.parse("22 21 81 DC D0 49 08 01 04 E0 00 E1 40 30 01 EA 3A"))
+    }
+
     @Test func errorAnswersAreNamed() throws {
         let read = ISO15693Request(flags: .addressed(), command: .readSingleBlock(block: 80), uid: Self.slix2)
         let answer = try ISO15693Response.decode([0x01, 0x10], answering: read)
