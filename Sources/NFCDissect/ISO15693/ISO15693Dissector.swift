@@ -115,7 +115,13 @@ final class ISO15693Dissector: TechnologyDissector {
             return nil
         }
         var ended: SessionSummary? = nil
-        if case .inventory = request.command, session?.conversed == true, let known = session?.uid,
+        // Only an answer the reader accepts (CRC correct or not captured) can show a new VICC.
+        let accepted: Bool
+        switch split.status {
+        case .ok, .stripped: accepted = true
+        default: accepted = false
+        }
+        if accepted, case .inventory = request.command, session?.conversed == true, let known = session?.uid,
            let answer = try? ISO15693Response.decode(split.payload, answering: request),
            case .inventory(_, let found) = answer.body, found != known {
             ended = endSession()

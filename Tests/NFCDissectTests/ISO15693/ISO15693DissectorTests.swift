@@ -163,6 +163,14 @@ let formatAndWrite: [Frame] = slix2Activation + [
         #expect(d[7].diagnostics.contains { $0.message.hasPrefix("the VICC is quiet") })
     }
 
+    @Test func aDamagedInventoryAnswerStartsNoSession() {
+        var damaged = VT("00 00 \(otherTag)")
+        damaged.bytes[damaged.bytes.count - 1] ^= 0xFF
+        let events = Dissector.dissect(slix2Activation + [VR("26 01 00"), damaged, fieldOff])
+        #expect(sessions(events).count == 1)
+        #expect(sessions(events).first?.tag.first(key: "tag.inventoried") == nil)
+    }
+
     @Test func sixteenSlotInventoryCollectsUIDsAndTheReaderPicksOne() {
         let events = Dissector.dissect([
             VR("06 01 00"), VT("00 00 \(slix2)"), VT("00 00 \(otherTag)"),
