@@ -1,0 +1,230 @@
+import NFCCore
+
+/// Describes an ISO 15693 request: flags with their inventory or non-inventory meaning, command,
+/// UID, parameters, and what the session knows about them (block beyond the end, locked block,
+/// VICC state, a UID other than the inventoried one).
+enum ISO15693RequestFields {
+    static func describe(_ r: ISO15693Request, _ ctx: inout FrameContext, session s: inout ISO15693Session) {
+        let command = r.command
+        ctx.summary = r.summary + suffix(r)
+        ctx.sink.add(flagsField(r.flags))
+        ctx.sink.add(Field("iso15693.command", "Command", commandText(command), range: 1..<2))
+        var at = 2
+        switch command {
+        case .custom(let code, let mfg, _):
+            let known = ISO15693CustomCommand.name(code: code, manufacturer: mfg)
+            ctx.sink.add(Field("iso15693.manufacturer", "IC manufacturer", "\(Hex.byte(mfg)) (\(ISO15693Session.manufacturerText(mfg)))",
+                               range: 2..<3))
+            if let known {
+                ctx.note("\(known.name): \(ISO15693Session.manufacturerText(mfg)) custom command (name confidence \(known.confidence.rawValue))")
+            } else {
+                ctx.note("custom command \(Hex.byte(code)) is not known for \(ISO15693Session.manufacturerText(mfg)); parameters shown raw")
+            }
+            if let uid = s.uid, mfg != uid.manufacturerCode {
+                ctx.warn("custom command for manufacturer \(Hex.byte(mfg)), but the VICC is made by \(ISO15693Session.manufacturerText(uid.manufacturerCode)): it answers with an error or not at all", range: 2..<3)
+            }
+            at = 3
+        case .extendedGetSystemInformation(let info):
+            ctx.sink.add(Field("iso15693.info_request", "Information request", Hex.byte(info), range: 2..<3))
+            at = 3
+        case .rfu(let code, _):
+            ctx.warn("command code \(Hex.byte(code)) is RFU in ISO/IEC 15693-3", range: 1..<2)
+        case .proprietary:
+            ctx.note("proprietary command (E0…FF): its layout is IC manufacturer specific; parameters shown raw")
+        default:
+            break
+        }
+        if let uid = r.uid {
+            ctx.sink.add(uidField(uid, key: "iso15693.uid", range: at..<at + 8))
+            checkAddress(uid, &ctx, &s, range: at..<at + 8)
+            at += 8
+        }
+        parameters(r, at: at, &ctx, &s)
+        checkFlags(r, &ctx, &s)
+    }
+
+    /// `0x21 Write Single Block`, `0xB2 Get Random Number (NXP custom)`, `0xD0 custom (unknown for NXP Semiconductors)`.
+    static func commandText(_ c: ISO15693Command) -> String {
+        switch c {
+        case .custom(let code, let mfg, _):
+            if let known = ISO15693CustomCommand.name(code: code, manufacturer: mfg) { return "\(Hex.byte(code)) \(known.name) (custom)" }
+            return "\(Hex.byte(code)) custom (unknown for \(ISO15693Session.manufacturerText(mfg)))"
+        case .proprietary(let code, _): return "\(Hex.byte(code)) proprietary"
+        case .rfu(let code, _): return "\(Hex.byte(code)) RFU"
+        default: return "\(Hex.byte(c.code)) \(c.name)"
+        }
+    }
+
+    static func suffix(_ r: ISO15693Request) -> String {
+        var s = ""
+        if r.command.readsBlocks, r.flags.option { s += ", with security status" }
+        if r.flags.address { s += " (addressed)" } else if r.flags.select { s += " (selected)" }
+        return s
+    }
+
+    static func flagsField(_ f: ISO15693RequestFlags) -> Field {
+        let r = 0..<1
+        var bits = [
+            Field("iso15693.flags.subcarrier", "b1 sub-carrier", f.twoSubcarriers ? "two (FSK)" : "one (ASK)", range: r),
+            Field("iso15693.flags.data_rate", "b2 data rate", f.highDataRate ? "high (26.48 kbit/s)" : "low (6.62 kbit/s)", range: r),
+            Field("iso15693.flags.inventory", "b3 inventory", f.inventory ? "set: b5–b6 are AFI and Nb_slots" : "clear: b5–b6 are select and address", range: r),
+            Field("iso15693.flags.protocol_extension", "b4 protocol extension", f.protocolExtension ? "set" : "clear", range: r),
+        ]
+        if f.inventory {
+            bits.append(Field("iso15693.flags.afi", "b5 AFI", f.afi ? "set: AFI byte present" : "clear: no AFI", range: r))
+            bits.append(Field("iso15693.flags.nb_slots", "b6 Nb_slots", f.oneSlot ? "1 slot" : "16 slots", range: r))
+        } else {
+            bits.append(Field("iso15693.flags.select", "b5 select", f.select ? "set: only the VICC in the Selected state answers" : "clear", range: r))
+            bits.append(Field("iso15693.flags.address", "b6 address", f.address ? "set: UID follows" : "clear: any VICC answers", range: r))
+        }
+        bits.append(Field("iso15693.flags.option", "b7 option", f.option ? "set" : "clear", range: r))
+        bits.append(Field("iso15693.flags.rfu", "b8 RFU", f.rfu ? "set" : "clear", range: r))
+        return Field("iso15693.flags", "Request flags", "\(Hex.byte(f.rawValue)): \(flagsText(f))", range: r, children: bits)
+    }
+
+    static func flagsText(_ f: ISO15693RequestFlags) -> String {
+        var parts = [f.highDataRate ? "high data rate" : "low data rate"]
+        if f.twoSubcarriers { parts.append("two sub-carriers") }
+        if f.inventory {
+            parts.append("inventory")
+            parts.append(f.oneSlot ? "1 slot" : "16 slots")
+            if f.afi { parts.append("AFI") }
+        } else {
+            if f.select { parts.append("selected") }
+            parts.append(f.address ? "addressed" : "non-addressed")
+        }
+        if f.protocolExtension { parts.append("protocol extension") }
+        if f.option { parts.append("option") }
+        return parts.joined(separator: ", ")
+    }
+
+    static func uidField(_ uid: ISO15693UID, key: String, range: Range<Int>) -> Field {
+        // In on-air order: serial (with the ICODE type bits), manufacturer code, E0.
+        var children = [Field("\(key).on_air", "On air (LSB first)", Hex.string(uid.onAir), range: range)]
+        if let icode = uid.nxpICODEType {
+            children.append(Field("\(key).icode", "ICODE type (UID hint)", icode, range: range.upperBound - 4..<range.upperBound - 2))
+        }
+        children.append(Field("\(key).manufacturer", "IC manufacturer", "\(Hex.byte(uid.manufacturerCode)) (\(ISO15693Session.manufacturerText(uid.manufacturerCode)))",
+                              range: range.upperBound - 2..<range.upperBound - 1))
+        var value = "\(uid) (\(ISO15693Session.manufacturerText(uid.manufacturerCode))"
+        if let icode = uid.nxpICODEType { value += ", \(icode)" }
+        value += ")"
+        return Field(key, "UID", value, range: range, children: children)
+    }
+
+    /// An addressed request for a VICC other than the session's.
+    static func checkAddress(_ uid: ISO15693UID, _ ctx: inout FrameContext, _ s: inout ISO15693Session, range: Range<Int>) {
+        guard let known = s.uid else {
+            s.uid = uid
+            return
+        }
+        guard uid != known else { return }
+        if !s.conversed, s.inventoried.contains(uid) {
+            s.uid = uid   // the reader picks one of the VICCs its inventory found
+            return
+        }
+        let source = s.inventoried.contains(known) ? "the inventoried VICC" : "the session's VICC"
+        ctx.warn("addressed to \(uid), not to \(source) \(known) (a VICC answers only its own UID)", range: range)
+    }
+
+    static func block(_ n: Int, _ s: ISO15693Session) -> String {
+        guard let count = s.blockCount, n >= count else { return "\(n)" }
+        return "\(n) (beyond the last block \(count - 1))"
+    }
+
+    static func parameters(_ r: ISO15693Request, at: Int, _ ctx: inout FrameContext, _ s: inout ISO15693Session) {
+        let width = r.blockNumberWidth
+        let countWidth = r.command.code >= 0x30 ? 2 : 1
+        switch r.command {
+        case .inventory(let afi, let length, let mask):
+            var i = at
+            if let afi {
+                ctx.sink.add(Field("iso15693.afi", "AFI", Hex.byte(afi), range: i..<i + 1))
+                i += 1
+            }
+            ctx.sink.add(Field("iso15693.mask_length", "Mask length", "\(length) bits", range: i..<i + 1))
+            if !mask.isEmpty {
+                ctx.sink.add(Field("iso15693.mask", "Mask value", "\(Hex.string(mask)) (LSB first)", range: i + 1..<i + 1 + mask.count))
+            }
+            let limit = r.flags.oneSlot ? 64 : 60
+            if Int(length) > limit {
+                ctx.warn("mask length \(length) exceeds \(limit) bits (\(r.flags.oneSlot ? "1 slot" : "16 slots")): no VICC answers", range: i..<i + 1)
+            }
+        case .writeAFI(let v):
+            ctx.sink.add(Field("iso15693.afi", "AFI", Hex.byte(v), range: at..<at + 1))
+            if s.afiLocked { ctx.note("the AFI was locked earlier in this session: expect an error") }
+        case .writeDSFID(let v):
+            ctx.sink.add(Field("iso15693.dsfid", "DSFID", Hex.byte(v), range: at..<at + 1))
+            if s.dsfidLocked { ctx.note("the DSFID was locked earlier in this session: expect an error") }
+        case .security(_, let p), .custom(_, _, let p), .proprietary(_, let p), .rfu(_, let p):
+            if !p.isEmpty { ctx.sink.add(Field("iso15693.parameters", "Parameters", Hex.string(p), range: at..<at + p.count)) }
+        default:
+            guard let range = r.command.blockRange else { return }
+            let label = range.count == 1 && !isMultiple(r.command) ? "Block number" : "First block"
+            ctx.sink.add(Field("iso15693.block", label, block(range.first, s), range: at..<at + width))
+            var i = at + width
+            if isMultiple(r.command) {
+                ctx.sink.add(Field("iso15693.block_count", "Number of blocks", "\(range.count) (sent as 0x\(Hex.value(range.count - 1, digits: 2 * countWidth)))", range: i..<i + countWidth))
+                i += countWidth
+            }
+            if let written = r.command.writtenBlocks {
+                let size = written.blocks.first?.count ?? 0
+                ctx.sink.add(Field("iso15693.data", "Data", "\(written.blocks.count) block\(written.blocks.count == 1 ? "" : "s") of \(size) bytes",
+                                   range: i..<i + written.blocks.count * size,
+                                   children: written.blocks.enumerated().map { k, b in
+                                       Field("iso15693.block_data", "Block \(written.first + k)", Hex.string(b), range: i + k * size..<i + (k + 1) * size)
+                                   }))
+                if let known = s.blockSize, known != size {
+                    ctx.warn("\(size)-byte blocks, but Get System Information says blocks have \(known) bytes", range: i..<i + written.blocks.count * size)
+                }
+                for k in 0..<written.blocks.count where s.memory.isLocked(written.first + k) == true {
+                    ctx.note("block \(written.first + k) is locked (security status seen earlier): expect error 0x12")
+                }
+                if r.flags.option { ctx.note("option flag: the VICC answers only after the reader's EOF") }
+            }
+            if let count = s.blockCount, range.first + range.count > count {
+                ctx.note("blocks past \(count - 1) do not exist (Get System Information: \(count) blocks): expect error 0x10")
+            }
+        }
+    }
+
+    static func isMultiple(_ c: ISO15693Command) -> Bool {
+        switch c {
+        case .readMultipleBlocks, .writeMultipleBlocks, .getMultipleBlockSecurityStatus, .fastReadMultipleBlocks,
+             .extendedReadMultipleBlocks, .extendedWriteMultipleBlocks, .extendedGetMultipleBlockSecurityStatus,
+             .fastExtendedReadMultipleBlocks:
+            return true
+        default:
+            return false
+        }
+    }
+
+    /// Rules of ISO/IEC 15693-3 a reader can break with the flags, and the VICC state they meet.
+    static func checkFlags(_ r: ISO15693Request, _ ctx: inout FrameContext, _ s: inout ISO15693Session) {
+        let f = r.flags
+        if f.rfu { ctx.warn("request flag b8 is RFU and set", range: 0..<1) }
+        switch r.command {
+        case .inventory:
+            if !f.inventory { ctx.warn("Inventory without the inventory flag: VICCs take b5–b6 as select/address", range: 0..<1) }
+            if s.state == .quiet { ctx.note("the VICC is quiet (Stay Quiet, frame \(s.stateFrame ?? 0)): it does not answer inventories") }
+            return
+        case .custom, .proprietary, .rfu:
+            return
+        case .stayQuiet, .select:
+            if !f.address { ctx.warn("\(r.command.name) must be addressed: without a UID no VICC acts on it", range: 0..<1) }
+        default:
+            if f.inventory { ctx.warn("inventory flag set on \(r.command.name): b5–b6 lose their select/address meaning", range: 0..<1) }
+        }
+        if f.select && f.address { ctx.warn("select and address flags both set; a selected request must not be addressed", range: 0..<1) }
+        if f.select && s.state != .selected { ctx.note("select flag set, but no Select was acknowledged in this session") }
+        if !f.address && !f.select && s.state == .quiet {
+            ctx.note("the VICC is quiet (Stay Quiet, frame \(s.stateFrame ?? 0)): it answers addressed requests only")
+        }
+        if case .stayQuiet = r.command, r.uid == s.uid {
+            // A VICC never answers Stay Quiet: its effect is taken for granted.
+            s.state = .quiet
+            s.stateFrame = ctx.number
+            ctx.note("a VICC does not answer Stay Quiet; it stays quiet until Select, Reset to Ready or field off")
+        }
+    }
+}

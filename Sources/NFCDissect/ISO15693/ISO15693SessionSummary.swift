@@ -1,0 +1,153 @@
+import NFCCore
+
+/// Builds the end-of-session summary of an ISO 15693 VICC: identity from Inventory and Get
+/// System Information, the memory rebuilt from block reads and acknowledged writes, and the
+/// NFC Forum Type 5 CC, TLVs and NDEF message in it (decoded by the NDEF/tag-memory decoders).
+enum ISO15693SessionSummary {
+    /// The largest T5T area: an 8-byte CC and MLEN `FFFF` × 8 (protocols.md §6.5).
+    static let imageLimit = 8 + 0xFFFF * 8
+
+    static func make(_ s: ISO15693Session, detail: DissectionDetail) -> SessionSummary {
+        let full = detail == .full
+        var headline: [String] = []
+        if let name = s.tagName { headline.append(name) }
+        if let uid = s.uid { headline.append("UID \(uid)") }
+        if let count = s.blockCount, let size = s.blockSize { headline.append("\(count) blocks × \(size) bytes") }
+        if headline.isEmpty { headline.append(s.memory.isEmpty && s.inventoried.isEmpty ? "no VICC answered" : "UID unknown") }
+
+        var notes: [String] = []
+        var diagnostics = s.diagnostics
+        let tag = full ? tagFields(s) : []
+        if !full, let line = tagLine(s) { notes.append(line) }
+
+        var memory: [Field] = []
+        if !s.memory.isEmpty {
+            let map = ISO15693MemoryMap(s)
+            if full { memory.append(map.field()) } else { notes += map.lines() }
+            if let size = s.blockSize, let image = s.memory.image(blockSize: size, blockCount: s.blockCount, limit: imageLimit) {
+                let layout = Type5Memory.decode(image)
+                if full {
+                    memory += TagMemoryDescriber.describe(layout, image: image).fields
+                } else {
+                    notes += ISO15693MemoryContent.lines(layout)
+                }
+                diagnostics += layout.issues.map(Diagnostic.init)
+                if let cc = layout.capabilityContainer, cc.isNDEF, let count = s.blockCount {
+                    let total = count * size
+                    if cc.dataAreaSize > total {
+                        diagnostics.append(Diagnostic(.warning, "CC MLEN \(Hex.byte(UInt8(truncatingIfNeeded: cc.mlen))) declares a \(cc.dataAreaSize)-byte data area, more than the whole memory (\(count) blocks × \(size) bytes = \(total) bytes)",
+                                                      range: cc.isExtended ? 6..<8 : 2..<3))
+                    }
+                }
+            } else {
+                let text = s.blockSize == nil ? "block size unknown: the Type 5 CC and NDEF are not decoded"
+                    : "block 0 (the Type 5 CC) was not read: no NDEF decoding"
+                if full {
+                    memory.append(Field("t5t.cc", "Capability Container", s.blockSize == nil ? "(not decoded: block size unknown)" : "(block 0 not read)"))
+                } else {
+                    notes.append(text)
+                }
+            }
+        }
+        return SessionSummary(number: s.number, technology: .iso15693, firstFrame: s.firstFrame, lastFrame: s.lastFrame,
+                              headline: headline.joined(separator: ", "), tag: tag, memory: memory, diagnostics: diagnostics, notes: notes)
+    }
+
+    static func tagLine(_ s: ISO15693Session) -> String? {
+        var parts: [String] = []
+        if let uid = s.uid {
+            parts.append("\(ISO15693Session.manufacturerText(uid.manufacturerCode)) (IC manufacturer \(Hex.byte(uid.manufacturerCode)))")
+            if let icode = uid.nxpICODEType { parts.append("\(icode) by its UID (a hint)") }
+        }
+        if let v = s.dsfid { parts.append("DSFID \(Hex.byte(v))" + (s.dsfidLocked ? " (locked)" : "")) }
+        if let v = s.afi { parts.append("AFI \(Hex.byte(v))" + (s.afiLocked ? " (locked)" : "")) }
+        if let v = s.icReference { parts.append("IC reference \(Hex.byte(v))") }
+        if s.blockSizeInferred, let size = s.blockSize { parts.append("block size \(size) (from the data length)") }
+        parts.append("state at end: \(s.state.rawValue)")
+        let others = s.inventoried.filter { $0 != s.uid }
+        if !others.isEmpty { parts.append("inventory also found \(others.map(\.description).joined(separator: ", "))") }
+        return parts.isEmpty ? nil : "tag: " + parts.joined(separator: ", ")
+    }
+
+    static func tagFields(_ s: ISO15693Session) -> [Field] {
+        var tag: [Field] = []
+        if let uid = s.uid {
+            tag.append(Field("tag.uid", "UID", uid.description))
+            tag.append(Field("tag.manufacturer", "IC manufacturer", "\(Hex.byte(uid.manufacturerCode)) (\(ISO15693Session.manufacturerText(uid.manufacturerCode)))"))
+            if let icode = uid.nxpICODEType { tag.append(Field("tag.model", "ICODE type (UID hint)", icode)) }
+        }
+        if let v = s.dsfid { tag.append(Field("tag.dsfid", "DSFID", Hex.byte(v) + (s.dsfidLocked ? " (locked)" : ""))) }
+        if let v = s.afi { tag.append(Field("tag.afi", "AFI", Hex.byte(v) + (s.afiLocked ? " (locked)" : ""))) }
+        if let v = s.icReference { tag.append(Field("tag.ic_reference", "IC reference", Hex.byte(v))) }
+        if let size = s.blockSize {
+            let value = s.blockCount.map { "\($0) blocks × \(size) bytes" + (s.blockSizeInferred ? " (block size from the data length)" : "") }
+                ?? "block size \(size) bytes" + (s.blockSizeInferred ? " (from the data length)" : "") + ", number of blocks unknown"
+            tag.append(Field("tag.memory_size", "Memory size", value))
+        }
+        tag.append(Field("tag.state", "State at end", s.state.rawValue))
+        let others = s.inventoried.filter { $0 != s.uid }
+        if !others.isEmpty { tag.append(Field("tag.inventoried", "Other VICCs inventoried", others.map(\.description).joined(separator: ", "))) }
+        return tag
+    }
+}
+
+/// The rebuilt blocks, as rows of hex (text view) or one field per block (tree and JSON).
+struct ISO15693MemoryMap {
+    let s: ISO15693Session
+
+    init(_ s: ISO15693Session) { self.s = s }
+
+    var heading: String {
+        let numbers = s.memory.sortedNumbers
+        let written = numbers.filter { s.memory[$0]?.written == true }.count
+        var text = "\(numbers.count)" + (s.blockCount.map { " of \($0)" } ?? "") + " block\(numbers.count == 1 ? "" : "s") known"
+        if written > 0 { text += ", \(written) written" }
+        return text
+    }
+
+    func field() -> Field {
+        let children = s.memory.sortedNumbers.compactMap { n -> Field? in
+            guard let b = s.memory[n] else { return nil }
+            var flags: [String] = []
+            if b.written { flags.append(b.read ? "written, read back" : "written") }
+            if b.locked == true { flags.append("locked") }
+            return Field("memory.block", "Block \(n)", Hex.string(b.data) + (flags.isEmpty ? "" : " (\(flags.joined(separator: ", ")))"))
+        }
+        return Field("memory.blocks", "Blocks", heading, children: children)
+    }
+
+    /// `      0  E1 40 30 01*  03 0C D1 01*` — rows of up to 16 bytes of consecutive blocks;
+    /// `*` marks a block written in this session, `#` a locked one.
+    func lines() -> [String] {
+        let numbers = s.memory.sortedNumbers
+        let size = s.blockSize ?? 4
+        let perRow = max(1, 16 / max(1, size))
+        let width = String(numbers.last ?? 0).count
+        var out = ["memory: " + heading]
+        var row = ""
+        var rowStart = -1
+        var inRow = 0
+        var marks = Set<Character>()
+        func flush() {
+            if inRow > 0 { out.append("    " + String(repeating: " ", count: width - String(rowStart).count) + "\(rowStart)  \(row)") }
+            row = ""
+            inRow = 0
+        }
+        for n in numbers {
+            guard let b = s.memory[n] else { continue }
+            if inRow == perRow || (inRow > 0 && n != rowStart + inRow) { flush() }
+            if inRow == 0 { rowStart = n } else { row += "  " }
+            var mark = ""
+            if b.written { mark += "*"; marks.insert("*") }
+            if b.locked == true { mark += "#"; marks.insert("#") }
+            row += Hex.string(b.data) + mark
+            inRow += 1
+        }
+        flush()
+        var legend: [String] = []
+        if marks.contains("*") { legend.append("* written in this session") }
+        if marks.contains("#") { legend.append("# locked") }
+        if !legend.isEmpty { out.append("    (" + legend.joined(separator: "; ") + ")") }
+        return out
+    }
+}
