@@ -1,0 +1,73 @@
+/// Tag memory as far as it is known: the bytes, and which of them were actually read.
+///
+/// The dissector rebuilds memory from the pages or blocks a reader read, so some bytes are
+/// unknown; decoders report structures that reach into them instead of reading zeros.
+public struct TagMemoryImage: Sendable, Hashable {
+    public var bytes: [UInt8]
+    /// One flag per byte; nil when every byte is known. Bytes past the end of the mask are unknown.
+    public var known: [Bool]?
+
+    public init(bytes: [UInt8], known: [Bool]? = nil) {
+        self.bytes = bytes
+        self.known = known
+    }
+
+    public var count: Int { bytes.count }
+
+    public func isKnown(_ offset: Int) -> Bool {
+        guard offset >= 0 && offset < bytes.count else { return false }
+        guard let known else { return true }
+        return offset < known.count && known[offset]
+    }
+
+    /// The first byte in `range` that is unknown (or beyond the image), if any.
+    public func firstUnknown(in range: Range<Int>) -> Int? {
+        var i = range.lowerBound
+        while i < range.upperBound {
+            if !isKnown(i) { return i }
+            i += 1
+        }
+        return nil
+    }
+
+    /// The unknown stretches of `range`, in order.
+    public func unknownRuns(in range: Range<Int>) -> [Range<Int>] {
+        var runs: [Range<Int>] = []
+        var i = range.lowerBound
+        while i < range.upperBound {
+            if isKnown(i) { i += 1; continue }
+            let start = i
+            while i < range.upperBound && !isKnown(i) { i += 1 }
+            runs.append(start..<i)
+        }
+        return runs
+    }
+
+    /// "64–79" style text for byte ranges (inclusive ends, as people count bytes).
+    public static func describe(_ runs: [Range<Int>]) -> String {
+        runs.map { $0.count == 1 ? "\($0.lowerBound)" : "\($0.lowerBound)–\($0.upperBound - 1)" }
+            .joined(separator: ", ")
+    }
+}
+
+/// Something a tag-memory decoder noticed, at absolute offsets of the memory image.
+public struct TagMemoryIssue: Sendable, Hashable, CustomStringConvertible {
+    public enum Severity: String, Sendable, Hashable {
+        case note, warning, error
+    }
+
+    public var severity: Severity
+    /// Stable identifier (`t2t.cc.magic`, `t2t.tlv.ndef-past-area`, `t5t.cc.version` …).
+    public var rule: String
+    public var message: String
+    public var range: Range<Int>
+
+    public init(_ severity: Severity, _ rule: String, _ message: String, range: Range<Int>) {
+        self.severity = severity
+        self.rule = rule
+        self.message = message
+        self.range = range
+    }
+
+    public var description: String { "\(severity.rawValue) [\(range.lowerBound)..<\(range.upperBound)] \(message) (\(rule))" }
+}

@@ -1,0 +1,82 @@
+import NFCCore
+
+/// Fields and diagnostics of one dissected unit (an NDEF message, a memory image): what the
+/// describers return and the renderers read.
+public struct FieldTree: Sendable, Equatable {
+    public var fields: [Field]
+    public var diagnostics: [Diagnostic]
+
+    public init(fields: [Field] = [], diagnostics: [Diagnostic] = []) {
+        self.fields = fields
+        self.diagnostics = diagnostics
+    }
+
+    public func first(key: String) -> Field? { fields.first(key: key) }
+
+    /// Every field with `key`, depth first.
+    public func all(key: String) -> [Field] {
+        var out: [Field] = []
+        func visit(_ f: Field) {
+            if f.key == key { out.append(f) }
+            f.children.forEach(visit)
+        }
+        fields.forEach(visit)
+        return out
+    }
+}
+
+extension Diagnostic {
+    /// An NDEF issue as a diagnostic: advisories are notes, tolerated breaches warnings, the
+    /// ones decoding could not get past errors.
+    init(_ issue: NDEFIssue, range: Range<Int>?) {
+        let severity: Severity = !issue.isBreach ? .note : (issue.tolerated ? .warning : .error)
+        self.init(severity, "\(issue.message) [\(issue.rule.rawValue)]", range: range)
+    }
+
+    init(_ issue: TagMemoryIssue) {
+        let severity: Severity
+        switch issue.severity {
+        case .note: severity = .note
+        case .warning: severity = .warning
+        case .error: severity = .error
+        }
+        self.init(severity, "\(issue.message) [\(issue.rule)]", range: issue.range)
+    }
+}
+
+/// Short hex for field values: the whole value, since nothing may be dropped.
+func hexValue(_ bytes: some Collection<UInt8>) -> String {
+    bytes.isEmpty ? "(none)" : Hex.string(bytes)
+}
+
+/// `"text"` with control characters shown as escapes, so a value stays on one line.
+func quoted(_ s: String) -> String {
+    var out = "\""
+    for scalar in s.unicodeScalars {
+        switch scalar {
+        case "\"": out += "\\\""
+        case "\\": out += "\\\\"
+        case "\n": out += "\\n"
+        case "\r": out += "\\r"
+        case "\t": out += "\\t"
+        default:
+            if scalar.value < 0x20 || scalar.value == 0x7F {
+                out += "\\u{\(Hex.value(scalar.value, digits: 2))}"
+            } else {
+                out.unicodeScalars.append(scalar)
+            }
+        }
+    }
+    return out + "\""
+}
+
+/// Bytes as text when they are printable UTF-8, otherwise as hex.
+func textOrHex(_ bytes: [UInt8]) -> String {
+    if let s = String(validating: bytes, as: UTF8.self),
+       !s.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) {
+        return quoted(s)
+    }
+    return hexValue(bytes)
+}
+
+func plural(_ n: Int, _ word: String) -> String { "\(n) \(word)\(n == 1 ? "" : "s")" }

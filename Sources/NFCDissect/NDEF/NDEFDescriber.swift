@@ -1,0 +1,101 @@
+import NFCCore
+
+/// Turns a decoded NDEF message into fields (`ndef.message`, `ndef.record`, `ndef.record.tnf`,
+/// `ndef.text.language`, `ndef.uri` …) with byte ranges, and its issues into diagnostics.
+public enum NDEFDescriber {
+    /// Fields with ranges in the message's own bytes.
+    public static func describe(_ result: NDEFDecodeResult) -> FieldTree {
+        describe(result, placing: { $0 })
+    }
+
+    /// Fields with message ranges passed through `place` (e.g. into a tag's memory image);
+    /// `place` returns nil for ranges it cannot place.
+    public static func describe(_ result: NDEFDecodeResult,
+                                placing place: @escaping (Range<Int>) -> Range<Int>?) -> FieldTree {
+        let builder = NDEFFieldBuilder(place: place)
+        let diagnostics = result.issues.map { Diagnostic($0, range: place($0.offset..<($0.offset + 1))) }
+        return FieldTree(fields: [builder.message(result)], diagnostics: diagnostics)
+    }
+
+    /// One line per record: `URI https://example.com`, `Text (en) "Hello"` …
+    public static func summaries(_ result: NDEFDecodeResult) -> [String] {
+        result.records.map(NDEFSummary.line)
+    }
+}
+
+/// Builds the fields of one message; `place` maps message ranges to output ranges.
+struct NDEFFieldBuilder {
+    let place: (Range<Int>) -> Range<Int>?
+
+    func message(_ result: NDEFDecodeResult, key: String = "ndef.message", label: String = "NDEF message") -> Field {
+        var children = result.records.enumerated().map { record($0.element, index: $0.offset + 1) }
+        if let unparsed = result.unparsedRange {
+            children.append(Field("ndef.unparsed", "Not part of a record", plural(unparsed.count, "byte"), range: place(unparsed)))
+        }
+        let whole = 0..<result.byteCount
+        let lower = result.records.first?.record.range?.lowerBound ?? result.unparsedRange?.lowerBound ?? 0
+        let upper = result.unparsedRange?.upperBound ?? result.records.last?.record.range?.upperBound ?? lower
+        let span = result.byteCount == 0 || result.records.isEmpty && result.unparsedRange == nil ? whole : lower..<upper
+        return Field(key, label, plural(result.records.count, "record"), range: place(span), children: children)
+    }
+
+    /// Payload range (in payload bytes) of `r` placed in the output.
+    func at(_ r: NDEFRecord, _ payloadRange: Range<Int>) -> Range<Int>? {
+        r.messageRange(ofPayloadRange: payloadRange).flatMap(place)
+    }
+
+    func record(_ decoded: NDEFDecodedRecord, index: Int) -> Field {
+        let r = decoded.record
+        var children: [Field] = []
+        if let first = r.chunks.first {
+            children += layout(first, record: r, isFirstChunk: true)
+        }
+        let payloadRange = r.messageRange(ofPayloadRange: 0..<r.payload.count).flatMap(place)
+        let payloadValue = r.chunks.count > 1
+            ? "\(plural(r.payload.count, "byte")) in \(r.chunks.count) chunks"
+            : plural(r.payload.count, "byte")
+        var payloadChildren = NDEFPayloadFields(builder: self).fields(decoded)
+        if payloadChildren.isEmpty && !r.payload.isEmpty {
+            payloadChildren = [Field("ndef.payload.bytes", "Bytes", hexValue(r.payload), range: payloadRange)]
+        }
+        children.append(Field("ndef.record.payload", "Payload", payloadValue, range: payloadRange, children: payloadChildren))
+        if r.chunks.count > 1 {
+            let chunks = r.chunks.enumerated().map { k, c in
+                Field("ndef.record.chunk", "Chunk \(k + 1)", "\(plural(c.payloadRange.count, "byte")), CF \(c.header.cf ? 1 : 0)",
+                      range: place(c.range), children: layout(c, record: r, isFirstChunk: k == 0)
+                        + [Field("ndef.record.chunk.payload", "Payload", plural(c.payloadRange.count, "byte"), range: place(c.payloadRange))])
+            }
+            children.append(Field("ndef.record.chunks", "Chunks", "\(r.chunks.count)", range: r.range.flatMap(place), children: chunks))
+        }
+        return Field("ndef.record", "Record \(index)", NDEFSummary.line(decoded), range: r.range.flatMap(place), children: children)
+    }
+
+    /// Header, lengths, TYPE and ID of one wire record.
+    func layout(_ c: NDEFChunk, record r: NDEFRecord, isFirstChunk: Bool) -> [Field] {
+        let h = c.header
+        let headerRange = place(c.range.lowerBound..<(c.range.lowerBound + 1))
+        var out = [
+            Field("ndef.record.header", "Header", "\(Hex.byte(h.byte)): \(h.flagNames)", range: headerRange, children: [
+                Field("ndef.record.mb", "MB (message begin)", h.mb ? "1" : "0", range: headerRange),
+                Field("ndef.record.me", "ME (message end)", h.me ? "1" : "0", range: headerRange),
+                Field("ndef.record.cf", "CF (chunk flag)", h.cf ? "1" : "0", range: headerRange),
+                Field("ndef.record.sr", "SR (short record)", h.sr ? "1" : "0", range: headerRange),
+                Field("ndef.record.il", "IL (ID length present)", h.il ? "1" : "0", range: headerRange),
+            ]),
+            Field("ndef.record.tnf", "TNF", "\(h.tnf.rawValue) (\(h.tnf.name))", range: headerRange),
+            Field("ndef.record.type_length", "TYPE_LENGTH", "\(c.typeRange.count)",
+                  range: place(c.typeLengthOffset..<(c.typeLengthOffset + 1))),
+            Field("ndef.record.payload_length", "PAYLOAD_LENGTH", "\(c.payloadRange.count)", range: place(c.payloadLengthRange)),
+        ]
+        if let idLength = c.idLengthOffset {
+            out.append(Field("ndef.record.id_length", "ID_LENGTH", "\(c.idRange.count)", range: place(idLength..<(idLength + 1))))
+        }
+        if !c.typeRange.isEmpty {
+            out.append(Field("ndef.record.type", "TYPE", isFirstChunk ? r.typeName : "(on a later chunk)", range: place(c.typeRange)))
+        }
+        if !c.idRange.isEmpty {
+            out.append(Field("ndef.record.id", "ID", isFirstChunk ? quoted(r.idText) : "(on a later chunk)", range: place(c.idRange)))
+        }
+        return out
+    }
+}

@@ -1,0 +1,118 @@
+import NFCCore
+
+/// Fields for tag memory images: Type 2 (header, CC, TLVs, lock and reserved areas), Type 3
+/// (Attribute Information Block and NDEF data) and Type 5 (CC and TLVs).
+public enum TagMemoryDescriber {
+    // MARK: Type 2
+
+    public static func describe(_ layout: Type2MemoryLayout, image: TagMemoryImage) -> FieldTree {
+        var fields: [Field] = [header(image)]
+        if let cc = layout.capabilityContainer {
+            let ccRange = Type2Memory.capabilityContainerRange
+            func byte(_ i: Int) -> Range<Int> { (ccRange.lowerBound + i)..<(ccRange.lowerBound + i + 1) }
+            fields.append(Field("t2t.cc", "Capability Container", hexValue(cc.bytes), range: ccRange, children: [
+                Field("t2t.cc.magic", "CC0 magic", Hex.byte(cc.magic) + (cc.isNDEF ? " (NDEF data present)" : " (not NDEF formatted)"),
+                      range: byte(0)),
+                Field("t2t.cc.version", "CC1 version", "\(cc.versionText) (\(Hex.byte(cc.version)))", range: byte(1)),
+                Field("t2t.cc.size", "CC2 data area size", "\(Hex.byte(cc.size)) → \(cc.dataAreaSize) bytes", range: byte(2)),
+                Field("t2t.cc.access", "CC3 access", "\(Hex.byte(cc.access)): read \(cc.readAccess.name), write \(cc.writeAccess.name)",
+                      range: byte(3)),
+            ]))
+        } else {
+            fields.append(Field("t2t.cc", "Capability Container", "(not read)", range: Type2Memory.capabilityContainerRange))
+        }
+        if let area = layout.tlvArea {
+            let size = layout.capabilityContainer.map { "\($0.dataAreaSize) bytes" } ?? "size unknown"
+            fields.append(Field("t2t.data_area", "Data area", size, range: area.range,
+                                children: TagTLVDescriber.fields(area, prefix: "t2t")))
+        }
+        for a in layout.lockAreas + layout.reservedAreas {
+            let key = a.kind == .lock ? "t2t.lock_area" : "t2t.reserved_area"
+            var value = "bytes \(TagMemoryImage.describe([a.range]))"
+            if let bits = a.lockBits { value += ": \(bits) lock bits, \(a.bytesLockedPerBit ?? 0) bytes each" }
+            if a.isDefault { value += " (default: no Lock Control TLV)" }
+            fields.append(Field(key, a.kind == .lock ? "Lock area" : "Reserved area", value, range: a.range))
+        }
+        return FieldTree(fields: fields, diagnostics: layout.issues.map(Diagnostic.init))
+    }
+
+    /// Pages 0–2: UID, check bytes, internal byte and static lock bytes.
+    static func header(_ image: TagMemoryImage) -> Field {
+        func part(_ key: String, _ label: String, _ range: Range<Int>) -> Field {
+            let value = image.firstUnknown(in: range) == nil ? hexValue(image.bytes[range]) : "(not read)"
+            return Field(key, label, value, range: range)
+        }
+        let known = image.firstUnknown(in: 0..<12) == nil
+        return Field("t2t.header", "Header (pages 0–2)", known ? hexValue(image.bytes[0..<12]) : "(not read completely)", range: 0..<12,
+                     children: [
+                        part("t2t.uid0", "UID0–UID2", 0..<3), part("t2t.bcc0", "BCC0", 3..<4), part("t2t.uid1", "UID3–UID6", 4..<8),
+                        part("t2t.bcc1", "BCC1", 8..<9), part("t2t.internal", "Internal", 9..<10),
+                        part("t2t.lock.static", "Static lock bytes", 10..<12),
+                     ])
+    }
+
+    // MARK: Type 5
+
+    public static func describe(_ layout: Type5MemoryLayout, image: TagMemoryImage) -> FieldTree {
+        var fields: [Field] = []
+        if let cc = layout.capabilityContainer {
+            let mlenRange = cc.isExtended ? 6..<8 : 2..<3
+            var children = [
+                Field("t5t.cc.magic", "CC0 magic", Hex.byte(cc.magic) + (cc.magic == 0xE1
+                        ? " (1-byte block addresses reach the data area)"
+                        : cc.magic == 0xE2 ? " (the data area needs 2-byte block addresses)" : " (not NDEF formatted)"),
+                      range: 0..<1),
+                Field("t5t.cc.version", "CC1 version", "\(cc.versionText) (b8–b5 of \(Hex.byte(cc.versionAndAccess)))", range: 1..<2),
+                Field("t5t.cc.read_access", "CC1 read access", "\(cc.readAccess.name) (b4–b3)", range: 1..<2),
+                Field("t5t.cc.write_access", "CC1 write access", "\(cc.writeAccess.name) (b2–b1)", range: 1..<2),
+                Field("t5t.cc.mlen", "MLEN", "\(Hex.value(cc.mlen, digits: cc.isExtended ? 4 : 2)) → \(cc.dataAreaSize)-byte data area",
+                      range: mlenRange),
+                Field("t5t.cc.features", "CC3 features",
+                      "\(Hex.byte(cc.features))" + (cc.featureNames.isEmpty ? ": none" : ": " + cc.featureNames.joined(separator: ", ")),
+                      range: 3..<4),
+            ]
+            if cc.isExtended { children.insert(Field("t5t.cc.rfu", "RFU", hexValue(cc.rfu), range: 4..<6), at: 5) }
+            fields.append(Field("t5t.cc", "Capability Container", hexValue(cc.bytes), range: 0..<cc.length, children: children))
+        } else {
+            fields.append(Field("t5t.cc", "Capability Container", "(not read)", range: 0..<min(4, max(0, image.count))))
+        }
+        if let area = layout.tlvArea, let cc = layout.capabilityContainer {
+            fields.append(Field("t5t.data_area", "Data area", "\(cc.dataAreaSize) bytes", range: area.range,
+                                children: TagTLVDescriber.fields(area, prefix: "t5t")))
+        }
+        return FieldTree(fields: fields, diagnostics: layout.issues.map(Diagnostic.init))
+    }
+
+    // MARK: Type 3
+
+    public static func describe(_ layout: Type3MemoryLayout, image: TagMemoryImage) -> FieldTree {
+        var fields: [Field] = []
+        guard let aib = layout.attributeInformationBlock else {
+            return FieldTree(fields: [Field("t3t.aib", "Attribute Information Block", "(not read)", range: 0..<16)],
+                             diagnostics: layout.issues.map(Diagnostic.init))
+        }
+        let checksum = aib.checksumIsValid ? "\(Hex.value(aib.checksum, digits: 4)) (valid)"
+            : "\(Hex.value(aib.checksum, digits: 4)) (invalid: bytes 0–13 sum to \(Hex.value(aib.computedChecksum, digits: 4)))"
+        let writeF = aib.writeF == 0 ? "done" : aib.writeF == 0x0F ? "write in progress" : "undefined"
+        let rw = aib.rwFlag == 0 ? "read-only" : aib.rwFlag == 1 ? "read/write" : "undefined"
+        fields.append(Field("t3t.aib", "Attribute Information Block", "version \(aib.versionText), Ln \(aib.ln)", range: 0..<16, children: [
+            Field("t3t.aib.version", "Ver", "\(aib.versionText) (\(Hex.byte(aib.version)))", range: 0..<1),
+            Field("t3t.aib.nbr", "Nbr", "\(aib.nbr) blocks per Check", range: 1..<2),
+            Field("t3t.aib.nbw", "Nbw", "\(aib.nbw) blocks per Update", range: 2..<3),
+            Field("t3t.aib.nmaxb", "Nmaxb", "\(aib.nmaxb) blocks (\(Int(aib.nmaxb) * 16) bytes) for NDEF", range: 3..<5),
+            Field("t3t.aib.reserved", "Reserved", hexValue(aib.reserved), range: 5..<9),
+            Field("t3t.aib.writef", "WriteF", "\(Hex.byte(aib.writeF)) (\(writeF))", range: 9..<10),
+            Field("t3t.aib.rwflag", "RWFlag", "\(Hex.byte(aib.rwFlag)) (\(rw))", range: 10..<11),
+            Field("t3t.aib.ln", "Ln", "\(plural(Int(aib.ln), "byte")) in \(plural(aib.ndefBlockCount, "block"))", range: 11..<14),
+            Field("t3t.aib.checksum", "Checksum", checksum, range: 14..<16),
+        ]))
+        if let range = layout.ndefRange {
+            var children: [Field] = []
+            if let result = layout.ndef {
+                children = [NDEFFieldBuilder(place: { ($0.lowerBound + 16)..<($0.upperBound + 16) }).message(result)]
+            }
+            fields.append(Field("t3t.ndef", "NDEF data", plural(range.count, "byte"), range: range, children: children))
+        }
+        return FieldTree(fields: fields, diagnostics: layout.issues.map(Diagnostic.init))
+    }
+}

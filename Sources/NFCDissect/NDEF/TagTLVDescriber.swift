@@ -1,0 +1,85 @@
+import NFCCore
+
+/// Fields for the TLV area of a Type 2 or Type 5 tag (`t2t.tlv.ndef.length`, `t5t.tlv.terminator` …).
+enum TagTLVDescriber {
+    static func key(_ tag: TagTLV.Tag) -> String {
+        switch tag {
+        case .null: return "null"
+        case .lockControl: return "lock_control"
+        case .memoryControl: return "memory_control"
+        case .ndef: return "ndef"
+        case .proprietary: return "proprietary"
+        case .terminator: return "terminator"
+        case .rfu: return "rfu"
+        }
+    }
+
+    static func fields(_ area: TagTLVArea, prefix: String) -> [Field] {
+        area.tlvs.enumerated().map { index, tlv in
+            let control: Type2ControlArea?
+            switch tlv.tag {
+            case .lockControl where tlv.isComplete: control = Type2ControlArea(.lock, value: tlv.value)
+            case .memoryControl where tlv.isComplete: control = Type2ControlArea(.reserved, value: tlv.value)
+            default: control = nil
+            }
+            return field(tlv, prefix: prefix, ndef: area.ndef?.tlvIndex == index ? area.ndef : nil, control: control)
+        }
+    }
+
+    static func field(_ tlv: TagTLV, prefix: String, ndef: TagNDEFMessage?, control: Type2ControlArea?) -> Field {
+        let k = "\(prefix).tlv.\(key(tlv.tag))"
+        let tagRange = tlv.tagOffset..<(tlv.tagOffset + 1)
+        if tlv.tag == .null {
+            return Field(k, tlv.tag.name, tlv.repeatCount == 1 ? "padding" : "\(tlv.repeatCount) bytes of padding", range: tlv.range)
+        }
+        if tlv.tag == .terminator {
+            return Field(k, tlv.tag.name, "end of the TLVs", range: tlv.range)
+        }
+        var children = [Field("\(k).type", "T", Hex.byte(tlv.tag.byte), range: tagRange)]
+        if let length = tlv.length, let lengthRange = tlv.lengthRange {
+            children.append(Field("\(k).length", "L", "\(length)" + (lengthRange.count == 3 ? " (3-byte form)" : ""), range: lengthRange))
+        }
+        let valueRange = tlv.valueSegments.first.flatMap { first in tlv.valueSegments.last.map { first.lowerBound..<$0.upperBound } }
+        let read = tlv.isComplete ? plural(tlv.value.count, "byte") : "\(tlv.value.count) of \(tlv.length ?? 0) bytes read"
+        var valueChildren: [Field] = []
+        if let ndef {
+            let builder = NDEFFieldBuilder(place: { ndef.imageRange(ofMessageRange: $0) })
+            if !ndef.result.records.isEmpty || ndef.result.unparsedRange != nil {
+                valueChildren.append(builder.message(ndef.result))
+            }
+        } else if let control {
+            valueChildren = controlFields(control, prefix: k, range: valueRange)
+        } else if !tlv.value.isEmpty {
+            valueChildren.append(Field("\(k).bytes", "Bytes", hexValue(tlv.value), range: valueRange))
+        }
+        children.append(Field("\(k).value", "V", read, range: valueRange, children: valueChildren))
+        let summary: String
+        if let ndef, let first = ndef.result.records.first {
+            summary = NDEFSummary.line(first) + (ndef.result.records.count > 1 ? " + \(ndef.result.records.count - 1) more" : "")
+        } else {
+            summary = "L=\(tlv.length ?? 0)"
+        }
+        return Field(k, tlv.tag.name, summary, range: tlv.range, children: children)
+    }
+
+    static func controlFields(_ a: Type2ControlArea, prefix k: String, range: Range<Int>?) -> [Field] {
+        guard let v = a.tlvValue, v.count == 3 else { return [] }
+        let n = Int(v[2] & 0x0F)
+        var out = [
+            Field("\(k).position", "Position", "byte \(a.range.lowerBound) (PageAddr \(v[0] >> 4) × \(a.bytesPerPage) + ByteOffset \(v[0] & 0x0F))",
+                  range: range.map { $0.lowerBound..<($0.lowerBound + 1) }),
+        ]
+        let sizeRange = range.map { ($0.lowerBound + 1)..<($0.lowerBound + 2) }
+        let thirdRange = range.map { ($0.lowerBound + 2)..<($0.lowerBound + 3) }
+        switch a.kind {
+        case .lock:
+            out.append(Field("\(k).size", "Size", "\(a.lockBits ?? 0) lock bits (\(plural(a.range.count, "byte")))", range: sizeRange))
+            out.append(Field("\(k).bytes_locked_per_bit", "Bytes locked per bit", "\(a.bytesLockedPerBit ?? 0) (2^\(v[2] >> 4))",
+                             range: thirdRange))
+        case .reserved:
+            out.append(Field("\(k).size", "Size", plural(a.range.count, "byte"), range: sizeRange))
+        }
+        out.append(Field("\(k).bytes_per_page", "Bytes per page", "\(a.bytesPerPage) (2^\(n))", range: thirdRange))
+        return out
+    }
+}
