@@ -1,0 +1,144 @@
+/// A service (or area) code: 10-bit number and 6-bit attribute, **little endian on air**
+/// (`0x090F` goes out as `0F 09`). Area codes and node codes share the layout. protocols.md §5.4.
+public struct FeliCaServiceCode: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
+    /// The numeric value, as FZ and metrodroid print it (§9 #11: PM3 prints the on-air bytes).
+    public var rawValue: UInt16
+
+    public init(rawValue: UInt16) { self.rawValue = rawValue }
+    public init(_ rawValue: UInt16) { self.rawValue = rawValue }
+    public init(number: UInt16, attribute: UInt8) {
+        rawValue = (number & 0x3FF) << 6 | UInt16(attribute & 0x3F)
+    }
+
+    static func read(_ c: inout ByteCursor, _ expected: @autoclosure () -> String) throws(DecodeError) -> FeliCaServiceCode {
+        FeliCaServiceCode(try c.readUInt16LE(expected()))
+    }
+
+    /// The two bytes as sent (low byte first).
+    public var onAir: [UInt8] { [UInt8(truncatingIfNeeded: rawValue), UInt8(truncatingIfNeeded: rawValue >> 8)] }
+
+    /// Bits 15–6.
+    public var number: UInt16 { rawValue >> 6 }
+    /// Bits 5–0.
+    public var attribute: UInt8 { UInt8(truncatingIfNeeded: rawValue) & 0x3F }
+
+    /// `FFFF` in Request Service asks for the system key version instead of a node's.
+    public static let systemKeyVersionRequest = FeliCaServiceCode(0xFFFF)
+    public static let ndefRead = FeliCaServiceCode(0x000B)
+    public static let ndefWrite = FeliCaServiceCode(0x0009)
+    public static let cjrcHistory = FeliCaServiceCode(0x090F)
+
+    public var description: String { Hex.value(rawValue, digits: 4) }
+
+    /// Attribute `000000`/`000001`: an area node (answers Search Service Code with an end code).
+    public var isArea: Bool { attribute & 0x3E == 0 }
+
+    public enum Organisation: String, Sendable {
+        case area, random, cyclic, purse
+    }
+
+    /// Random / cyclic / purse service or area; nil for attribute values §5.4 leaves undefined.
+    public var organisation: Organisation? {
+        switch attribute {
+        case 0x00, 0x01: return .area
+        case 0x08...0x0B: return .random
+        case 0x0C...0x0F: return .cyclic
+        case 0x10...0x17: return .purse
+        default: return nil
+        }
+    }
+
+    /// Odd attributes of services are readable (or usable) without a key: Read Without Encryption works.
+    public var needsKey: Bool { attribute & 1 == 0 }
+
+    /// Whether the attribute allows writing (random/cyclic read/write, purse direct/cashback/decrement).
+    public var isWritable: Bool {
+        switch attribute {
+        case 0x08, 0x09, 0x0C, 0x0D, 0x10...0x15: return true
+        default: return false
+        }
+    }
+
+    /// The attribute's meaning, as in §5.4: `random, read-only, without key`.
+    public var attributeMeaning: String {
+        let key = needsKey ? "with key" : "without key"
+        switch attribute {
+        case 0x00: return "area (can contain sub-areas)"
+        case 0x01: return "area (cannot contain sub-areas)"
+        case 0x08, 0x09: return "random, read/write, \(key)"
+        case 0x0A, 0x0B: return "random, read-only, \(key)"
+        case 0x0C, 0x0D: return "cyclic, read/write, \(key)"
+        case 0x0E, 0x0F: return "cyclic, read-only, \(key)"
+        case 0x10, 0x11: return "purse, direct, \(key)"
+        case 0x12, 0x13: return "purse, cashback, \(key)"
+        case 0x14, 0x15: return "purse, decrement, \(key)"
+        case 0x16, 0x17: return "purse, read-only, \(key)"
+        default: return "undefined attribute \(Hex.value(attribute, digits: 2))"
+        }
+    }
+
+    /// The community-known use of a service in a system (§5.4 table; only where the system fits).
+    public func knownUse(inSystem systemCode: UInt16?) -> String? {
+        let t3t = systemCode == nil || systemCode == FeliCaSystemCode.nfcForumType3 || systemCode == FeliCaSystemCode.feliCaLite
+        let cjrc = systemCode == nil || systemCode == FeliCaSystemCode.cjrc
+        switch rawValue {
+        case 0x000B where t3t: return "NDEF / user blocks, read"
+        case 0x0009 where t3t: return "NDEF / user blocks, write"
+        case 0x008B where cjrc: return "CJRC card information"
+        case 0x090F where cjrc: return "CJRC transit history"
+        case 0x108F where cjrc: return "CJRC gate in/out log"
+        case 0x10CB where cjrc: return "CJRC admission"
+        default: return nil
+        }
+    }
+
+    /// `090F (number 36, cyclic, read-only, without key)`.
+    public var detailedDescription: String {
+        if self == .systemKeyVersionRequest { return "FFFF (system key version)" }
+        return "\(description) (number \(number), \(attributeMeaning))"
+    }
+}
+
+/// System codes (2 bytes, **big endian** everywhere: Polling, Request System Code, RD). §5.7.
+public enum FeliCaSystemCode {
+    public static let cjrc: UInt16 = 0x0003
+    public static let commonArea: UInt16 = 0xFE00
+    public static let nfcForumType3: UInt16 = 0x12FC
+    public static let feliCaLite: UInt16 = 0x88B4
+    public static let wildcard: UInt16 = 0xFFFF
+
+    /// What a system code is used for, or nil for codes no consulted source lists (§9 #25: `8E4B`).
+    public static func name(_ code: UInt16) -> String? {
+        switch code {
+        case 0x0003: return "CJRC transit: Suica, PASMO, ICOCA …"
+        case 0xFE00: return "FeliCa common area"
+        case 0x12FC: return "NFC Forum Type 3 Tag"
+        case 0x88B4: return "FeliCa Lite / Lite-S"
+        case 0xFE0F: return "Osaifu-Keitai container"
+        case 0x957A: return "FeliCa Secure ID"
+        case 0x8008: return "Octopus"
+        case 0x8005: return "Shenzhen Tong"
+        case 0x0102: return "EZ-Link (legacy)"
+        case 0x86A7: return "Suica second system"
+        case 0x927A: return "Hayakaken second system"
+        case 0x8BDC: return "Rakuten Edy"
+        case 0x04C7: return "nanaco"
+        case 0x852B: return "WAON"
+        case 0xFFFF: return "any system"
+        default: return nil
+        }
+    }
+
+    /// `FE00 (FeliCa common area)`, `8E4B (not in any consulted list)`.
+    public static func describe(_ code: UInt16) -> String {
+        "\(Hex.value(code, digits: 4)) (\(name(code) ?? "not in any consulted list"))"
+    }
+
+    /// Whether a Polling for `requested` selects a system with code `code`: `FF` in either byte of the
+    /// request is a wildcard for that byte (nfcpy), `FFFF` selects any.
+    public static func polling(_ requested: UInt16, matches code: UInt16) -> Bool {
+        let hiOK = requested >> 8 == 0xFF || requested >> 8 == code >> 8
+        let loOK = requested & 0xFF == 0xFF || requested & 0xFF == code & 0xFF
+        return hiOK && loOK
+    }
+}
