@@ -92,7 +92,8 @@ public struct FeliCaListProblem: Sendable, Hashable {
                                          message: "\(blocks.count) blocks; a card takes 1…\(maximumBlocks)"))
         }
         for (i, b) in blocks.enumerated() {
-            if Int(b.serviceOrder) >= services.count {
+            // With no services at all, A1 already says it; A3 would only repeat it per element.
+            if !services.isEmpty, Int(b.serviceOrder) >= services.count {
                 out.append(FeliCaListProblem(statusFlag2: 0xA3, element: i,
                                              message: "block list element \(i + 1) names service #\(b.serviceOrder), the list has \(services.count)"))
             }

@@ -12,9 +12,13 @@ public struct FeliCaIDm: RawRepresentable, Sendable, Hashable, CustomStringConve
     }
 
     static func read(_ c: inout ByteCursor, _ expected: @autoclosure () -> String = "8-byte IDm") throws(DecodeError) -> FeliCaIDm {
-        let hi = try c.readUInt32BE(expected())
-        let lo = try c.readUInt32BE(expected())
-        return FeliCaIDm(rawValue: UInt64(hi) << 32 | UInt64(lo))
+        FeliCaIDm(rawValue: try readUInt64(&c, expected()))
+    }
+
+    /// Eight bytes, big endian, read as one unit so that a short IDm or PMm reports where it starts.
+    static func readUInt64(_ c: inout ByteCursor, _ expected: @autoclosure () -> String) throws(DecodeError) -> UInt64 {
+        let range = try c.readRange(8, expected())
+        return c.bytes[range].reduce(0) { $0 << 8 | UInt64($1) }
     }
 
     public var bytes: [UInt8] { (0..<8).map { UInt8(truncatingIfNeeded: rawValue >> (56 - 8 * $0)) } }
@@ -91,9 +95,7 @@ public struct FeliCaPMm: RawRepresentable, Sendable, Hashable, CustomStringConve
     }
 
     static func read(_ c: inout ByteCursor) throws(DecodeError) -> FeliCaPMm {
-        let hi = try c.readUInt32BE("8-byte PMm")
-        let lo = try c.readUInt32BE("8-byte PMm")
-        return FeliCaPMm(rawValue: UInt64(hi) << 32 | UInt64(lo))
+        FeliCaPMm(rawValue: try FeliCaIDm.readUInt64(&c, "8-byte PMm"))
     }
 
     public var bytes: [UInt8] { (0..<8).map { UInt8(truncatingIfNeeded: rawValue >> (56 - 8 * $0)) } }

@@ -185,7 +185,7 @@ public enum SuicaCodes {
 
     public static func entryExit(_ e: UInt8) -> String? {
         switch e {
-        case 0x00: return "no gate passage (normal exit, charge, purchase …)"
+        case 0x00: return "normal (gate exit, or no gate: new issue, charge, purchase …)"
         case 0x01: return "entry (auto-charge)"
         case 0x02: return "entry and exit (stored value)"
         case 0x03: return "pass entry, fare-adjusted exit"

@@ -45,7 +45,8 @@ public final class Dissector {
         let d: TechnologyDissector
         switch technology {
         case .iso14443a: d = ISO14443ADissector(detail: detail, counter: counter)
-        case .iso14443b, .felica, .iso15693: d = RawDissector(technology: technology, detail: detail)
+        case .felica: d = FeliCaDissector(detail: detail, counter: counter)
+        case .iso14443b, .iso15693: d = RawDissector(technology: technology, detail: detail)
         }
         dissectors[technology] = d
         return d
