@@ -34,7 +34,8 @@ enum FeliCaBlockContent: Equatable {
             if lite, let name = FeliCaLiteBlock.name(block), block >= 0x0E {
                 return FeliCaLiteBlock.describe(block, data: data).map { "\(name): \($0)" } ?? name
             }
-            return ShiftJIS.text(inBlock: data).map(quoted)
+            // Blocks after the AIB hold NDEF data, decoded as a whole message, not block by block.
+            return nil
         case .plain:
             return ShiftJIS.text(inBlock: data).map(quoted)
         }
@@ -101,7 +102,9 @@ enum FeliCaBlockContent: Equatable {
     }
 
     /// The field of one block; `base` is where its 16 bytes start in the unit (frame or memory).
-    func field(_ data: [UInt8], block: UInt16, service: FeliCaServiceCode, base: Int, key: String, label: String, written: Bool = false) -> Field {
+    /// `aibFields: false` leaves the AIB's own fields out (the session summary shows them once, with the NDEF message).
+    func field(_ data: [UInt8], block: UInt16, service: FeliCaServiceCode, base: Int, key: String, label: String, written: Bool = false,
+               aibFields: Bool = true) -> Field {
         var value = Hex.string(data)
         if let line = line(data, block: block) { value += "  " + line }
         if written { value += " (written)" }
@@ -110,7 +113,7 @@ enum FeliCaBlockContent: Equatable {
         case .history:
             if let r = try? SuicaHistoryRecord.decode(data) { children = Self.historyFields(r, at: base) }
         case .type3:
-            if block == 0, let aib = try? Type3AttributeInformationBlock.decode(data), aib.checksumIsValid {
+            if aibFields, block == 0, let aib = try? Type3AttributeInformationBlock.decode(data), aib.checksumIsValid {
                 let tree = TagMemoryDescriber.describe(Type3Memory.decode(TagMemoryImage(bytes: data)), image: TagMemoryImage(bytes: data))
                 children = tree.fields.filter { $0.key == "t3t.aib" }.map { $0.shifted(by: base) }
             }
@@ -119,6 +122,31 @@ enum FeliCaBlockContent: Equatable {
         }
         return Field(key, label, value, range: base..<base + data.count, children: children)
     }
+}
+
+/// Blocks 0 … ceil(Ln/16) of a Type 3 Tag's NDEF service as a memory image (unread blocks unknown),
+/// with the AIB of block 0. Bounded, so that a wild Ln cannot grow the image.
+func type3Image(_ blocks: [UInt16: [UInt8]]) -> (image: TagMemoryImage, aib: Type3AttributeInformationBlock)? {
+    guard let aibData = blocks[0], let aib = try? Type3AttributeInformationBlock.decode(aibData) else { return nil }
+    var bytes: [UInt8] = []
+    var known: [Bool] = []
+    for n in 0...min(aib.ndefBlockCount, 1024) {
+        let data = blocks[UInt16(n)]
+        bytes += data ?? [UInt8](repeating: 0, count: 16)
+        known += [Bool](repeating: data != nil, count: 16)
+    }
+    return (TagMemoryImage(bytes: bytes, known: known), aib)
+}
+
+/// `NDEF URI https://…` when `blocks` hold a complete, readable message; the AIB line otherwise.
+func type3Summary(_ blocks: [UInt16: [UInt8]]) -> String? {
+    guard let (image, aib) = type3Image(blocks) else { return nil }
+    let layout = Type3Memory.decode(image)
+    if let ndef = layout.ndef, !ndef.records.isEmpty,
+       layout.issues.allSatisfy({ $0.severity != .error && $0.rule != "t3t.ndef.unread" }) {
+        return "NDEF " + NDEFDescriber.summaries(ndef).joined(separator: "; ")
+    }
+    return FeliCaBlockContent.aibLine(aib)
 }
 
 extension Field {

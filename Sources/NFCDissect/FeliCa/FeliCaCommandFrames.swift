@@ -112,7 +112,7 @@ enum FeliCaCommandFrames {
             if let service = services.dropFirst(Int(g.order)).first {
                 name = service.description + (naming ? service.knownUse(inSystem: s.systemCode).map { " (\($0))" } ?? "" : "")
             } else {
-                name = "service #\(g.order) (not listed)"
+                name = services.isEmpty ? "(no service listed)" : "service #\(g.order) (not listed)"
             }
             return "\(name): block\(g.numbers.count == 1 ? "" : "s") \(ranges(g.numbers))"
         }

@@ -153,6 +153,7 @@ enum FeliCaResponseFrames {
         var children: [Field] = []
         var lines: [String] = []
         var history: [SuicaHistoryRecord] = []
+        var type3: [UInt16: [UInt8]] = [:]
         for (i, data) in blocks.enumerated() {
             let element = list.dropFirst(i).first
             let service = element.flatMap { services.dropFirst(Int($0.serviceOrder)).first }
@@ -160,6 +161,7 @@ enum FeliCaResponseFrames {
             let kind = service.map { FeliCaBlockContent.kind(service: $0, systemCode: s.systemCode, family: s.pmm?.family) } ?? .plain
             if let service { s.store(data, block: number, service: service, written: false) }
             if kind == .history, let r = try? SuicaHistoryRecord.decode(data), !r.isEmpty { history.append(r) }
+            if case .type3 = kind { type3[number] = data }
             if blocks.count == 1, let line = kind.line(data, block: number) { lines.append(line) }
             if ctx.sink.enabled {
                 let label = service.map { "Block \(number) of \($0)" } ?? "Block \(i + 1)"
@@ -170,7 +172,9 @@ enum FeliCaResponseFrames {
         ctx.sink.add(Field("felica.data", "Block data", plural(16 * blocks.count, "byte"), range: 13..<13 + 16 * blocks.count, children: children))
         var summary = "OK, \(plural(blocks.count, "block"))"
         if !list.isEmpty { summary += " (" + FeliCaCommandFrames.blockListText(services, list, s, naming: false) + ")" }
-        if let line = lines.first {
+        if let t3t = type3Summary(type3) {
+            summary += ": " + t3t
+        } else if let line = lines.first {
             summary += ": " + line
         } else if let newest = history.first, let oldest = history.last {
             summary += ": history \(newest.dateText)" + (history.count > 1 ? " … \(oldest.dateText)" : "") + ", balance \(newest.balance) yen"

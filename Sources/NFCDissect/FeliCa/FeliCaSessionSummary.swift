@@ -133,11 +133,11 @@ struct FeliCaServiceContent {
             for n in numbers {
                 guard let data = sb.blocks[n] else { continue }
                 var f = kind.field(data, block: n, service: sb.service, base: 16 * Int(n), key: "felica.memory.block",
-                                   label: "Block \(n)", written: sb.written.contains(n))
+                                   label: "Block \(n)", written: sb.written.contains(n), aibFields: false)
                 if let c = change(n) { f.children.append(Field("suica.change", "Balance change", "\(c > 0 ? "+" : "")\(c) yen")) }
                 children.append(f)
             }
-            fields.append(Field("felica.memory.service", title, count, children: children))
+            fields.append(Field("felica.memory.service", title.prefix(1).uppercased() + title.dropFirst(), count, children: children))
         } else {
             notes.append(title + " (" + count + "):")
             for n in numbers {
@@ -173,17 +173,7 @@ struct FeliCaServiceContent {
 
     /// The AIB and NDEF message rebuilt from blocks 0, 1, 2 … of service `000B`.
     mutating func type3(_ sb: FeliCaServiceBlocks, full: Bool) {
-        guard let aibData = sb.blocks[0], let aib = try? Type3AttributeInformationBlock.decode(aibData), aib.checksumIsValid || sb.systemCode == FeliCaSystemCode.nfcForumType3 else { return }
-        // Blocks 1 … ceil(Ln/16) hold the message (§5.8); bounded so that a wild Ln cannot grow the image.
-        let last = min(aib.ndefBlockCount, 1024)
-        var bytes: [UInt8] = []
-        var known: [Bool] = []
-        for n in 0...last {
-            let data = sb.blocks[UInt16(n)]
-            bytes += data ?? [UInt8](repeating: 0, count: 16)
-            known += [Bool](repeating: data != nil, count: 16)
-        }
-        let image = TagMemoryImage(bytes: bytes, known: known)
+        guard let (image, aib) = type3Image(sb.blocks), aib.checksumIsValid || sb.systemCode == FeliCaSystemCode.nfcForumType3 else { return }
         let layout = Type3Memory.decode(image)
         let tree = TagMemoryDescriber.describe(layout, image: image)
         diagnostics += tree.diagnostics
