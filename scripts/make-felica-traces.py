@@ -242,21 +242,35 @@ def system_switch():
 LITE_IDM = [0x01, 0x2E, 0x3C, 0x88, 0x91, 0x05, 0x6D, 0x12]
 
 
+def ndef_uri_message(uri):
+    """One NDEF URI record (MB ME SR, TNF 1, type U), prefix 04 = "https://"."""
+    payload = [0x04] + list(uri.encode())
+    return [0xD1, 0x01, len(payload), 0x55] + payload
+
+
+def type3_blocks(message, nmaxb=13):
+    """AIB (T3T 1.1 section 6.2: version 1.0, Nbr 4, Nbw 1, read/write) and the message, zero padded."""
+    aib = [0x10, 0x04, 0x01] + be16(nmaxb) + [0, 0, 0, 0, 0x00, 0x01, 0x00] + be16(len(message))
+    aib += be16(sum(aib))
+    data = message + [0] * (-len(message) % 16)
+    return [aib] + [data[i:i + 16] for i in range(0, len(data), 16)]
+
+
 def errors():
     t = Trace()
-    t.comment("Session 1: the card's Polling answer is damaged on air (wrong CRC_F) and the reader polls again;\n"
-              "then a Read whose LEN wrongly counts the CRC is ignored by the card and sent again correctly.")
+    t.comment("Session 1: a FeliCa Lite-S formatted as an NFC Forum Type 3 Tag. The card's answer to a Polling\n"
+              "for any system is damaged on air (wrong CRC_F); the reader polls for 12FC; a Check (Read) whose LEN\n"
+              "wrongly counts the CRC is ignored by the card and sent again correctly: AIB and NDEF message.")
     t.field(True)
     t.reader(polling(0xFFFF, 0x00))
     t.card(polling_answer(LITE_IDM, PMM_LITE_S), POLLING_SLOT0_US, note="CRC_F damaged", corrupt_crc=True)
-    t.poll(0xFFFF, LITE_IDM, PMM_LITE_S, rc=0)
-    bad = read(LITE_IDM, [0x000B], [(0, 0)])
+    t.poll(0x12FC, LITE_IDM, PMM_LITE_S, note="Polling for the NDEF system")
+    blocks = type3_blocks(ndef_uri_message("nfctrace.example/felica/lite-s"))
+    bad = read(LITE_IDM, [0x000B], [(0, n) for n in range(len(blocks))])
     bad[0] += 2
     t.reader(bad, note="LEN counts the CRC: the card stays silent")
     t.silence(20000)
-    aib = [0x10, 0x04, 0x01, 0x00, 0x0D, 0, 0, 0, 0, 0x00, 0x01, 0x00, 0x00, 0x00]
-    aib += be16(sum(aib))
-    t.read(LITE_IDM, [0x000B], [(0, 0)], [aib], note="sent again with LEN 0x10")
+    t.read(LITE_IDM, [0x000B], [(0, n) for n in range(len(blocks))], blocks, note="sent again with the right LEN")
     t.field(False)
 
     t.comment("Session 2: status flags. A Read with an empty service list is refused with FF A1 (illegal number\n"
