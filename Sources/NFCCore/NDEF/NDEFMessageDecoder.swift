@@ -103,6 +103,7 @@ struct NDEFMessageDecoder {
             let rest = cursor.index..<bytes.count
             add(cursor.index, .bytesAfterME, "\(rest.count) byte\(rest.count == 1 ? "" : "s") after the record with ME")
             unparsed = rest
+            framingBroken = true
         } else if !sawME && unparsed == nil {
             if let last = lastHeaderOffset {
                 add(last, .meMissing, "the message ends after this record, which has no ME flag")
@@ -189,7 +190,7 @@ struct NDEFMessageDecoder {
         guard end <= bytes.count else { return }
         add(chunk.payloadLengthRange.lowerBound, .srLongPayload,
             "SR is set, but PAYLOAD_LENGTH reads as the 4-byte value \(length), which frames the record to byte \(end): "
-            + "a long record written with SR", tolerated: false)
+            + "a long record written with SR (decoded as SR says)")
     }
 
     private mutating func add(_ offset: Int, _ rule: NDEFRule, _ message: String, tolerated: Bool = true) {

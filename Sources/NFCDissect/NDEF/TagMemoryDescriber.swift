@@ -23,7 +23,9 @@ public enum TagMemoryDescriber {
         }
         if let area = layout.tlvArea {
             let size = layout.capabilityContainer.map { "\($0.dataAreaSize) bytes" } ?? "size unknown"
-            fields.append(Field("t2t.data_area", "Data area", size, range: area.range,
+            let start = Type2Memory.dataAreaStart
+            let declared = layout.capabilityContainer.map { start..<(start + $0.dataAreaSize) } ?? area.range
+            fields.append(Field("t2t.data_area", "Data area", size, range: declared,
                                 children: TagTLVDescriber.fields(area, prefix: "t2t")))
         }
         for a in layout.lockAreas + layout.reservedAreas {
@@ -65,7 +67,7 @@ public enum TagMemoryDescriber {
                 Field("t5t.cc.version", "CC1 version", "\(cc.versionText) (b8–b5 of \(Hex.byte(cc.versionAndAccess)))", range: 1..<2),
                 Field("t5t.cc.read_access", "CC1 read access", "\(cc.readAccess.name) (b4–b3)", range: 1..<2),
                 Field("t5t.cc.write_access", "CC1 write access", "\(cc.writeAccess.name) (b2–b1)", range: 1..<2),
-                Field("t5t.cc.mlen", "MLEN", "\(Hex.value(cc.mlen, digits: cc.isExtended ? 4 : 2)) → \(cc.dataAreaSize)-byte data area",
+                Field("t5t.cc.mlen", "MLEN", "0x\(Hex.value(cc.mlen, digits: cc.isExtended ? 4 : 2)) → \(cc.dataAreaSize)-byte data area",
                       range: mlenRange),
                 Field("t5t.cc.features", "CC3 features",
                       "\(Hex.byte(cc.features))" + (cc.featureNames.isEmpty ? ": none" : ": " + cc.featureNames.joined(separator: ", ")),
@@ -77,7 +79,7 @@ public enum TagMemoryDescriber {
             fields.append(Field("t5t.cc", "Capability Container", "(not read)", range: 0..<min(4, max(0, image.count))))
         }
         if let area = layout.tlvArea, let cc = layout.capabilityContainer {
-            fields.append(Field("t5t.data_area", "Data area", "\(cc.dataAreaSize) bytes", range: area.range,
+            fields.append(Field("t5t.data_area", "Data area", "\(cc.dataAreaSize) bytes", range: cc.length..<(cc.length + cc.dataAreaSize),
                                 children: TagTLVDescriber.fields(area, prefix: "t5t")))
         }
         return FieldTree(fields: fields, diagnostics: layout.issues.map(Diagnostic.init))
