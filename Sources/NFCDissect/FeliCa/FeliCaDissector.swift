@@ -72,7 +72,7 @@ final class FeliCaDissector: TechnologyDissector {
         let payload = split.payload
         switch FeliCaLength.check(payload) {
         case .ok:
-            ctx.sink.add(Field("felica.len", "LEN", "\(Hex.byte(payload[0])) (\(payload.count) bytes)", range: 0..<1))
+            ctx.sink.add(Field("felica.len", "LEN", "\(Hex.byte(UInt8(truncatingIfNeeded: payload.count))) (\(payload.count) bytes)", range: 0..<1))
         case .mismatch(let declared, let actual):
             var text = "LEN \(Hex.byte(UInt8(truncatingIfNeeded: declared))) says \(declared) bytes, the frame has \(actual) without CRC_F"
             if declared == actual + 2 && split.range != nil { text += " (LEN counts the CRC)" }

@@ -85,9 +85,9 @@ enum FeliCaSessionSummary {
         if let sys = s.system {
             parts.append(sys.code.map { "system \(FeliCaSystemCode.describe($0))" } ?? "system \(sys.number) (code not seen)")
         }
-        if !s.switches.isEmpty {
-            var chain = [s.switches[0].from.code.map { Hex.value($0, digits: 4) } ?? "system \(s.switches[0].from.number)"]
-            chain += s.switches.map { $0.to.code.map { Hex.value($0, digits: 4) } ?? "system \($0.to.number)" }
+        if let first = s.switches.first {
+            func name(_ sys: FeliCaSystem) -> String { sys.code.map { Hex.value($0, digits: 4) } ?? "system \(sys.number)" }
+            let chain = [name(first.from)] + s.switches.map { name($0.to) }
             parts.append("system switch" + (s.switches.count == 1 ? "" : "es") + " " + chain.joined(separator: " → "))
         }
         if !s.idmFromPolling { parts.append("no Polling answer seen") }
