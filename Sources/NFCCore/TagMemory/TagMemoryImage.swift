@@ -22,23 +22,36 @@ public struct TagMemoryImage: Sendable, Hashable {
 
     /// The first byte in `range` that is unknown (or beyond the image), if any.
     public func firstUnknown(in range: Range<Int>) -> Int? {
-        var i = range.lowerBound
-        while i < range.upperBound {
-            if !isKnown(i) { return i }
-            i += 1
-        }
-        return nil
+        unknownRuns(in: range, limit: 1).first?.lowerBound
     }
 
-    /// The unknown stretches of `range`, in order.
+    /// The unknown stretches of `range`, in order. Bytes past the end of the image are one
+    /// stretch, however long `range` is: the cost follows the image, not the range.
     public func unknownRuns(in range: Range<Int>) -> [Range<Int>] {
+        unknownRuns(in: range, limit: Int.max)
+    }
+
+    private func unknownRuns(in range: Range<Int>, limit: Int) -> [Range<Int>] {
         var runs: [Range<Int>] = []
-        var i = range.lowerBound
-        while i < range.upperBound {
-            if isKnown(i) { i += 1; continue }
-            let start = i
-            while i < range.upperBound && !isKnown(i) { i += 1 }
-            runs.append(start..<i)
+        let lower = max(0, range.lowerBound)
+        let inside = min(range.upperBound, bytes.count)
+        if range.lowerBound < 0 { runs.append(range.lowerBound..<min(0, range.upperBound)) }
+        if known != nil {   // without a mask every byte of the image is known
+            var i = lower
+            while i < inside && runs.count < limit {
+                if isKnown(i) { i += 1; continue }
+                let start = i
+                while i < inside && !isKnown(i) { i += 1 }
+                runs.append(start..<i)
+            }
+        }
+        if range.upperBound > bytes.count && runs.count < limit {
+            let start = max(lower, bytes.count)
+            if let last = runs.last, last.upperBound == start {
+                runs[runs.count - 1] = last.lowerBound..<range.upperBound
+            } else {
+                runs.append(start..<range.upperBound)
+            }
         }
         return runs
     }

@@ -185,12 +185,13 @@ struct TagTLVWalker {
             }
         }
 
+        // Issue ranges are never empty: an empty walk points at the first data-area byte.
+        let walked = start..<max(start + 1, lastByte)
         if ndef == nil {
-            issue(.warning, "tlv.no-ndef", "no NDEF Message TLV in the data area" + (stoppedUnread ? " bytes that were read" : ""),
-                  start..<max(start, lastByte))
+            issue(.warning, "tlv.no-ndef", "no NDEF Message TLV in the data area" + (stoppedUnread ? " bytes that were read" : ""), walked)
         }
         if !sawTerminator, case .end = next() {
-            issue(.note, "tlv.no-terminator", "the data area ends without a Terminator TLV", max(start, lastByte - 1)..<max(start, lastByte))
+            issue(.note, "tlv.no-terminator", "the data area ends without a Terminator TLV", (walked.upperBound - 1)..<walked.upperBound)
         }
         return TagTLVArea(tlvs: tlvs, controlAreas: controlAreas, ndef: ndef, range: start..<max(start, lastByte), issues: issues)
     }

@@ -46,7 +46,8 @@ public final class Dissector {
         switch technology {
         case .iso14443a: d = ISO14443ADissector(detail: detail, counter: counter)
         case .iso15693: d = ISO15693Dissector(detail: detail, counter: counter)
-        case .iso14443b, .felica: d = RawDissector(technology: technology, detail: detail)
+        case .felica: d = FeliCaDissector(detail: detail, counter: counter)
+        case .iso14443b: d = RawDissector(technology: technology, detail: detail)
         }
         dissectors[technology] = d
         return d

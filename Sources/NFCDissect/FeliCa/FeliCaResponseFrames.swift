@@ -1,0 +1,184 @@
+import NFCCore
+
+/// Card → reader frames other than the Polling answer (which the dissector handles, since it
+/// decides sessions and system switches): fields, summary, and what the answer teaches the
+/// session (blocks read or written, key versions, system codes, mode).
+enum FeliCaResponseFrames {
+    static func describe(_ response: FeliCaResponse, to command: FeliCaCommand?, _ ctx: inout FrameContext, _ s: inout FeliCaSession) {
+        let code = response.code
+        ctx.sink.add(Field("felica.code", "Response code", "\(Hex.byte(code.rawValue)) (\(code.name))", range: 1..<2))
+        if let idm = response.idm {
+            ctx.sink.add(Field("felica.idm", "IDm", "\(idm) (system \(idm.systemNumber))", range: 2..<10))
+            if let addressed = command?.idm, addressed != idm {
+                ctx.warn("the answer carries IDm \(idm), the command addressed \(addressed)", range: 2..<10)
+            }
+        }
+        if let status = response.status {
+            describeStatus(status, command, &ctx)
+            if !status.isSuccess, s.refusals.count < FeliCaSession.maximumListed { s.refusals.append((ctx.number, status)) }
+        }
+        switch response {
+        case .polling:
+            break   // FeliCaDissector.pollingAnswer
+        case .requestService(_, let versions):
+            let nodes: [FeliCaServiceCode]
+            if case .requestService(_, let asked)? = command { nodes = asked } else { nodes = [] }
+            if !nodes.isEmpty, nodes.count != versions.count {
+                ctx.warn("\(versions.count) key versions for \(nodes.count) nodes asked", range: 10..<11)
+            }
+            var parts: [String] = []
+            var children: [Field] = []
+            for (i, v) in versions.enumerated() {
+                let node = nodes.dropFirst(i).first
+                let name = node.map(FeliCaCommandFrames.nodeText) ?? "node \(i + 1)"
+                let text = v == 0xFFFF ? "absent" : "key version \(Hex.value(v, digits: 4))"
+                parts.append("\(name) \(text)")
+                children.append(Field("felica.key_version", name, text, range: 11 + 2 * i..<13 + 2 * i))
+                if let node { s.keyVersions.append((s.currentSystem ?? 0, node, v)) }
+            }
+            ctx.summary = parts.isEmpty ? "no key versions" : FeliCaCommandFrames.list(parts)
+            ctx.sink.add(Field("felica.node_count", "Number of nodes", "\(versions.count)", range: 10..<11))
+            ctx.sink.add(Field("felica.key_versions", "Key versions", "\(versions.count) (little endian)", range: 11..<11 + 2 * versions.count,
+                               children: children))
+        case .requestResponse(_, let mode):
+            s.mode = mode
+            ctx.summary = "mode \(mode)" + (mode > 3 ? " (undefined)" : mode == 0 ? " (no authentication)" : " (authentication step \(mode))")
+            ctx.sink.add(Field("felica.mode", "Mode", "\(mode)", range: 10..<11))
+        case .readWithoutEncryption(_, let status, let blocks):
+            guard status.isSuccess else { return }
+            describeRead(blocks, command, &ctx, &s)
+        case .writeWithoutEncryption(_, let status):
+            guard status.isSuccess else { return }
+            guard case .writeWithoutEncryption(_, let services, let list, let data)? = command else {
+                ctx.summary = "OK, written"
+                return
+            }
+            for (i, b) in list.enumerated() {
+                guard let service = services.dropFirst(Int(b.serviceOrder)).first else { continue }
+                let chunk = Array(data.dropFirst(16 * i).prefix(16))
+                if chunk.count == 16 { s.store(chunk, block: b.blockNumber, service: service, written: true) }
+            }
+            ctx.summary = "OK, written (" + FeliCaCommandFrames.blockListText(services, list, s, naming: false) + ")"
+                + (status.isWarning ? " (rewrite count exceeded)" : "")
+        case .searchServiceCode(_, let result):
+            switch result {
+            case .service(let sv): ctx.summary = "service \(sv.detailedDescription)"
+            case .area(let a, let end): ctx.summary = "area \(a) … \(end)" + (a.attribute == 0 ? " (can contain sub-areas)" : "")
+            case .end: ctx.summary = "no node at this index (end of list)"
+            }
+            ctx.sink.add(Field("felica.search_result", "Node", ctx.summary, range: 10..<10 + result.bytes.count))
+        case .requestSystemCode(_, let codes):
+            s.listedSystemCodes = codes
+            ctx.summary = plural(codes.count, "system") + (codes.isEmpty ? "" : ": " + codes.map(FeliCaSystemCode.describe).joined(separator: ", "))
+            ctx.sink.add(Field("felica.system_count", "Number of systems", "\(codes.count)", range: 10..<11))
+            let children = codes.enumerated().map { i, sc in
+                Field("felica.system_code", "System code \(i + 1)", FeliCaSystemCode.describe(sc), range: 11 + 2 * i..<13 + 2 * i)
+            }
+            ctx.sink.add(Field("felica.system_codes", "System code list", "\(codes.count) (big endian)", range: 11..<11 + 2 * codes.count,
+                               children: children))
+        case .requestSpecificationVersion(_, let status, let version):
+            guard status.isSuccess, let v = version else { return }
+            let options = v.optionVersions.map(FeliCaSpecificationVersion.text)
+            ctx.summary = "basic version \(FeliCaSpecificationVersion.text(v.basicVersion))"
+                + (options.isEmpty ? ", no options" : ", options " + options.joined(separator: ", "))
+            ctx.sink.add(Field("felica.format_version", "Format version", Hex.byte(v.formatVersion), range: 12..<13))
+            ctx.sink.add(Field("felica.basic_version", "Basic version", "\(FeliCaSpecificationVersion.text(v.basicVersion)) (BCD, little endian)",
+                               range: 13..<15))
+            ctx.sink.add(Field("felica.option_versions", "Option versions", options.isEmpty ? "none" : options.joined(separator: ", "),
+                               range: 15..<16 + 2 * options.count))
+        case .getSystemStatus(_, let status, let flag, let data):
+            guard status.isSuccess else { return }
+            ctx.summary = "OK" + (flag.map { ", flag \(Hex.byte($0))" } ?? "") + ", \(plural(data.count, "byte")) of status data"
+            if let flag { ctx.sink.add(Field("felica.flag", "Flag", Hex.byte(flag), range: 12..<13)) }
+            ctx.sink.add(Field("felica.status_data", "Status data", "\(hexValue(data)) (layout not public)", range: 13..<13 + data.count))
+        case .resetMode(_, let status):
+            guard status.isSuccess else { return }
+            s.mode = 0
+            ctx.summary = "OK, the card is back in mode 0"
+        case .other(let code, let idm, let parameters):
+            let start = idm == nil ? 2 : 10
+            ctx.summary = "\(code.name), \(plural(parameters.count, "byte"))"
+            if code.command.rawValue == 0xD4, let sub = parameters.first, let dep = FeliCaCode.nfcDEPName(sub) {
+                ctx.summary = "NFC-DEP \(dep), \(plural(parameters.count - 1, "byte"))"
+            }
+            ctx.sink.add(Field("felica.parameters", "Parameters", hexValue(parameters), range: start..<start + parameters.count))
+        }
+    }
+
+    /// SF1/SF2 fields; a failure becomes the summary and a warning naming the list element.
+    static func describeStatus(_ status: FeliCaStatusFlags, _ command: FeliCaCommand?, _ ctx: inout FrameContext) {
+        ctx.sink.add(Field("felica.sf1", "Status flag 1", Hex.byte(status.sf1) + (status.locationDescription.map { " (\($0))" } ?? " (success)"),
+                           range: 10..<11))
+        ctx.sink.add(Field("felica.sf2", "Status flag 2", "\(Hex.byte(status.sf2)) (\(status.meaning))", range: 11..<12))
+        guard !status.isSuccess else {
+            if status.isWarning { ctx.note("SF2 71: \(status.meaning)", range: 11..<12) }
+            return
+        }
+        var text = "status \(status): \(status.meaning)"
+        if case .listElement(let n, _) = status.location {
+            text += ", " + (status.locationDescription ?? "")
+            if let target = listTarget(n, status, command) { text += " = \(target)" }
+        }
+        ctx.summary = "SF \(status): \(status.meaning)"
+        ctx.warn(text, range: 10..<12)
+    }
+
+    /// What list element `number` (1-based, Sony reading) points at in the command.
+    static func listTarget(_ number: Int, _ status: FeliCaStatusFlags, _ command: FeliCaCommand?) -> String? {
+        let services: [FeliCaServiceCode], blocks: [FeliCaBlockListElement]
+        switch command {
+        case .readWithoutEncryption(_, let sv, let bl)?, .writeWithoutEncryption(_, let sv, let bl, _)?:
+            services = sv
+            blocks = bl
+        default:
+            return nil
+        }
+        if status.concernsServiceList {
+            return services.dropFirst(number - 1).first.map { "service \($0)" }
+        }
+        guard let b = blocks.dropFirst(number - 1).first else { return nil }
+        let service = services.dropFirst(Int(b.serviceOrder)).first.map(\.description) ?? "service #\(b.serviceOrder)"
+        return "\(service) block \(b.blockNumber)"
+    }
+
+    static func describeRead(_ blocks: [[UInt8]], _ command: FeliCaCommand?, _ ctx: inout FrameContext, _ s: inout FeliCaSession) {
+        var services: [FeliCaServiceCode] = []
+        var list: [FeliCaBlockListElement] = []
+        if case .readWithoutEncryption(_, let sv, let bl)? = command {
+            services = sv
+            list = bl
+            if bl.count != blocks.count { ctx.warn("\(plural(blocks.count, "block")) for \(bl.count) asked", range: 12..<13) }
+        }
+        ctx.sink.add(Field("felica.block_count", "Number of blocks", "\(blocks.count)", range: 12..<13))
+        var children: [Field] = []
+        var lines: [String] = []
+        var history: [SuicaHistoryRecord] = []
+        var type3: [UInt16: [UInt8]] = [:]
+        for (i, data) in blocks.enumerated() {
+            let element = list.dropFirst(i).first
+            let service = element.flatMap { services.dropFirst(Int($0.serviceOrder)).first }
+            let number = element?.blockNumber ?? UInt16(truncatingIfNeeded: i)
+            let kind = service.map { FeliCaBlockContent.kind(service: $0, systemCode: s.systemCode, family: s.pmm?.family) } ?? .plain
+            if let service { s.store(data, block: number, service: service, written: false) }
+            if kind == .history, let r = try? SuicaHistoryRecord.decode(data), !r.isEmpty { history.append(r) }
+            if case .type3 = kind { type3[number] = data }
+            if blocks.count == 1, let line = kind.line(data, block: number) { lines.append(line) }
+            if ctx.sink.enabled {
+                let label = service.map { "Block \(number) of \($0)" } ?? "Block \(i + 1)"
+                children.append(kind.field(data, block: number, service: service ?? FeliCaServiceCode(0xFFFF), base: 13 + 16 * i,
+                                           key: "felica.block_data", label: label))
+            }
+        }
+        ctx.sink.add(Field("felica.data", "Block data", plural(16 * blocks.count, "byte"), range: 13..<13 + 16 * blocks.count, children: children))
+        var summary = "OK, \(plural(blocks.count, "block"))"
+        if !list.isEmpty { summary += " (" + FeliCaCommandFrames.blockListText(services, list, s, naming: false) + ")" }
+        if let t3t = type3Summary(type3) {
+            summary += ": " + t3t
+        } else if let line = lines.first {
+            summary += ": " + line
+        } else if let newest = history.first, let oldest = history.last {
+            summary += ": history \(newest.dateText)" + (history.count > 1 ? " … \(oldest.dateText)" : "") + ", balance \(newest.balance) yen"
+        }
+        ctx.summary = summary
+    }
+}
