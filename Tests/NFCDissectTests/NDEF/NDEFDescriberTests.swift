@@ -108,6 +108,57 @@ import NFCCore
         #expect(FieldTreeText.range(3..<3) == "[3..<3]")
     }
 
+    /// Messages of every record kind, so that mutations reach every payload describer.
+    static func seeds() throws -> [[UInt8]] {
+        let bt = NDEFBluetoothOOB(transport: .easyPairing, deviceAddress: [1, 2, 3, 4, 5, 6], elements: [
+            .init(type: 0x02, data: [0x0B, 0x11, 0x0E, 0x11]), .init(type: 0x09, data: Array("n".utf8)),
+            .init(type: 0x0D, data: [1, 2, 3]), .init(type: 0x19, data: [1, 2]),
+        ])
+        let le = NDEFBluetoothOOB(transport: .lowEnergy, elements: [.init(type: 0x1B, data: [1, 2, 3, 4, 5, 6, 1]),
+                                                                    .init(type: 0x1C, data: [2]), .init(type: 0x03, data: [1, 2])])
+        let wifi = NDEFWiFiSimpleConfig.credential(ssid: Array("s".utf8), networkKey: Array("k".utf8))
+        let p2p = NDEFWiFiPeerToPeer(wsc: wifi, attributes: [.init(id: 2, value: [0, 0])])
+        let sig = NDEFSignature(signatureType: 11, signature: [1, 2], certificates: [[3]], certificateURI: Array("u:x".utf8))
+        let uriSig = NDEFSignature(signatureType: 11, signature: Array("https://s".utf8), signatureIsURI: true)
+        let records: [[NDEFRecord]] = [
+            [.uri("https://example.com"), try .text("hé", encoding: .utf16)],
+            [try .smartPoster(uri: "https://a", titles: [NDEFText("t")], action: .edit, icon: .mime("image/png", payload: [1]),
+                              size: 9, resourceType: "text/html")],
+            [try .handover(.request, records: [.collisionResolution(7), try .alternativeCarrier(
+                NDEFAlternativeCarrier(powerState: .active, carrierDataReference: [0x62], auxiliaryDataReferences: [[0x61]]))]),
+             try .handoverCarrier(NDEFHandoverCarrier(format: .media, carrierType: Array("a/b".utf8), carrierData: [1])), try .bluetooth(bt)],
+            [try .handover(.select, records: [.handoverError(NDEFHandoverError(reason: 2, data: [0, 0, 1, 0]))]),
+             .wifiSimpleConfig(wifi), .wifiPeerToPeer(p2p), try .bluetooth(le)],
+            [try .deviceInformation(NDEFDeviceInformation(manufacturer: "a", model: "b", uuid: Array(0..<16))),
+             try .signature(sig), try .signature(uriSig)],
+            [.vCard("BEGIN:VCARD\nFN:x\nEND:VCARD"), .androidApplication("a.b"), .absoluteURI("urn:x:y"), .empty],
+        ]
+        return try records.map { try NDEFMessage($0).encode() } + [try NDEFMessage(records[0]).encode(chunkSize: 3)]
+    }
+
+    @Test func describingMutatedMessagesOfEveryKindNeverTraps() throws {
+        let seeds = try Self.seeds()
+        var state: UInt64 = 0x5EED_0005
+        func next() -> Int {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            return Int(state >> 33)
+        }
+        for n in 0..<50_000 {
+            var bytes = seeds[n % seeds.count]
+            for _ in 0..<(1 + next() % 3) where !bytes.isEmpty {
+                let i = next() % bytes.count
+                switch next() % 3 {
+                case 0: bytes[i] ^= UInt8(1 << (next() % 8))
+                case 1: bytes[i] = UInt8(truncatingIfNeeded: next())
+                default: bytes.remove(at: i)
+                }
+            }
+            let tree = NDEFDescriber.describe(NDEFMessage.decode(bytes))
+            _ = FieldTreeText.render(tree)
+            _ = NDEFDescriber.summaries(NDEFMessage.decode(bytes))
+        }
+    }
+
     @Test func describingArbitraryBytesNeverTraps() {
         var state: UInt64 = 0x5EED_0003
         func next() -> UInt64 {
