@@ -61,6 +61,10 @@ struct NDEFMessageDecoder {
             if header.sr && chunk.payloadRange.isEmpty { shortZeroCandidate = chunk }
 
             if var p = pending {
+                // Drop the stored copy first, so that appending to `p` does not copy its arrays.
+                pending = nil
+                var chunk = chunk
+                chunk.payloadOffset = p.payload.count
                 // A middle or last chunk (NDEF 1.0 §3.3.1).
                 if header.tnf != .unchanged {
                     add(start, .chunkTNFNotUnchanged, "chunk \(p.chunks.count) has TNF \(header.tnf.rawValue), not 6 (Unchanged)")
