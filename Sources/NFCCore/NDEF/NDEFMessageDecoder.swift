@@ -39,6 +39,7 @@ struct NDEFMessageDecoder {
 
         while !cursor.isAtEnd && !sawME {
             let start = cursor.index
+            let brokenBefore = framingBroken
             let chunk: NDEFChunk
             do throws(DecodeError) {
                 chunk = try Self.readChunk(&cursor)
@@ -58,9 +59,14 @@ struct NDEFMessageDecoder {
                 framingBroken = true
             }
             if checkTypeRules(chunk) { framingBroken = true }
-            if header.sr && chunk.payloadRange.isEmpty { shortZeroCandidate = chunk }
+            // Only a record before the first break can explain it.
+            if header.sr && chunk.payloadRange.isEmpty && !brokenBefore { shortZeroCandidate = chunk }
 
             if var p = pending {
+                // Drop the stored copy first, so that appending to `p` does not copy its arrays.
+                pending = nil
+                var chunk = chunk
+                chunk.payloadOffset = p.payload.count
                 // A middle or last chunk (NDEF 1.0 §3.3.1).
                 if header.tnf != .unchanged {
                     add(start, .chunkTNFNotUnchanged, "chunk \(p.chunks.count) has TNF \(header.tnf.rawValue), not 6 (Unchanged)")

@@ -35,8 +35,8 @@ public struct NDEFRecord: Sendable {
     /// Whether the record was sent in chunks (CF set on its first wire record).
     public var isChunked: Bool { chunks.first?.header.cf ?? false }
 
-    /// TYPE as text. NDEF types are US-ASCII (RTD §2.3, RFC 2046, RFC 3986); other bytes
-    /// show as U+FFFD so nothing is hidden.
+    /// TYPE as text. NDEF types are US-ASCII (RTD §2.3, RFC 2046, RFC 3986); bytes that are
+    /// not UTF-8 show as U+FFFD.
     public var typeText: String { String(decoding: type, as: UTF8.self) }
 
     /// ID as text (record IDs are URIs; Latin-1 keeps every byte visible, as ndeflib does).
@@ -55,16 +55,20 @@ public struct NDEFRecord: Sendable {
     }
 
     /// Where byte `index` of the (reassembled) payload sits in the message; nil if out of range
-    /// or the record was built in code.
+    /// or the record was built in code. Logarithmic in the number of chunks, so mapping every
+    /// field of a record cut into many chunks stays linear overall.
     public func messageOffset(ofPayloadByte index: Int) -> Int? {
-        guard index >= 0 else { return nil }
-        var rest = index
-        for chunk in chunks {
-            let n = chunk.payloadRange.count
-            if rest < n { return chunk.payloadRange.lowerBound + rest }
-            rest -= n
+        guard index >= 0, !chunks.isEmpty else { return nil }
+        // The last chunk whose payload starts at or before `index`.
+        var lo = 0, hi = chunks.count - 1
+        while lo < hi {
+            let mid = (lo + hi + 1) / 2
+            if chunks[mid].payloadOffset <= index { lo = mid } else { hi = mid - 1 }
         }
-        return nil
+        let chunk = chunks[lo]
+        let inChunk = index - chunk.payloadOffset
+        guard inChunk >= 0 && inChunk < chunk.payloadRange.count else { return nil }
+        return chunk.payloadRange.lowerBound + inChunk
     }
 
     /// Message offset just past the payload (where a reader that wanted more bytes stopped).
@@ -137,9 +141,12 @@ public struct NDEFChunk: Sendable, Hashable {
     public var typeRange: Range<Int>
     public var idRange: Range<Int>
     public var payloadRange: Range<Int>
+    /// Where this chunk's payload starts in the record's reassembled payload (0 for the first).
+    public var payloadOffset: Int
 
     public init(header: NDEFHeader, range: Range<Int>, typeLengthOffset: Int, payloadLengthRange: Range<Int>,
-                idLengthOffset: Int?, typeRange: Range<Int>, idRange: Range<Int>, payloadRange: Range<Int>) {
+                idLengthOffset: Int?, typeRange: Range<Int>, idRange: Range<Int>, payloadRange: Range<Int>,
+                payloadOffset: Int = 0) {
         self.header = header
         self.range = range
         self.typeLengthOffset = typeLengthOffset
@@ -148,6 +155,7 @@ public struct NDEFChunk: Sendable, Hashable {
         self.typeRange = typeRange
         self.idRange = idRange
         self.payloadRange = payloadRange
+        self.payloadOffset = payloadOffset
     }
 
     /// The same layout with every offset passed through `map` (used when a nested message is
@@ -159,6 +167,7 @@ public struct NDEFChunk: Sendable, Hashable {
         }
         return NDEFChunk(header: header, range: r(range), typeLengthOffset: map(typeLengthOffset),
                          payloadLengthRange: r(payloadLengthRange), idLengthOffset: idLengthOffset.map(map),
-                         typeRange: r(typeRange), idRange: r(idRange), payloadRange: r(payloadRange))
+                         typeRange: r(typeRange), idRange: r(idRange), payloadRange: r(payloadRange),
+                         payloadOffset: payloadOffset)
     }
 }

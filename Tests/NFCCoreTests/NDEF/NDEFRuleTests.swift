@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import NFCCore
 
@@ -93,6 +94,16 @@ import Testing
 
     @Test func everyRuleHasACase() {
         #expect(Set(Self.cases.map(\.rule)) == Set(NDEFRule.allCases))
+    }
+
+    @Test func everyRuleIsDocumented() throws {
+        // docs/ndef.md lists the identifiers users see in diagnostics.
+        let docs = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("docs/ndef.md")
+        let text = try String(contentsOf: docs, encoding: .utf8)
+        for rule in NDEFRule.allCases {
+            #expect(text.contains("`\(rule.rawValue)`"), "\(rule.rawValue) is missing from docs/ndef.md")
+        }
     }
 
     @Test(arguments: cases)

@@ -25,7 +25,16 @@ import Testing
             [(try? .handover(.select, records: [.handoverError(NDEFHandoverError(reason: 1, data: [5]))])) ?? .empty,
              .wifiSimpleConfig(.credential(ssid: [0x61], networkKey: [0x62]))],
             [(try? .deviceInformation(NDEFDeviceInformation(manufacturer: "a", model: "b"))) ?? .empty,
-             (try? .signature(NDEFSignature(signatureType: 11, signature: [1, 2]))) ?? .empty],
+             (try? .signature(NDEFSignature(signatureType: 11, signature: [1, 2], certificates: [[3]]))) ?? .empty],
+            [(try? .handover(.request, records: [.collisionResolution(1), (try? .alternativeCarrier(
+                NDEFAlternativeCarrier(powerState: .active, carrierDataReference: [0x62], auxiliaryDataReferences: [[0x61]]))) ?? .empty]))
+                ?? .empty,
+             (try? .handoverCarrier(NDEFHandoverCarrier(format: .wellKnown, carrierType: [0x62]))) ?? .empty,
+             (try? .bluetooth(NDEFBluetoothOOB(transport: .easyPairing, deviceAddress: [1, 2, 3, 4, 5, 6],
+                                               elements: [.init(type: 0x09, data: [0x61])]))) ?? .empty],
+            [(try? .bluetooth(NDEFBluetoothOOB(transport: .lowEnergy, elements: [.init(type: 0x1C, data: [0])]))) ?? .empty,
+             .wifiPeerToPeer(NDEFWiFiPeerToPeer(wsc: .credential(ssid: [0x61], networkKey: []), attributes: [.init(id: 2, value: [0, 0])])),
+             .vCard("BEGIN:VCARD\r\nFN:a\r\nEND:VCARD")],
         ]
         var out = messages.compactMap { try? NDEFMessage($0).encode() }
         if let chunked = try? NDEFMessage([.mime("a/b", payload: Array(0..<20))]).encode(chunkSize: 6) { out.append(chunked) }
