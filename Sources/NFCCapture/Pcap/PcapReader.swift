@@ -31,7 +31,7 @@ final class PcapReader: FrameReader {
         var errbuf = [CChar](repeating: 0, count: Int(PCAP_ERRBUF_SIZE) + 1)
         guard let handle = pcap_fopen_offline_with_tstamp_precision(file, UInt32(PCAP_TSTAMP_PRECISION_NANO), &errbuf) else {
             fclose(file)
-            let reason = String(cString: errbuf)
+            let reason = errbuf.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
             throw CaptureError.damaged(path: input.name, offset: 0, frame: 1, reason: "file header: libpcap: \(reason)")
         }
         self.handle = handle

@@ -59,6 +59,8 @@ public final class Dissector {
         var result: TechnologyResult
         switch frame.event {
         case .fieldOn, .fieldOff:
+            // Field events carry the trace's technology; they go to that dissector.
+            lastTechnology = frame.technology
             result = dissector(for: lastTechnology).dissect(frame, number: frameNumber)
             if frame.event == .fieldOff {
                 // Field loss ends every tag's session, whatever its technology.

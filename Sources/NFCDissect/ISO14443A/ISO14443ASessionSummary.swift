@@ -34,6 +34,7 @@ enum ISO14443ASessionSummary {
 
         var notes: [String] = []
         var memory: [Field] = []
+        var diagnostics = s.diagnostics
         if !s.memory.isEmpty {
             let map = s.memoryMap
             let modelName = s.model?.rawValue ?? "generic Type 2"
@@ -92,10 +93,11 @@ enum ISO14443ASessionSummary {
             let content = Type2MemoryContent.describe(s.memory, map: map, detail: detail)
             notes.append(contentsOf: content.notes.map { "    " + $0 })
             memory.append(contentsOf: content.fields)
+            diagnostics.append(contentsOf: content.diagnostics)
         }
         return SessionSummary(
             number: s.number, technology: .iso14443a, firstFrame: s.firstFrame, lastFrame: s.lastFrame,
-            headline: headline.joined(separator: ", "), tag: tag, memory: memory, diagnostics: s.diagnostics, notes: notes,
+            headline: headline.joined(separator: ", "), tag: tag, memory: memory, diagnostics: diagnostics, notes: notes,
             reconstruction: reconstruction(s))
     }
 

@@ -29,24 +29,7 @@ enum ISO15693MemoryContent {
         }
         guard let tlvArea = layout.tlvArea else { return out }
         out.append("TLVs from byte \(cc.length):")
-        for (index, tlv) in tlvArea.tlvs.enumerated() {
-            var line = "    byte \(tlv.tagOffset): \(tlv.tag.name)"
-            switch tlv.tag {
-            case .null:
-                if tlv.repeatCount > 1 { line += " × \(tlv.repeatCount)" }
-            case .terminator:
-                break
-            default:
-                line += ", L=\(tlv.length ?? 0)"
-                if !tlv.isComplete { line += ", \(tlv.value.count) of \(tlv.length ?? 0) bytes read" }
-            }
-            out.append(line)
-            if let ndef = tlvArea.ndef, ndef.tlvIndex == index {
-                for (k, record) in ndef.result.records.enumerated() {
-                    out.append("      record \(k + 1): \(NDEFSummary.line(record))")
-                }
-            }
-        }
+        out.append(contentsOf: TagTLVLines.lines(tlvArea).map { "    " + $0 })
         return out
     }
 }

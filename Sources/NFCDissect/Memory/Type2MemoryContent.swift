@@ -1,11 +1,32 @@
 import NFCCore
 
-/// What the rebuilt memory of a Type 2 tag holds: CC, TLVs, NDEF.
-/// (Interim: the CC only, until the NDEF/TLV decoders land.)
+/// What the rebuilt memory of a Type 2 tag holds, decoded with the NFC Forum Type 2 mapping:
+/// CC, TLVs (Lock/Memory Control areas skipped), the NDEF message and its records.
 enum Type2MemoryContent {
-    static func describe(_ memory: Type2MemoryImage, map: Type2MemoryMap, detail: DissectionDetail) -> (fields: [Field], notes: [String]) {
-        guard let cc = memory.page(3) else { return ([], []) }
-        let text = "CC \(Hex.string(cc))"
-        return ([Field("t2t.cc", "CC", Hex.string(cc))], [text])
+    static func describe(_ memory: Type2MemoryImage, map: Type2MemoryMap, detail: DissectionDetail)
+        -> (fields: [Field], notes: [String], diagnostics: [Diagnostic]) {
+        let size = min(map.totalPages, Type2MemoryImage.maxPages) * 4
+        let image = TagMemoryImage(bytes: Array(memory.allBytes.prefix(size)), known: Array(memory.knownBytes.prefix(size)))
+        let layout = Type2Memory.decode(image)
+        // Only what the reader saw is worth a line: a session that never read the CC or the
+        // data area has nothing to decode.
+        guard layout.capabilityContainer != nil || layout.tlvs.contains(where: { $0.tag != .null }) else { return ([], [], []) }
+        let diagnostics = layout.issues.map(Diagnostic.init)
+        if detail == .full {
+            return (TagMemoryDescriber.describe(layout, image: image).fields, [], diagnostics)
+        }
+        var notes: [String] = []
+        if let cc = layout.capabilityContainer {
+            if cc.isNDEF {
+                notes.append("CC \(Hex.string(cc.bytes)): NDEF mapping \(cc.versionText), \(cc.dataAreaSize)-byte data area, read \(cc.readAccess.name), write \(cc.writeAccess.name)")
+            } else {
+                notes.append("CC \(Hex.string(cc.bytes)): magic \(Hex.byte(cc.magic)), not NDEF formatted")
+            }
+        }
+        if let area = layout.tlvArea, !area.tlvs.isEmpty {
+            notes.append("TLVs from byte \(Type2Memory.dataAreaStart):")
+            notes.append(contentsOf: TagTLVLines.lines(area).map { "  " + $0 })
+        }
+        return ([], notes, diagnostics)
     }
 }

@@ -31,7 +31,7 @@ extension NDEFPayloadFields {
             return Int(d[0]) < roles.count ? roles[Int(d[0])] : "reserved \(Hex.byte(d[0]))"
         case 0x19 where d.count == 2:
             return Hex.value(Int(d[1]) << 8 | Int(d[0]), digits: 4)
-        case 0x02 where d.count % 2 == 0, 0x03 where d.count % 2 == 0:
+        case 0x02...0x03 where d.count % 2 == 0:
             return stride(from: 0, to: d.count, by: 2).map { Hex.value(Int(d[$0 + 1]) << 8 | Int(d[$0]), digits: 4) }
                 .joined(separator: ", ")
         default:
