@@ -22,6 +22,9 @@ T2 = 400                             # reader turnaround, a little above 4192/fc
 NO_ANSWER = 5000
 
 SLIX2 = [0xE0, 0x04, 0x01, 0x08, 0x49, 0xD0, 0xDC, 0x81]    # protocols.md §6.3 vector, ICODE SLIX2
+# The article's CC announces a 384-byte data area (MLEN 0x30): more than a SLIX2's 320 bytes, so the
+# formatting trace uses an ST25DV04K-like tag (STMicroelectronics, 128 blocks of 4 bytes = 512 bytes).
+ST25DV = [0xE0, 0x02, 0x24, 0x03, 0x6A, 0x1B, 0x5E, 0x42]
 TAGIT = [0xE0, 0x07, 0x00, 0x00, 0x1A, 0x2B, 0x3C, 0x4D]    # a Texas Instruments Tag-it HF-I Plus
 CC = [0xE1, 0x40, 0x30, 0x01]                               # the source article's CC
 NDEF_TLV = [0x03, 0x0C, 0xD1, 0x01, 0x08, 0x54, 0x02, 0x65, 0x6E, 0x48, 0x65, 0x6C, 0x6C, 0x6F, 0xFE]
@@ -96,26 +99,26 @@ def inventory(t, uid, dsfid=0x00):
     t.tag(with_crc([0x00, dsfid] + on_air(uid)))
 
 
-def system_information(t, uid):
+def system_information(t, uid, blocks=80, ic_reference=0x01):
     t.reader(with_crc([0x22, 0x2B] + on_air(uid)), "Get System Information")
-    # info flags 0F: DSFID 00, AFI 00, memory size 4F 03 (80 blocks of 4 bytes, stored minus one), IC reference 01
-    t.tag(with_crc([0x00, 0x0F] + on_air(uid) + [0x00, 0x00, 0x4F, 0x03, 0x01]))
+    # info flags 0F: DSFID 00, AFI 00, memory size (block count and size, stored minus one), IC reference
+    t.tag(with_crc([0x00, 0x0F] + on_air(uid) + [0x00, 0x00, blocks - 1, 0x03, ic_reference]))
 
 
 def format_and_write():
     t = Trace()
-    t.comment("A phone formats an ICODE SLIX2 (80 blocks of 4 bytes) for NDEF and writes the Text record \"Hello\"")
+    t.comment("A phone formats an ST25DV04K-like tag (128 blocks of 4 bytes) for NDEF and writes the Text record \"Hello\"")
     t.field(True)
-    inventory(t, SLIX2)
-    system_information(t, SLIX2)
-    t.write(SLIX2, 0, CC, "CC E1 40 30 01: v1.0 read/write always, MLEN 0x30, MBREAD")
+    inventory(t, ST25DV)
+    system_information(t, ST25DV, blocks=128, ic_reference=0x24)
+    t.write(ST25DV, 0, CC, "CC E1 40 30 01: v1.0 read/write always, MLEN 0x30, MBREAD")
     for i, block in enumerate(blocks(NDEF_TLV)):
-        t.write(SLIX2, 1 + i, block, "NDEF TLV, Text record (en) \"Hello\"" if i == 0 else None)
+        t.write(ST25DV, 1 + i, block, "NDEF TLV, Text record (en) \"Hello\"" if i == 0 else None)
     memory = CC + blocks(NDEF_TLV)[0] + blocks(NDEF_TLV)[1] + blocks(NDEF_TLV)[2] + blocks(NDEF_TLV)[3]
-    t.reader(with_crc([0x22, 0x23] + on_air(SLIX2) + [0x00, 0x04]), "Read Multiple Blocks 0-4: read back")
+    t.reader(with_crc([0x22, 0x23] + on_air(ST25DV) + [0x00, 0x04]), "Read Multiple Blocks 0-4: read back")
     t.tag(with_crc([0x00] + memory))
     t.field(False)
-    return t.text([("tag", "NXP ICODE SLIX2 (80 blocks x 4 bytes)"),
+    return t.text([("tag", "STMicroelectronics ST25DV04K-like (128 blocks x 4 bytes)"),
                    ("source", "scripts/make-iso15693-traces.py (synthesised from ISO/IEC 15693-3 and NFC Forum T5T, protocols.md §6)"),
                    ("description", "Inventory, Get System Information, Write Single Block of the CC E1 40 30 01 and of an NDEF TLV "
                                    "with the Text record \"Hello\" block by block, Read Multiple Blocks reading it back")])

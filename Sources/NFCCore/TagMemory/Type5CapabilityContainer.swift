@@ -37,7 +37,9 @@ public struct Type5CapabilityContainer: Sendable, Hashable {
         let cc2 = try c.readUInt8("CC2 (MLEN)")
         let cc3 = try c.readUInt8("CC3 (features)")
         var cc = Type5CapabilityContainer(magic: magic, versionAndAccess: cc1, mlen: UInt16(cc2), features: cc3)
-        cc.isExtended = cc2 == 0
+        // CC2 = 00 announces the 8-byte form only on an NDEF-formatted tag: a blank block 0
+        // (00 00 00 00) is "not NDEF formatted", not a truncated 8-byte CC.
+        cc.isExtended = cc2 == 0 && (magic == 0xE1 || magic == 0xE2)
         if cc.isExtended {
             cc.rfu = try c.readBytes(2, "bytes 4–5 of the 8-byte CC")
             cc.mlen = try c.readUInt16BE("MLEN (bytes 6–7 of the 8-byte CC)")
