@@ -12,6 +12,11 @@ public protocol EmulatedTag: AnyObject {
     func fieldOff()
     /// The tag's answer to one reader frame, or nil for silence.
     func respond(to frame: Frame) -> Frame?
+    /// The tag's current state as a dump file that `TagDump.load` reads back (`emulate --save`),
+    /// or nil when the tag cannot be saved.
+    func savedDump() -> [UInt8]?
+    /// One line: `NTAG215, UID 04 51 5C FA 6F 73 81`.
+    var summary: String { get }
 }
 
 extension EmulatedTag {

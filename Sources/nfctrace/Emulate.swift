@@ -31,14 +31,14 @@ struct Emulate: ParsableCommand {
     @Option(help: "With --from-trace: the tag session to take (default: the one that showed the most memory).")
     var session: Int?
 
-    @Option(help: "Emulate a factory-fresh tag of this model instead (ntag213, ntag215, ntag216, ul11, ul21).")
+    @Option(help: "Emulate a built-in tag instead (--list-models shows them).")
     var model: String?
 
-    @Option(help: "UID of a --model tag, 7 bytes hex (default 04 E1 7A 20 4B 2C 80).")
-    var uid: String?
+    @Flag(name: .customLong("list-models"), help: "List the built-in tags and exit.")
+    var listModels = false
 
     @Option(help: "Serve over nfcpy's UDP protocol at [HOST:]PORT (default host 127.0.0.1; port 0 picks a free one).")
-    var udp: String
+    var udp: String?
 
     @Option(help: "Record every exchange to this trace (format from the extension: .nfctrace, .pcap, .pcapng).")
     var record: String?
@@ -53,6 +53,11 @@ struct Emulate: ParsableCommand {
     var pack: String?
 
     func run() throws {
+        if listModels {
+            for t in BuiltInTag.all { print(t.name + String(repeating: " ", count: max(1, 20 - t.name.count)) + t.description) }
+            return
+        }
+        guard let udp else { throw CLIFailure.usage("give --udp [HOST:]PORT to serve the tag") }
         let tag = try makeTag()
         let (host, port) = try Self.address(udp)
         let server: NFCPyUDPServer
@@ -98,12 +103,12 @@ struct Emulate: ParsableCommand {
         sigprocmask(SIG_UNBLOCK, &signals, nil)
         signal(SIGINT) { _ in stopRequested = 1 }
         signal(SIGTERM) { _ in stopRequested = 1 }
-        CLI.warn("emulating \(describe(tag)) on udp \(server.host):\(server.port) (nfcpy device udp:\(server.host):\(server.port))")
+        CLI.warn("emulating \(tag.summary) on udp \(server.host):\(server.port) (nfcpy device udp:\(server.host):\(server.port))")
         server.serve { stopRequested != 0 }
         if let writer { try writer.finish() }
         if let recordError { throw recordError }
         if let save {
-            guard let bytes = TagDump.save(tag) else { throw CLIFailure(message: "this tag cannot be saved", code: 65) }
+            guard let bytes = tag.savedDump() else { throw CLIFailure(message: "this tag cannot be saved", code: 65) }
             let out = try ByteOutput.create(save)
             out.write(bytes)
             try out.finish()
@@ -124,18 +129,15 @@ struct Emulate: ParsableCommand {
         } else if let fromTrace {
             dumpValue = try Self.tag(fromTrace: fromTrace, session: session)
         } else if let model {
-            guard let m = Self.model(model) else { throw CLIFailure.usage("unknown model \"\(model)\" (ntag213, ntag215, ntag216, ul11, ul21)") }
-            var u: [UInt8] = [0x04, 0xE1, 0x7A, 0x20, 0x4B, 0x2C, 0x80]
-            if let uid {
-                guard let b = Hex.parse(uid), b.count == 7 else { throw CLIFailure.usage("--uid takes 7 bytes of hex") }
-                u = b
+            guard let builtIn = BuiltInTag.named(model) else {
+                throw CLIFailure.usage("unknown model \"\(model)\" (\(BuiltInTag.all.map(\.name).joined(separator: ", ")))")
             }
-            dumpValue = .type2(Type2Dump(memory: .factory(m, uid: u)))
+            dumpValue = builtIn.make()
         } else {
             throw CLIFailure.usage("give a dump file, --from-trace or --model")
         }
         for note in dumpValue.notes { CLI.warn(note) }
-        if case .type2(var d) = dumpValue {
+        if var d = dumpValue.content as? Type2Dump {
             if let password {
                 guard let p = Hex.parse(password), p.count == 4, let page = d.memory.map.pwdPage else { throw CLIFailure.usage("--password takes 4 bytes of hex (and a tag with PWD)") }
                 d.memory.setPage(page, p)
@@ -144,7 +146,9 @@ struct Emulate: ParsableCommand {
                 guard let p = Hex.parse(pack), p.count == 2, let page = d.memory.map.packPage else { throw CLIFailure.usage("--pack takes 2 bytes of hex (and a tag with PACK)") }
                 d.memory.setPage(page, p + [0, 0])
             }
-            dumpValue = .type2(d)
+            dumpValue = TagDump(d)
+        } else if password != nil || pack != nil {
+            throw CLIFailure.usage("--password and --pack apply to NTAG/Ultralight tags")
         }
         guard let tag = dumpValue.makeTag() else { throw CLIFailure(message: "the dump holds no usable UID", code: 65) }
         return tag
@@ -160,9 +164,6 @@ struct Emulate: ParsableCommand {
         }
         while let frame = try reader.next() { dissector.process(frame, emit: collect) }
         dissector.finish(emit: collect)
-        func weight(_ r: TagReconstruction) -> Int {
-            switch r { case .type2(let t): return t.knownPageCount }
-        }
         let chosen: (session: Int, reconstruction: TagReconstruction)
         if let wanted {
             guard let c = candidates.first(where: { $0.session == wanted }) else {
@@ -170,31 +171,13 @@ struct Emulate: ParsableCommand {
             }
             chosen = c
         } else {
-            guard let best = candidates.max(by: { weight($0.reconstruction) < weight($1.reconstruction) }) else {
+            guard let best = candidates.max(by: { $0.reconstruction.knownUnits < $1.reconstruction.knownUnits }) else {
                 throw CLIFailure(message: "\(path): no tag session in this trace can be emulated", code: 65)
             }
             chosen = best
         }
         CLI.warn("\(path): emulating the tag of session \(chosen.session)")
-        switch chosen.reconstruction {
-        case .type2(let t): return .type2(Type2Dump(reconstruction: t))
-        }
-    }
-
-    func describe(_ tag: EmulatedTag) -> String {
-        if let t = tag as? Type2Tag { return "\(t.model.rawValue), UID \(Hex.string(t.memory.uid))" }
-        return tag.technology.displayName
-    }
-
-    static func model(_ name: String) -> Type2TagModel? {
-        switch name.lowercased() {
-        case "ntag213": return .ntag213
-        case "ntag215": return .ntag215
-        case "ntag216": return .ntag216
-        case "ul11", "mf0ul11": return .ultralightEV1_11
-        case "ul21", "mf0ul21": return .ultralightEV1_21
-        default: return nil
-        }
+        return TagDump(reconstruction: chosen.reconstruction)
     }
 
     static func address(_ text: String) throws -> (String, UInt16) {

@@ -19,7 +19,7 @@ import NFCCore
 
     @Test(.enabled(if: sharedAvailable, "../shared/dumps is not beside this checkout"))
     func flipperNTAG215() throws {
-        guard case .type2(let d) = try load("flipper_Ntag215_amiibo_v3.nfc") else { Issue.record("not a Type 2 dump"); return }
+        guard let d = (try load("flipper_Ntag215_amiibo_v3.nfc")).content as? Type2Dump else { Issue.record("not a Type 2 dump"); return }
         #expect(d.memory.model == .ntag215)
         #expect(d.memory.uid == [0x04, 0x51, 0x5C, 0xFA, 0x6F, 0x73, 0x81])
         #expect(d.atqa.value == 0x0044 && d.sak.raw == 0x00)
@@ -29,7 +29,7 @@ import NFCCore
         #expect(d.memory.configuration?.auth0 == 0x04)
         #expect(d.notes.contains { $0.contains("PWD is 00 00 00 00") })
         // The emulated tag answers like the dumped one.
-        let tag = try #require(TagDump.type2(d).makeTag())
+        let tag = try #require(d.makeTag())
         let r = TestReader(tag: tag)
         #expect(r.activate())
         #expect(r.answer("30 03") == d.memory.page(3) + d.memory.page(4) + d.memory.page(5) + d.memory.page(6))
@@ -37,13 +37,13 @@ import NFCCore
 
     @Test(.enabled(if: sharedAvailable, "../shared/dumps is not beside this checkout"))
     func proxmark3NTAG216() throws {
-        guard case .type2(let d) = try load("pm3_ntag216-empty.json") else { Issue.record("not a Type 2 dump"); return }
+        guard let d = (try load("pm3_ntag216-empty.json")).content as? Type2Dump else { Issue.record("not a Type 2 dump"); return }
         #expect(d.memory.model == .ntag216)
         #expect(d.memory.uid == [0x04, 0x58, 0x69, 0xD2, 0x9C, 0x39, 0x80])
         #expect(d.memory.page(3) == [0xE1, 0x10, 0x6D, 0x00])
         #expect(d.memory.password == [0xFF, 0xFF, 0xFF, 0xFF], "Proxmark3 writes the known password into the dump")
         #expect(d.memory.tearing[2] == 0xBD)
-        let tag = try #require(TagDump.type2(d).makeTag())
+        let tag = try #require(d.makeTag())
         let r = TestReader(tag: tag)
         #expect(r.activate())
         #expect(r.answer("60") == [0x00, 0x04, 0x04, 0x02, 0x01, 0x00, 0x13, 0x03])
@@ -51,9 +51,9 @@ import NFCCore
 
     @Test func rawNTAG215Binary() throws {
         let memory = Type2TagMemory.factory(.ntag215, uid: uid)
-        guard case .type2(let d) = try TagDump.load(memory.pages, name: "amiibo.bin") else { Issue.record("not Type 2"); return }
+        guard let d = (try TagDump.load(memory.pages, name: "amiibo.bin")).content as? Type2Dump else { Issue.record("not a Type 2 dump"); return }
         #expect(d.memory.model == .ntag215 && d.memory.pages == memory.pages)
-        guard case .type2(let short) = try TagDump.load(Array(memory.pages.prefix(520)), name: "short.bin") else { Issue.record("not Type 2"); return }
+        guard let short = (try TagDump.load(Array(memory.pages.prefix(520)), name: "short.bin")).content as? Type2Dump else { Issue.record("not a Type 2 dump"); return }
         #expect(short.memory.page(0x84) == [0x00, 0x05, 0x00, 0x00], "missing configuration pages take factory values")
         #expect(short.notes.first == "short.bin: 520 bytes for a 540-byte NTAG215; missing pages take factory values")
     }
@@ -62,7 +62,7 @@ import NFCCore
         let memory = Type2TagMemory.factory(.ntag213, uid: uid)
         var header = Type2TagModel.ntag213.version! + [0, 0, 0, UInt8(44)] + [UInt8](repeating: 0xAB, count: 32)
         header += [5, 0, 0, 0xBD, 0, 0, 0, 0xBD, 7, 0, 0, 0xBD]
-        guard case .type2(let d) = try TagDump.load(header + memory.pages, name: "pm3.bin") else { Issue.record("not Type 2"); return }
+        guard let d = (try TagDump.load(header + memory.pages, name: "pm3.bin")).content as? Type2Dump else { Issue.record("not a Type 2 dump"); return }
         #expect(d.memory.model == .ntag213 && d.memory.counters == [5, 0, 7] && d.memory.signature.first == 0xAB)
     }
 
@@ -70,8 +70,8 @@ import NFCCore
         let (tag, r) = ntag()
         r.activate()
         #expect(r.answer("A2 10 CA FE BA BE") == [0x0A])
-        let saved = try #require(TagDump.save(tag))
-        guard case .type2(let d) = try TagDump.load(saved, name: "saved.nfc") else { Issue.record("not Type 2"); return }
+        let saved = try #require(tag.savedDump())
+        guard let d = (try TagDump.load(saved, name: "saved.nfc")).content as? Type2Dump else { Issue.record("not a Type 2 dump"); return }
         #expect(d.memory == tag.memory)
     }
 

@@ -2,6 +2,13 @@
 /// --from-trace`, replay against the tag rebuilt from the trace).
 public enum TagReconstruction: Sendable, Equatable {
     case type2(Type2Reconstruction)
+
+    /// How much of the tag the session showed (pages, blocks): picks the best session of a trace.
+    public var knownUnits: Int {
+        switch self {
+        case .type2(let t): return t.knownPageCount
+        }
+    }
 }
 
 /// A Type 2 tag as a session saw it: identity, the pages it read or wrote, the password it used.

@@ -1,8 +1,24 @@
 import NFCCore
 
-/// A tag loaded from a dump file, ready to be emulated, and savable back.
-public enum TagDump: Sendable {
-    case type2(Type2Dump)
+/// What a dump file (or a trace's reconstruction, or a built-in configuration) describes: a tag
+/// that can be emulated. Each technology's dump type conforms.
+public protocol TagDumpContent: Sendable {
+    /// `NTAG215, UID 04 51 5C FA 6F 73 81`.
+    var summary: String { get }
+    /// Things the user should know (e.g. a PWD page that was read as zeros).
+    var notes: [String] { get }
+    func makeTag() -> EmulatedTag?
+}
+
+/// A tag loaded from a dump file, ready to be emulated.
+public struct TagDump: Sendable {
+    public var content: any TagDumpContent
+
+    public init(_ content: any TagDumpContent) { self.content = content }
+
+    public var summary: String { content.summary }
+    public var notes: [String] { content.notes }
+    public func makeTag() -> EmulatedTag? { content.makeTag() }
 
     /// Loads a dump by content: a Flipper `.nfc`, a Proxmark3 JSON, or a raw/Proxmark3 binary.
     /// `model` settles raw page dumps whose size does not say.
@@ -15,7 +31,7 @@ public enum TagDump: Sendable {
             switch device {
             case "NTAG/Ultralight", "NTAG203", "NTAG210", "NTAG212", "NTAG213", "NTAG215", "NTAG216",
                  "Mifare Ultralight", "Mifare Ultralight 11", "Mifare Ultralight 21", "Mifare Ultralight C":
-                return .type2(try Type2Dumps.flipper(file))
+                return TagDump(try Type2Dumps.flipper(file))
             default:
                 throw DumpError(file: name, line: file.entry("Device type")?.line, field: "Device type",
                                 message: "cannot emulate a \"\(device)\" (supported: NTAG/Ultralight)")
@@ -29,39 +45,38 @@ public enum TagDump: Sendable {
                 throw DumpError(file: name, message: "not valid JSON: \(error)")
             }
             switch json["FileType"]?.string {
-            case "mfu"?: return .type2(try Type2Dumps.proxmark3(json, name: name))
+            case "mfu"?: return TagDump(try Type2Dumps.proxmark3(json, name: name))
             case let other:
                 throw DumpError(file: name, field: "FileType", message: "cannot emulate a Proxmark3 \"\(other ?? "?")\" dump (supported: mfu)")
             }
         }
-        return .type2(try Type2Dumps.binary(bytes, name: name, model: model))
+        return TagDump(try Type2Dumps.binary(bytes, name: name, model: model))
     }
 
-    /// An emulated tag in the dump's state.
-    public func makeTag() -> EmulatedTag? {
-        switch self {
-        case .type2(let d): return Type2Tag(memory: d.memory, atqa: d.atqa, sak: d.sak)
+    /// The tag a trace's dissection reconstructed (`emulate --from-trace`, replay against the trace's own tag).
+    public init(reconstruction: TagReconstruction) {
+        switch reconstruction {
+        case .type2(let r): self.init(Type2Dump(reconstruction: r))
         }
     }
+}
 
-    public var notes: [String] {
-        switch self {
-        case .type2(let d): return d.notes
-        }
+/// Ready-made tags for `emulate --model NAME`: factory-fresh tags and the configurations the
+/// traces of Traces/ need.
+public struct BuiltInTag: Sendable {
+    public var name: String
+    public var description: String
+    public var make: @Sendable () -> TagDump
+
+    public init(name: String, description: String, make: @escaping @Sendable () -> TagDump) {
+        self.name = name
+        self.description = description
+        self.make = make
     }
 
-    /// The tag's current state as a dump file (Flipper `.nfc` text).
-    public static func save(_ tag: EmulatedTag) -> [UInt8]? {
-        if let t = tag as? Type2Tag {
-            return Array(Type2Dumps.flipperText(Type2Dump(memory: t.memory, atqa: t.listener.atqa, sak: t.listener.finalSAK)).utf8)
-        }
-        return nil
-    }
+    public static var all: [BuiltInTag] { Type2Dump.builtIns }
 
-    /// A one-line description: `NTAG215, UID 04 51 5C FA 6F 73 81`.
-    public var summary: String {
-        switch self {
-        case .type2(let d): return "\(d.memory.model.rawValue), UID \(Hex.string(d.memory.uid))"
-        }
+    public static func named(_ name: String) -> BuiltInTag? {
+        all.first { $0.name.lowercased() == name.lowercased() }
     }
 }

@@ -1,7 +1,7 @@
 import NFCCore
 
 /// A Type 2 tag as a dump describes it: memory plus the activation answers.
-public struct Type2Dump: Sendable, Equatable {
+public struct Type2Dump: TagDumpContent, Equatable {
     public var memory: Type2TagMemory
     public var atqa: ATQA
     public var sak: SAK
@@ -13,6 +13,22 @@ public struct Type2Dump: Sendable, Equatable {
         self.atqa = atqa
         self.sak = sak
         self.notes = notes
+    }
+
+    public var summary: String { "\(memory.model.rawValue), UID \(Hex.string(memory.uid))" }
+
+    public func makeTag() -> EmulatedTag? { Type2Tag(memory: memory, atqa: atqa, sak: sak) }
+
+    /// The default UID of built-in tags.
+    public static let defaultUID: [UInt8] = [0x04, 0xE1, 0x7A, 0x20, 0x4B, 0x2C, 0x80]
+
+    static let builtIns: [BuiltInTag] = [
+        (Type2TagModel.ntag213, "ntag213"), (.ntag215, "ntag215"), (.ntag216, "ntag216"),
+        (.ultralightEV1_11, "ul11"), (.ultralightEV1_21, "ul21"),
+    ].map { model, name in
+        BuiltInTag(name: name, description: "factory-fresh \(model.rawValue), NDEF formatted, UID \(Hex.string(defaultUID))") {
+            TagDump(Type2Dump(memory: .factory(model, uid: defaultUID)))
+        }
     }
 
     /// Warns when PWD reads as zeros on a protected tag: a dump made without the password cannot

@@ -21,6 +21,12 @@ public final class Type2Tag: EmulatedTag {
 
     public var model: Type2TagModel { memory.model }
 
+    public var summary: String { "\(model.rawValue), UID \(Hex.string(memory.uid))" }
+
+    public func savedDump() -> [UInt8]? {
+        Array(Type2Dumps.flipperText(Type2Dump(memory: memory, atqa: listener.atqa, sak: listener.finalSAK)).utf8)
+    }
+
     public func fieldOn() { powerReset() }
 
     public func fieldOff() { powerReset() }
