@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import NFCCore
 @testable import NFCCapture
@@ -39,13 +40,21 @@ import NFCCore
         #expect(back == original)
     }
 
-    @Test func textAndPcapTracesHoldTheSameFrames() throws {
-        let text = try readAll("\(Self.tracesDirectory)/ntag215-password-read.nfctrace")
-        let pcap = try readAll("\(Self.tracesDirectory)/ntag215-password-read.pcap")
+    /// Every `.nfctrace` in Traces/ has a `.pcap` twin holding the same frames.
+    static var textTraces: [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: tracesDirectory)) ?? []).filter { $0.hasSuffix(".nfctrace") }.sorted()
+    }
+
+    @Test(arguments: textTraces)
+    func textAndPcapTracesHoldTheSameFrames(name: String) throws {
+        let text = try readAll("\(Self.tracesDirectory)/\(name)")
+        let pcap = try readAll("\(Self.tracesDirectory)/\(name.dropLast(".nfctrace".count)).pcap")
         #expect(text.count == pcap.count)
         for (t, p) in zip(text, pcap) {
             #expect(t.event == p.event)
             #expect(t.bytes == p.bytes)
+            #expect(t.technology == p.technology)
+            #expect(t.crcStripped == p.crcStripped)
             #expect(t.start?.nanoseconds == p.start?.nanoseconds)
         }
     }
