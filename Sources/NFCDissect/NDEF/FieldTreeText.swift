@@ -1,34 +1,20 @@
 import NFCCore
 
-/// Plain text for a field tree: one field per line, indented by depth, with its byte range as
-/// `[start..end]` (both ends included; an empty range shows as `[start..<start]`), then the
-/// diagnostics.
+/// Plain text for a field tree (no colour), in the layout of `dissect -V` (see `FieldText`).
 ///
-///     NDEF message: 1 record [0..15]
-///       Record 1: URI https://example.com [0..15]
-///         Header: 0xD1: MB ME SR [0..0]
+///     [0..16] NDEF message: 1 record
+///         [0..16] Record 1: URI https://example.com
+///             [0..1] Header: 0xD1: MB ME SR
 public enum FieldTreeText {
-    public static func render(_ tree: FieldTree, indent: String = "  ") -> String {
-        render(tree.fields, diagnostics: tree.diagnostics, indent: indent)
+    public static func render(_ tree: FieldTree) -> String {
+        render(tree.fields, diagnostics: tree.diagnostics)
     }
 
-    public static func render(_ fields: [Field], diagnostics: [Diagnostic] = [], indent: String = "  ") -> String {
-        var out = ""
-        func visit(_ f: Field, depth: Int) {
-            out += String(repeating: indent, count: depth)
-            out += f.value.isEmpty ? f.label : "\(f.label): \(f.value)"
-            if let r = f.range { out += " " + range(r) }
-            out += "\n"
-            for child in f.children { visit(child, depth: depth + 1) }
-        }
-        for f in fields { visit(f, depth: 0) }
-        for d in diagnostics {
-            out += "\(d.severity.rawValue)\(d.range.map { " " + range($0) } ?? ""): \(d.message)\n"
-        }
-        return out
-    }
-
-    public static func range(_ r: Range<Int>) -> String {
-        r.isEmpty ? "[\(r.lowerBound)..<\(r.lowerBound)]" : "[\(r.lowerBound)..\(r.upperBound - 1)]"
+    public static func render(_ fields: [Field], diagnostics: [Diagnostic] = []) -> String {
+        var out: [UInt8] = []
+        let style = Style(enabled: false)
+        for f in fields { FieldText.append(f, depth: 0, style: style, into: &out) }
+        for d in diagnostics { FieldText.append(d, indent: "", style: style, into: &out) }
+        return String(decoding: out, as: UTF8.self)
     }
 }

@@ -124,6 +124,16 @@ struct JSONWriter {
         Hex.append(bytes, separator: [], to: &out)
         out.append(0x22)
     }
+    mutating func stringArray(_ k: String, _ v: [String]) {
+        key(k)
+        out.append(0x5B)
+        for (i, x) in v.enumerated() {
+            if i > 0 { out.append(0x2C) }
+            JSONText.appendString(x, to: &out)
+        }
+        out.append(0x5D)
+    }
+
     mutating func intArray(_ k: String, _ v: [Int]) {
         key(k)
         appendInts(v)

@@ -179,22 +179,11 @@ public final class TextRenderer {
     }
 
     func appendField(_ field: Field, depth: Int, into out: inout [UInt8]) {
-        out.append(contentsOf: [UInt8](repeating: 0x20, count: depth * 4))
-        if let r = field.range { out.append(contentsOf: style.dim("[\(r.lowerBound)..\(r.upperBound)] ").utf8) }
-        out.append(contentsOf: "\(field.label): \(field.value)".utf8)
-        out.append(0x0A)
-        for c in field.children { appendField(c, depth: depth + 1, into: &out) }
+        FieldText.append(field, depth: depth, style: style, into: &out)
     }
 
     func appendDiagnostic(_ diag: Diagnostic, indent: String, into out: inout [UInt8]) {
-        var text = "\(diag.severity.rawValue): \(diag.message)"
-        if let r = diag.range { text += " [\(r.lowerBound)..\(r.upperBound)]" }
-        switch diag.severity {
-        case .error: text = style.bad(text)
-        case .warning: text = style.warn(text)
-        case .note: break
-        }
-        out.append(contentsOf: "\(indent)\(text)\n".utf8)
+        FieldText.append(diag, indent: indent, style: style, into: &out)
     }
 
     // MARK: sessions

@@ -1,0 +1,56 @@
+import Foundation
+import Testing
+
+/// `nfctrace ndef decode|encode`.
+@Suite struct NDEFCLITests {
+    @Test func encodeThenDecodeEveryRecordKind() throws {
+        let e = try CLI.run(["ndef", "encode", "--record", "aar:com.example.app", "--uri", "https://example.com/a",
+                             "--text", "Hello", "--lang", "de", "--record", "external:example.com:kind:0102"])
+        #expect(e.status == 0)
+        let d = try CLI.run(["ndef", "decode", "--hex", "-"], stdin: e.stdoutBytes)
+        #expect(d.status == 0)
+        #expect(d.stdout.hasPrefix("""
+            NDEF message, lenient: valid
+              record 1: Android app com.example.app
+              record 2: External example.com:kind, 2 bytes
+              record 3: URI https://example.com/a
+              record 4: Text (de) "Hello"
+            """))
+    }
+
+    @Test func typeTwoImageIsRecognisedByItsCC() throws {
+        let e = try CLI.run(["ndef", "encode", "--uri", "https://example.com", "--output", "type2", "--model", "ntag213", "--format", "raw"])
+        #expect(e.status == 0)
+        #expect(e.stdoutBytes.count == 45 * 4)
+        let d = try CLI.run(["ndef", "decode", "--format", "json", "-"], stdin: e.stdoutBytes)
+        let o = try JSONSerialization.jsonObject(with: Data(d.stdout.utf8)) as? [String: Any]
+        #expect(o?["kind"] as? String == "type2")
+        #expect(o?["valid"] as? Bool == true)
+        #expect(o?["records"] as? [String] == ["URI https://example.com"])
+    }
+
+    // The source article's CC, explained correctly (protocols.md §6.5).
+    @Test func articleCCOfAType5Tag() throws {
+        let hex = "E1 40 30 01 03 0C D1 01 08 54 02 65 6E 48 65 6C 6C 6F FE 00"
+        let d = try CLI.run(["ndef", "decode", "--hex", "-"], stdin: Data(hex.utf8))
+        #expect(d.stdout.contains("MLEN: 0x30 → 384-byte data area"))
+        #expect(d.stdout.contains("CC3 features: 0x01: MBREAD (Read Multiple Blocks supported)"))
+        #expect(d.stdout.contains("record 1: Text (en) \"Hello\""))
+    }
+
+    @Test func strictModeExitsWith1OnABreach() throws {
+        let mbMissing = Data("51 01 0C 55 04 65 78 61 6D 70 6C 65 2E 63 6F 6D".utf8)
+        let lenient = try CLI.run(["ndef", "decode", "--hex", "-"], stdin: mbMissing)
+        #expect(lenient.status == 0)
+        let strict = try CLI.run(["ndef", "decode", "--hex", "--strict", "-"], stdin: mbMissing)
+        #expect(strict.status == 1)
+        #expect(strict.stdout.hasPrefix("NDEF message, strict: INVALID (byte 0: first record has no MB flag (header 0x51) [message.mb-missing])"))
+    }
+
+    @Test func badInputs() throws {
+        #expect(try CLI.run(["ndef", "decode", "--hex", "-"], stdin: Data("zz".utf8)).status == 65)
+        #expect(try CLI.run(["ndef", "decode", "-"], stdin: Data()).status == 65)
+        #expect(try CLI.run(["ndef", "encode"]).status == 2)
+        #expect(try CLI.run(["ndef", "encode", "--record", "video:x"]).status == 2)
+    }
+}
