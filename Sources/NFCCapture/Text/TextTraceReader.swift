@@ -77,7 +77,7 @@ final class TextTraceReader: FrameReader {
                 try applyMetadata(String(key), String(value), at: lineStart)
                 continue
             }
-            pending = try parseEvent(trimmed, at: lineStart)
+            pending = try parseEvent(Array(trimmed.utf8)[...], at: lineStart)
             return
         }
         if let e = input.ioError { throw CaptureError.io(path: input.name, reason: e) }
@@ -114,9 +114,9 @@ final class TextTraceReader: FrameReader {
             let lineStart = input.offset - raw.count - 1
             lineNumber += 1
             if truncated { throw damage("line longer than 1 MiB", at: lineStart) }
-            let line = Substring(decoding: raw, as: UTF8.self).trimmingSpaces()
-            if line.isEmpty || line.hasPrefix("#") { continue }
-            if line.hasPrefix("@") { throw damage("metadata line after the first event; @lines belong in the header", at: lineStart) }
+            let line = Self.trimmed(raw)
+            guard let first = line.first, first != UInt8(ascii: "#") else { continue }
+            if first == UInt8(ascii: "@") { throw damage("metadata line after the first event; @lines belong in the header", at: lineStart) }
             let frame = try parseEvent(line, at: lineStart)
             frameNumber += 1
             return frame
@@ -125,77 +125,95 @@ final class TextTraceReader: FrameReader {
         return nil
     }
 
-    /// `[start[..end]] kind [bytes…] [key=value…] [# comment]`
-    private func parseEvent(_ line: Substring, at offset: Int) throws(CaptureError) -> Frame {
-        var text = line
+    /// `[start[..end]] kind [bytes…] [key=value…] [# comment]`, parsed as ASCII bytes: text traces
+    /// can hold millions of lines, and Character-by-Character parsing was the reader's bottleneck.
+    private func parseEvent(_ line: ArraySlice<UInt8>, at offset: Int) throws(CaptureError) -> Frame {
+        var body = line
         var comment: String? = nil
-        if let hash = Self.commentStart(text) {
-            comment = String(text[text.index(after: hash)...].trimmingSpaces())
-            text = text[..<hash]
+        if let hash = Self.commentStart(line) {
+            comment = String(decoding: Self.trimmed(line[(hash + 1)...]), as: UTF8.self)
+            body = line[..<hash]
         }
-        var tokens = Self.tokens(text)
-        guard !tokens.isEmpty else { throw damage("empty event", at: offset) }
+        let tokens = Self.tokens(body)
+        var t = tokens.startIndex
+        guard t < tokens.endIndex else { throw damage("empty event", at: offset) }
         var start: Timestamp? = nil
         var end: Timestamp? = nil
-        if let first = tokens.first, let c = first.first, c.isASCII, c.isNumber || c == "-" {
-            let parts = first.split(separator: ".", omittingEmptySubsequences: false)
-            if parts.count == 1, let s = Int64(parts[0]) {
-                start = Timestamp(origin + s, timebase)
-            } else if parts.count == 3, parts[1].isEmpty, let s = Int64(parts[0]), let e = Int64(parts[2]) {
+        if let c = tokens[t].first, (0x30...0x39).contains(c) || c == UInt8(ascii: "-") {
+            let tok = tokens[t]
+            if let dot = tok.firstIndex(of: UInt8(ascii: ".")) {
+                guard dot + 1 < tok.endIndex, tok[dot + 1] == UInt8(ascii: "."),
+                      let s = Self.integer(tok[..<dot]), let e = Self.integer(tok[(dot + 2)...]) else {
+                    throw damage("expected a time as <start> or <start>..<end> in \(timebase.rawValue), found \"\(Self.text(tok))\"", at: offset)
+                }
                 start = Timestamp(origin + s, timebase)
                 end = Timestamp(origin + e, timebase)
             } else {
-                throw damage("expected a time as <start> or <start>..<end> in \(timebase.rawValue), found \"\(first)\"", at: offset)
+                guard let s = Self.integer(tok) else {
+                    throw damage("expected a time as <start> or <start>..<end> in \(timebase.rawValue), found \"\(Self.text(tok))\"", at: offset)
+                }
+                start = Timestamp(origin + s, timebase)
             }
-            tokens.removeFirst()
+            t += 1
         }
-        guard let kind = tokens.first else { throw damage("expected R, T, field-on, field-off or malformed after the time", at: offset) }
-        tokens.removeFirst()
+        guard t < tokens.endIndex else { throw damage("expected R, T, field-on, field-off or malformed after the time", at: offset) }
+        let kind = tokens[t]
+        t += 1
         let event: Frame.Event
-        switch kind {
-        case "R", "Rdr", "rdr": event = .data(.readerToTag)
-        case "T", "Tag", "tag": event = .data(.tagToReader)
-        case TextTraceSyntax.fieldOn: event = .fieldOn
-        case TextTraceSyntax.fieldOff: event = .fieldOff
-        case TextTraceSyntax.malformed: event = .malformed(reason: "")
-        default: throw damage("expected R, T, field-on, field-off or malformed, found \"\(kind)\"", at: offset)
+        if kind.elementsEqual("R".utf8) || kind.elementsEqual("Rdr".utf8) || kind.elementsEqual("rdr".utf8) {
+            event = .data(.readerToTag)
+        } else if kind.elementsEqual("T".utf8) || kind.elementsEqual("Tag".utf8) || kind.elementsEqual("tag".utf8) {
+            event = .data(.tagToReader)
+        } else if kind.elementsEqual(TextTraceSyntax.fieldOn.utf8) {
+            event = .fieldOn
+        } else if kind.elementsEqual(TextTraceSyntax.fieldOff.utf8) {
+            event = .fieldOff
+        } else if kind.elementsEqual(TextTraceSyntax.malformed.utf8) {
+            event = .malformed(reason: "")
+        } else {
+            throw damage("expected R, T, field-on, field-off or malformed, found \"\(Self.text(kind))\"", at: offset)
         }
         var frame = Frame(event, technology: technology, start: start, end: end, comment: comment)
         var bytes: [UInt8] = []
+        bytes.reserveCapacity(tokens.count)
         var parity: [Int] = []
         var sawAttribute = false
-        for tok in tokens {
-            if let eq = tok.firstIndex(of: "=") {
+        while t < tokens.endIndex {
+            let tok = tokens[t]
+            t += 1
+            if let eq = tok.firstIndex(of: UInt8(ascii: "=")) {
                 sawAttribute = true
-                try applyAttribute(String(tok[..<eq]), Self.unquote(tok[tok.index(after: eq)...]), to: &frame, at: offset)
+                try applyAttribute(Self.text(tok[..<eq]), Self.unquote(Self.text(tok[(eq + 1)...])[...]), to: &frame, at: offset)
                 continue
             }
-            guard !sawAttribute else { throw damage("byte \"\(tok)\" after key=value attributes", at: offset) }
-            var t = Substring(tok)
+            guard !sawAttribute else { throw damage("byte \"\(Self.text(tok))\" after key=value attributes", at: offset) }
+            var digits = tok
             var parityError = false
-            if t.hasSuffix("!") {
+            if digits.last == UInt8(ascii: "!") {
                 parityError = true
-                t = t.dropLast()
+                digits = digits.dropLast()
             }
             var bits: UInt8 = 8
-            if let slash = t.firstIndex(of: "/") {
-                guard let b = UInt8(t[t.index(after: slash)...]), (1...8).contains(b) else {
-                    throw damage("valid-bit count after / must be 1…8 in \"\(tok)\"", at: offset)
+            if let slash = digits.firstIndex(of: UInt8(ascii: "/")) {
+                let n = digits[(slash + 1)...]
+                guard n.count == 1, let d = n.first, (0x31...0x38).contains(d) else {
+                    throw damage("valid-bit count after / must be 1…8 in \"\(Self.text(tok))\"", at: offset)
                 }
-                bits = b
-                t = t[..<slash]
+                bits = d - 0x30
+                digits = digits[..<slash]
             }
-            guard t.utf8.count == 2, let hi = t.utf8.first.flatMap(Hex.digit), let lo = t.utf8.last.flatMap(Hex.digit) else {
-                throw damage("expected a hex byte (like 3A, 26/7 or A2!) or key=value, found \"\(tok)\"", at: offset)
+            guard digits.count == 2, let hi = digits.first.flatMap(Hex.digit), let lo = digits.last.flatMap(Hex.digit) else {
+                throw damage("expected a hex byte (like 3A, 26/7 or A2!) or key=value, found \"\(Self.text(tok))\"", at: offset)
             }
             if frame.lastByteBits != 8 { throw damage("only the last byte may have fewer than 8 valid bits", at: offset) }
             if parityError { parity.append(bytes.count) }
             bytes.append(hi << 4 | lo)
             frame.lastByteBits = bits
         }
+        let kindText = Self.text(kind)
         switch frame.event {
         case .fieldOn, .fieldOff:
-            guard bytes.isEmpty else { throw damage("\(kind) carries no bytes", at: offset) }
+            guard bytes.isEmpty else { throw damage("\(kindText) carries no bytes", at: offset) }
         case .data:
             guard !bytes.isEmpty else { throw damage("a frame needs at least one byte", at: offset) }
         case .malformed:
@@ -204,6 +222,37 @@ final class TextTraceReader: FrameReader {
         frame.bytes = bytes
         if !parity.isEmpty { frame.parityErrors = parity }
         return frame
+    }
+
+    static func text(_ bytes: ArraySlice<UInt8>) -> String { String(decoding: bytes, as: UTF8.self) }
+
+    static func trimmed(_ s: ArraySlice<UInt8>) -> ArraySlice<UInt8> {
+        var lo = s.startIndex, hi = s.endIndex
+        while lo < hi, s[lo] == 0x20 || s[lo] == 0x09 { lo += 1 }
+        while hi > lo, s[hi - 1] == 0x20 || s[hi - 1] == 0x09 { hi -= 1 }
+        return s[lo..<hi]
+    }
+
+    /// An ASCII decimal with an optional minus sign; nil on anything else or on overflow.
+    static func integer(_ s: ArraySlice<UInt8>) -> Int64? {
+        var i = s.startIndex
+        var negative = false
+        if i < s.endIndex, s[i] == UInt8(ascii: "-") {
+            negative = true
+            i += 1
+        }
+        guard i < s.endIndex else { return nil }
+        var v: Int64 = 0
+        while i < s.endIndex {
+            let c = s[i]
+            guard (0x30...0x39).contains(c) else { return nil }
+            let (m, o1) = v.multipliedReportingOverflow(by: 10)
+            let (a, o2) = m.addingReportingOverflow(Int64(c - 0x30))
+            guard !o1, !o2 else { return nil }
+            v = a
+            i += 1
+        }
+        return negative ? -v : v
     }
 
     private func applyAttribute(_ key: String, _ value: String, to frame: inout Frame, at offset: Int) throws(CaptureError) {
@@ -229,27 +278,27 @@ final class TextTraceReader: FrameReader {
     }
 
     /// Index of a `#` that starts a comment: at a token start and outside quotes.
-    static func commentStart(_ s: Substring) -> Substring.Index? {
+    static func commentStart(_ s: ArraySlice<UInt8>) -> Int? {
         var inQuotes = false
         var previousIsSpace = true
         for i in s.indices {
             let c = s[i]
-            if c == "\"" { inQuotes.toggle() }
-            if c == "#", !inQuotes, previousIsSpace { return i }
-            previousIsSpace = c == " " || c == "\t"
+            if c == UInt8(ascii: "\"") { inQuotes.toggle() }
+            if c == UInt8(ascii: "#"), !inQuotes, previousIsSpace { return i }
+            previousIsSpace = c == 0x20 || c == 0x09
         }
         return nil
     }
 
     /// Splits on spaces and tabs, keeping `key="quoted value"` together.
-    static func tokens(_ s: Substring) -> [Substring] {
-        var out: [Substring] = []
-        var tokenStart: Substring.Index? = nil
+    static func tokens(_ s: ArraySlice<UInt8>) -> [ArraySlice<UInt8>] {
+        var out: [ArraySlice<UInt8>] = []
+        var tokenStart: Int? = nil
         var inQuotes = false
         for i in s.indices {
             let c = s[i]
-            if c == "\"" { inQuotes.toggle() }
-            if (c == " " || c == "\t") && !inQuotes {
+            if c == UInt8(ascii: "\"") { inQuotes.toggle() }
+            if (c == 0x20 || c == 0x09) && !inQuotes {
                 if let st = tokenStart { out.append(s[st..<i]) }
                 tokenStart = nil
             } else if tokenStart == nil {
