@@ -8,6 +8,7 @@ let package = Package(
         .library(name: "NFCCapture", targets: ["NFCCapture"]),
         .library(name: "NFCDissect", targets: ["NFCDissect"]),
         .library(name: "NFCEmulator", targets: ["NFCEmulator"]),
+        .library(name: "NFCReplay", targets: ["NFCReplay"]),
         .executable(name: "nfctrace", targets: ["nfctrace"]),
     ],
     dependencies: [
@@ -27,10 +28,11 @@ let package = Package(
         .target(name: "NFCCapture", dependencies: ["NFCCore", "CPcap", "CStream"]),
         .target(name: "NFCDissect", dependencies: ["NFCCore"]),
         .target(name: "NFCEmulator", dependencies: ["NFCCore"]),
+        .target(name: "NFCReplay", dependencies: ["NFCCore", "NFCEmulator", "NFCDissect"]),
         .executableTarget(
             name: "nfctrace",
             dependencies: [
-                "NFCCore", "NFCCapture", "NFCDissect", "NFCEmulator",
+                "NFCCore", "NFCCapture", "NFCDissect", "NFCEmulator", "NFCReplay",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -45,6 +47,7 @@ let package = Package(
             exclude: ["Golden"]
         ),
         .testTarget(name: "NFCEmulatorTests", dependencies: ["NFCCore", "NFCEmulator", "NFCDissect", "NFCCapture"]),
+        .testTarget(name: "NFCReplayTests", dependencies: ["NFCCore", "NFCCapture", "NFCDissect", "NFCEmulator", "NFCReplay"]),
         // Runs the built `nfctrace` binary: exit codes, stdin/stdout, messages.
         .testTarget(name: "NFCTraceCLITests", dependencies: ["nfctrace"]),
     ]

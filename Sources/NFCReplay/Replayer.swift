@@ -1,0 +1,349 @@
+import NFCCore
+import NFCDissect
+
+/// A field whose value differs between the recorded answer and the target's.
+public struct FieldDifference: Sendable, Equatable {
+    public var key: String
+    public var label: String
+    public var recorded: String?
+    public var actual: String?
+    /// The rule that accepted the difference (`file:line`), nil when none did.
+    public var acceptedBy: String?
+}
+
+/// Where a replay first went wrong, with what is needed to understand it.
+public struct ReplayDivergence: Sendable {
+    /// Recorded frame number the divergence is about (the answer, or the unanswered request).
+    public var frame: Int
+    public var reason: String
+    /// The recorded request, dissected in its session's context.
+    public var request: FrameDissection
+    /// The frame actually sent (after substitutions).
+    public var sent: Frame
+    /// The recorded answer and the target's, dissected in context (nil = silence).
+    public var recorded: FrameDissection?
+    public var actual: FrameDissection?
+    public var differences: [FieldDifference]
+    /// The exchanges just before, as recorded (oldest first).
+    public var history: [FrameDissection]
+}
+
+public struct ReplayResult: Sendable {
+    public enum Outcome: Sendable {
+        case passed
+        case diverged(ReplayDivergence)
+        /// The trace could not be read (completely); exchanges before the damage were replayed.
+        case unreadable(String)
+        /// The target failed (socket error, …).
+        case targetFailed(String)
+        /// No target could be made for this trace (e.g. no session of it reconstructs a tag).
+        case noTarget(String)
+    }
+
+    public var trace: String
+    public var target: String
+    public var outcome: Outcome
+    public var exchanges: Int
+    /// Field cycles replayed (field-on/off or re-activation).
+    public var fieldCycles: Int
+    /// Differences accepted by rules, by rule (`file:line ignore KEY`) → count.
+    public var accepted: [String: Int]
+    public var seconds: Double
+
+    public init(trace: String, target: String, outcome: Outcome, exchanges: Int, fieldCycles: Int, accepted: [String: Int], seconds: Double) {
+        self.trace = trace
+        self.target = target
+        self.outcome = outcome
+        self.exchanges = exchanges
+        self.fieldCycles = fieldCycles
+        self.accepted = accepted
+        self.seconds = seconds
+    }
+
+    public var passed: Bool {
+        if case .passed = outcome { return true }
+        return false
+    }
+}
+
+/// Sends each recorded reader frame to a target in order and compares its answers with the
+/// recorded ones: byte for byte first; where they differ, both sides are dissected in their
+/// session's context and compared field by field against the rules.
+public final class Replayer {
+    public let target: ReplayTarget
+    public let rules: ReplayRules
+    /// Frames of the current field cycle kept for dissection on a difference; beyond this many
+    /// the oldest are dropped (the context of very long sessions is then partial).
+    public var windowLimit = 20_000
+    public var historyLength = 6
+
+    private struct Pending {
+        var request: Frame
+        var number: Int
+        var sent: Frame
+        var answer: Frame?
+    }
+
+    private var recordedWindow: [Frame] = []
+    /// Trace frame numbers of `recordedWindow`, so that reports name the frames as the trace does.
+    private var recordedNumbers: [Int] = []
+    private var actualWindow: [Frame] = []
+    private var substitutions: [(from: [UInt8], to: [UInt8])] = []
+    private var accepted: [String: Int] = [:]
+
+    public init(target: ReplayTarget, rules: ReplayRules = ReplayRules()) {
+        self.target = target
+        self.rules = rules
+    }
+
+    /// Replays the frames `next` delivers (a capture reader's `next`), named `trace` in reports.
+    public func replay(trace: String, next: () throws -> Frame?) -> ReplayResult {
+        let clock = ContinuousClock()
+        let started = clock.now
+        recordedWindow.removeAll(keepingCapacity: true)
+        recordedNumbers.removeAll(keepingCapacity: true)
+        actualWindow.removeAll(keepingCapacity: true)
+        substitutions.removeAll()
+        accepted.removeAll()
+        var exchanges = 0
+        var cycles = 0
+        var number = 0
+        var pending: Pending?
+        var result = ReplayResult(trace: trace, target: target.name, outcome: .passed, exchanges: 0, fieldCycles: 0, accepted: [:], seconds: 0)
+        func finish(_ outcome: ReplayResult.Outcome) -> ReplayResult {
+            result.outcome = outcome
+            result.exchanges = exchanges
+            result.fieldCycles = cycles
+            result.accepted = accepted
+            let d = clock.now - started
+            result.seconds = Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18
+            return result
+        }
+        do {
+            while let frame = try next() {
+                number += 1
+                switch frame.event {
+                case .fieldOn, .fieldOff:
+                    if let p = pending, let divergence = checkSilence(p) { return finish(.diverged(divergence)) }
+                    pending = nil
+                    if frame.event == .fieldOn {
+                        try target.fieldOn()
+                    } else {
+                        try target.fieldOff()
+                        cycles += 1
+                    }
+                    resetWindows(keeping: frame, number: number)
+                case .malformed:
+                    append(recorded: frame, number: number, actual: nil)
+                case .data(.readerToTag):
+                    if let p = pending, let divergence = checkSilence(p) { return finish(.diverged(divergence)) }
+                    let sent = substitute(frame)
+                    let answer = try target.transmit(sent)
+                    exchanges += 1
+                    pending = Pending(request: frame, number: number, sent: sent, answer: answer)
+                    append(recorded: frame, number: number, actual: sent)
+                case .data(.tagToReader):
+                    guard let p = pending else {
+                        append(recorded: frame, number: number, actual: nil)   // a tag frame nobody asked for: nothing to replay
+                        continue
+                    }
+                    pending = nil
+                    if let a = p.answer, sameAnswer(frame, a) {
+                        append(recorded: frame, number: number, actual: a)
+                        continue
+                    }
+                    if let divergence = judge(p, recorded: frame, recordedNumber: number) { return finish(.diverged(divergence)) }
+                    append(recorded: frame, number: number, actual: p.answer)
+                }
+            }
+        } catch let e as ReplayTargetError {
+            return finish(.targetFailed(e.description))
+        } catch {
+            if let p = pending, let divergence = checkSilence(p) { return finish(.diverged(divergence)) }
+            return finish(.unreadable("\(error)"))
+        }
+        if let p = pending, let divergence = checkSilence(p) { return finish(.diverged(divergence)) }
+        return finish(.passed)
+    }
+
+    // MARK: fast path
+
+    /// Byte-identical answers, allowing for a transport that drops CRCs.
+    private func sameAnswer(_ recorded: Frame, _ actual: Frame) -> Bool {
+        if recorded.bytes == actual.bytes { return true }
+        guard !target.answersCarryCRC || actual.crcStripped, recorded.bytes.count >= 3,
+              CRC.check(recorded.technology.crcKind, recorded.bytes) == .ok else { return false }
+        return recorded.bytes.dropLast(2).elementsEqual(actual.bytes)
+    }
+
+    private func append(recorded: Frame, number: Int, actual: Frame?) {
+        recordedWindow.append(recorded)
+        recordedNumbers.append(number)
+        if let actual { actualWindow.append(actual) }
+        if recordedWindow.count > windowLimit {
+            recordedWindow.removeFirst(recordedWindow.count - windowLimit)
+            recordedNumbers.removeFirst(recordedNumbers.count - windowLimit)
+        }
+        if actualWindow.count > windowLimit { actualWindow.removeFirst(actualWindow.count - windowLimit) }
+    }
+
+    private func resetWindows(keeping frame: Frame, number: Int) {
+        recordedWindow.removeAll(keepingCapacity: true)
+        recordedNumbers.removeAll(keepingCapacity: true)
+        actualWindow.removeAll(keepingCapacity: true)
+        recordedWindow.append(frame)
+        recordedNumbers.append(number)
+        actualWindow.append(frame)
+    }
+
+    /// Replaces learned substitutions (another tag's UID, IDm) in a reader frame, CRC recomputed.
+    private func substitute(_ frame: Frame) -> Frame {
+        guard !substitutions.isEmpty else { return frame }
+        var bytes = frame.bytes
+        let kind = frame.technology.crcKind
+        let hadCRC = !frame.crcStripped && bytes.count >= 3 && CRC.check(kind, bytes) == .ok
+        var body = hadCRC ? Array(bytes.dropLast(2)) : bytes
+        var changed = false
+        for (from, to) in substitutions where !from.isEmpty && from.count == to.count && from != to {
+            var i = 0
+            while i + from.count <= body.count {
+                if body[i..<i + from.count].elementsEqual(from) {
+                    body.replaceSubrange(i..<i + from.count, with: to)
+                    changed = true
+                    i += from.count
+                } else {
+                    i += 1
+                }
+            }
+        }
+        guard changed else { return frame }
+        bytes = hadCRC ? CRC.appending(kind, to: body) : body
+        var f = frame
+        f.bytes = bytes
+        return f
+    }
+
+    // MARK: slow path
+
+    /// The request was not answered in the recording: the target must stay silent too.
+    private func checkSilence(_ p: Pending) -> ReplayDivergence? {
+        guard let answer = p.answer else { return nil }
+        let (rec, act) = dissectWindows(recordedLast: nil, actualLast: answer)
+        return ReplayDivergence(
+            frame: p.number, reason: "the tag stayed silent, the target answered",
+            request: rec.request ?? FrameDissection(number: p.number, frame: p.request),
+            sent: p.sent, recorded: nil, actual: act, differences: [], history: rec.history)
+    }
+
+    /// Dissects both sides of a differing answer and decides with the rules.
+    private func judge(_ p: Pending, recorded: Frame, recordedNumber: Int) -> ReplayDivergence? {
+        let (rec, act) = dissectWindows(recordedLast: recorded, actualLast: p.answer, lastNumber: recordedNumber)
+        let recordedAnswer = rec.answer
+        let request = rec.request ?? FrameDissection(number: p.number, frame: p.request)
+        guard p.answer != nil, let recordedAnswer, let actual = act else {
+            return ReplayDivergence(frame: recordedNumber, reason: "the tag answered, the target stayed silent", request: request,
+                                    sent: p.sent, recorded: recordedAnswer, actual: nil, differences: [], history: rec.history)
+        }
+        var differences = Self.differences(recordedAnswer.fields, actual.fields)
+        var unaccepted = false
+        var substituted: [(Range<Int>, Range<Int>)] = []
+        for i in differences.indices {
+            if let rule = rules.rule(for: differences[i].key) {
+                differences[i].acceptedBy = "\(rule.source) \(rule.verb.rawValue) \(rule.pattern)"
+                if rule.verb == .substitute, let r = rangeOf(differences[i].key, in: recordedAnswer.fields),
+                   let a = rangeOf(differences[i].key, in: actual.fields) {
+                    substituted.append((r, a))
+                }
+            } else {
+                unaccepted = true
+            }
+        }
+        if differences.isEmpty {
+            // The bytes differ, yet no field does: the CRC or the bit count.
+            let reason = actual.crc.isBad ? "the target's answer has a wrong CRC" : "the answers differ in bytes no field describes"
+            return ReplayDivergence(frame: recordedNumber, reason: reason, request: request, sent: p.sent,
+                                    recorded: recordedAnswer, actual: actual, differences: [], history: rec.history)
+        }
+        if unaccepted || actual.crc.isBad {
+            let shown = differences.filter { $0.acceptedBy == nil } + differences.filter { $0.acceptedBy != nil }
+            return ReplayDivergence(frame: recordedNumber, reason: actual.crc.isBad ? "the target's answer has a wrong CRC" : "the answers differ",
+                                    request: request, sent: p.sent, recorded: recordedAnswer, actual: actual,
+                                    differences: shown, history: rec.history)
+        }
+        for d in differences { if let rule = d.acceptedBy { accepted[rule, default: 0] += 1 } }
+        learn(substituted, recorded: recordedAnswer.frame.bytes, actual: actual.frame.bytes)
+        return nil
+    }
+
+    /// From substituted fields, the recorded byte run and the target's that later reader frames swap.
+    private func learn(_ ranges: [(Range<Int>, Range<Int>)], recorded: [UInt8], actual: [UInt8]) {
+        guard let rLow = ranges.map(\.0.lowerBound).min(), let rHigh = ranges.map(\.0.upperBound).max(),
+              let aLow = ranges.map(\.1.lowerBound).min(), let aHigh = ranges.map(\.1.upperBound).max(),
+              rHigh <= recorded.count, aHigh <= actual.count, rHigh - rLow == aHigh - aLow else { return }
+        substitutions.append((Array(recorded[rLow..<rHigh]), Array(actual[aLow..<aHigh])))
+    }
+
+    private func rangeOf(_ key: String, in fields: [Field]) -> Range<Int>? { fields.first(key: key)?.range }
+
+    /// Dissects the current field cycle on both sides; returns the recorded request and answer,
+    /// the target's answer, and the recorded exchanges before.
+    private func dissectWindows(recordedLast: Frame?, actualLast: Frame?, lastNumber: Int? = nil)
+        -> (rec: (request: FrameDissection?, answer: FrameDissection?, history: [FrameDissection]), act: FrameDissection?) {
+        let recordedFrames = recordedWindow + (recordedLast.map { [$0] } ?? [])
+        let numbers = recordedNumbers + (lastNumber.map { [$0] } ?? [])
+        // Window positions back to the trace's frame numbers.
+        func absolute(_ n: Int?) -> Int? {
+            guard let n, n >= 1, n <= numbers.count else { return nil }
+            return numbers[n - 1]
+        }
+        let recorded = Dissector.dissect(recordedFrames, detail: .full).compactMap { e -> FrameDissection? in
+            guard case .frame(var f) = e else { return nil }
+            f.number = absolute(f.number) ?? f.number
+            f.responseTo = absolute(f.responseTo)
+            f.responseIn = absolute(f.responseIn)
+            return f
+        }
+        var actual: FrameDissection? = nil
+        if let a = actualLast {
+            let events = Dissector.dissect(actualWindow + [a], detail: .full)
+            for case .frame(let f) in events where f.number == actualWindow.count + 1 { actual = f }
+        }
+        var request: FrameDissection?
+        var answer: FrameDissection?
+        var history = recorded
+        if recordedLast != nil {
+            answer = history.popLast()
+        }
+        request = history.popLast()
+        return ((request, answer, Array(history.suffix(historyLength))), actual)
+    }
+
+    /// Field-by-field comparison (CRC fields excepted: a different content has a different CRC).
+    static func differences(_ recorded: [Field], _ actual: [Field]) -> [FieldDifference] {
+        func flatten(_ fields: [Field], into out: inout [(key: String, label: String, value: String)]) {
+            for f in fields {
+                if !f.key.hasSuffix(".crc") { out.append((f.key, f.label, f.value)) }
+                flatten(f.children, into: &out)
+            }
+        }
+        var r: [(key: String, label: String, value: String)] = []
+        var a: [(key: String, label: String, value: String)] = []
+        flatten(recorded, into: &r)
+        flatten(actual, into: &a)
+        var out: [FieldDifference] = []
+        var keys: [String] = []
+        for k in r.map(\.key) + a.map(\.key) where !keys.contains(k) { keys.append(k) }
+        for key in keys {
+            let rv = r.filter { $0.key == key }
+            let av = a.filter { $0.key == key }
+            for i in 0..<max(rv.count, av.count) {
+                let x = i < rv.count ? rv[i].value : nil
+                let y = i < av.count ? av[i].value : nil
+                if x != y {
+                    out.append(FieldDifference(key: key, label: (i < rv.count ? rv[i].label : av[i].label), recorded: x, actual: y))
+                }
+            }
+        }
+        return out
+    }
+}

@@ -1,0 +1,186 @@
+import NFCCore
+import NFCDissect
+
+/// Replay results as text (people), JSON Lines (machines) and JUnit XML (CI systems).
+public enum ReplayReport {
+    // MARK: text
+
+    public static func text(_ results: [ReplayResult]) -> String {
+        var out = ""
+        for r in results { out += text(r) }
+        out += summaryLine(results) + "\n"
+        return out
+    }
+
+    public static func text(_ r: ReplayResult) -> String {
+        let counts = "\(r.exchanges) exchange\(r.exchanges == 1 ? "" : "s"), \(r.fieldCycles) field cycle\(r.fieldCycles == 1 ? "" : "s")"
+        var out = ""
+        switch r.outcome {
+        case .passed:
+            out += "PASS  \(r.trace)  (\(counts))\n"
+            for (rule, n) in r.accepted.sorted(by: { $0.key < $1.key }) { out += "      accepted \(n)× by \(rule)\n" }
+        case .unreadable(let why):
+            out += "ERROR \(r.trace): unreadable after \(counts): \(why)\n"
+        case .targetFailed(let why):
+            out += "ERROR \(r.trace): target \(r.target) failed after \(counts): \(why)\n"
+        case .noTarget(let why):
+            out += "ERROR \(r.trace): \(why)\n"
+        case .diverged(let d):
+            out += "FAIL  \(r.trace): first divergence at frame \(d.frame) (\(counts) before it): \(d.reason)\n"
+            out += divergence(d)
+        }
+        return out
+    }
+
+    static func line(_ d: FrameDissection) -> String {
+        let src = d.frame.direction == .readerToTag ? "Rdr" : (d.frame.direction == .tagToReader ? "Tag" : "RF ")
+        var bytes = Hex.string(d.frame.bytes.prefix(12))
+        if d.frame.bytes.count > 12 { bytes += " …" }
+        return "#\(d.number) \(src) \(bytes)  \(d.summary)"
+    }
+
+    /// The divergence: the exchanges that led there, then both answers dissected side by side.
+    static func divergence(_ d: ReplayDivergence) -> String {
+        var out = ""
+        if !d.history.isEmpty {
+            out += "      exchanges before it (as recorded):\n"
+            for h in d.history { out += "        \(line(h))\n" }
+        }
+        out += "      request:   \(line(d.request))\n"
+        if d.sent.bytes != d.request.frame.bytes { out += "      sent:      \(Hex.string(d.sent.bytes)) (after substitutions)\n" }
+        let left = column(d.recorded, title: "recorded answer")
+        let right = column(d.actual, title: "target's answer")
+        let width = max(40, (left.map(\.count).max() ?? 0) + 2)
+        for i in 0..<max(left.count, right.count) {
+            let l = i < left.count ? left[i] : ""
+            let r = i < right.count ? right[i] : ""
+            out += "      " + l + String(repeating: " ", count: max(1, width - l.count)) + "| " + r + "\n"
+        }
+        let unaccepted = d.differences.filter { $0.acceptedBy == nil }
+        if !unaccepted.isEmpty {
+            out += "      fields that differ:\n"
+            for f in unaccepted {
+                out += "        \(f.key) (\(f.label)): recorded \(f.recorded.map { "\"\($0)\"" } ?? "absent"), target \(f.actual.map { "\"\($0)\"" } ?? "absent")\n"
+            }
+        }
+        return out
+    }
+
+    /// One side: summary, bytes, then the top-level fields.
+    static func column(_ d: FrameDissection?, title: String) -> [String] {
+        guard let d else { return [title + ": (silence)"] }
+        var lines = [title + ": " + d.summary, "  bytes \(Hex.string(d.frame.bytes.prefix(16)))" + (d.frame.bytes.count > 16 ? " …" : "")]
+        func add(_ f: Field, depth: Int) {
+            guard lines.count < 24 else { return }
+            lines.append(String(repeating: "  ", count: depth + 1) + "\(f.label): \(f.value)")
+            for c in f.children { add(c, depth: depth + 1) }
+        }
+        for f in d.fields where !f.key.hasSuffix(".crc") { add(f, depth: 0) }
+        return lines
+    }
+
+    public static func summaryLine(_ results: [ReplayResult]) -> String {
+        let passed = results.filter(\.passed).count
+        let diverged = results.filter { if case .diverged = $0.outcome { return true } else { return false } }.count
+        let errors = results.count - passed - diverged
+        let exchanges = results.reduce(0) { $0 + $1.exchanges }
+        let seconds = results.reduce(0) { $0 + $1.seconds }
+        return "\(results.count) trace\(results.count == 1 ? "" : "s"): \(passed) passed, \(diverged) diverged, \(errors) unreadable or failed; "
+            + "\(exchanges) exchanges in \(formatSeconds(seconds)) s"
+    }
+
+    static func formatSeconds(_ s: Double) -> String {
+        let ms = Int((s * 1000).rounded())
+        return "\(ms / 1000).\(String(repeating: "0", count: 3 - String(ms % 1000).count))\(ms % 1000)"
+    }
+
+    // MARK: JSON Lines
+
+    public static func json(_ results: [ReplayResult]) -> String {
+        var out = ""
+        for r in results {
+            var o = "{\"type\":\"replay\",\"trace\":\(quote(r.trace)),\"target\":\(quote(r.target))"
+            o += ",\"exchanges\":\(r.exchanges),\"field_cycles\":\(r.fieldCycles),\"seconds\":\(formatSeconds(r.seconds))"
+            switch r.outcome {
+            case .passed: o += ",\"result\":\"pass\""
+            case .unreadable(let why): o += ",\"result\":\"unreadable\",\"error\":\(quote(why))"
+            case .targetFailed(let why): o += ",\"result\":\"target-failed\",\"error\":\(quote(why))"
+            case .noTarget(let why): o += ",\"result\":\"no-target\",\"error\":\(quote(why))"
+            case .diverged(let d):
+                o += ",\"result\":\"diverged\",\"frame\":\(d.frame),\"reason\":\(quote(d.reason))"
+                o += ",\"request\":\(quote(Hex.string(d.request.frame.bytes, separator: ""))),\"request_summary\":\(quote(d.request.summary))"
+                o += ",\"sent\":\(quote(Hex.string(d.sent.bytes, separator: "")))"
+                if let rec = d.recorded { o += ",\"recorded\":\(quote(Hex.string(rec.frame.bytes, separator: ""))),\"recorded_summary\":\(quote(rec.summary))" }
+                if let act = d.actual { o += ",\"actual\":\(quote(Hex.string(act.frame.bytes, separator: ""))),\"actual_summary\":\(quote(act.summary))" }
+                o += ",\"differences\":[" + d.differences.map { f in
+                    "{\"key\":\(quote(f.key)),\"recorded\":\(f.recorded.map(quote) ?? "null"),\"actual\":\(f.actual.map(quote) ?? "null")"
+                        + (f.acceptedBy.map { ",\"accepted_by\":\(quote($0))" } ?? "") + "}"
+                }.joined(separator: ",") + "]"
+            }
+            o += ",\"accepted\":{" + r.accepted.sorted(by: { $0.key < $1.key }).map { "\(quote($0.key)):\($0.value)" }.joined(separator: ",") + "}}"
+            out += o + "\n"
+        }
+        let passed = results.filter(\.passed).count
+        out += "{\"type\":\"summary\",\"traces\":\(results.count),\"passed\":\(passed),\"failed\":\(results.count - passed)}\n"
+        return out
+    }
+
+    static func quote(_ s: String) -> String {
+        var out = "\""
+        for u in s.unicodeScalars {
+            switch u {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            default:
+                if u.value < 0x20 { out += "\\u00" + Hex.value(UInt8(u.value), digits: 2) } else { out.unicodeScalars.append(u) }
+            }
+        }
+        return out + "\""
+    }
+
+    // MARK: JUnit XML
+
+    /// One test case per trace, so that CI systems show each trace as a test.
+    public static func junit(_ results: [ReplayResult], suite: String = "nfctrace replay") -> String {
+        let failures = results.filter { if case .diverged = $0.outcome { return true } else { return false } }.count
+        let errors = results.count - results.filter(\.passed).count - failures
+        let total = results.reduce(0) { $0 + $1.seconds }
+        var out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+        out += "<testsuites tests=\"\(results.count)\" failures=\"\(failures)\" errors=\"\(errors)\" time=\"\(formatSeconds(total))\">\n"
+        out += "  <testsuite name=\(xml(suite)) tests=\"\(results.count)\" failures=\"\(failures)\" errors=\"\(errors)\" time=\"\(formatSeconds(total))\">\n"
+        for r in results {
+            out += "    <testcase name=\(xml(r.trace)) classname=\(xml("replay against " + r.target)) time=\"\(formatSeconds(r.seconds))\""
+            switch r.outcome {
+            case .passed:
+                out += "/>\n"
+            case .diverged(let d):
+                out += ">\n      <failure message=\(xml("frame \(d.frame): \(d.reason)")) type=\"divergence\">"
+                out += xmlText(text(r)) + "</failure>\n    </testcase>\n"
+            case .unreadable(let why), .targetFailed(let why), .noTarget(let why):
+                out += ">\n      <error message=\(xml(why)) type=\"error\"/>\n    </testcase>\n"
+            }
+        }
+        out += "  </testsuite>\n</testsuites>\n"
+        return out
+    }
+
+    static func xmlText(_ s: String) -> String {
+        var out = ""
+        for u in s.unicodeScalars {
+            switch u {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            default:
+                if u.value < 0x20 && u != "\n" && u != "\t" { out += "?" } else { out.unicodeScalars.append(u) }
+            }
+        }
+        return out
+    }
+
+    static func xml(_ s: String) -> String { "\"" + xmlText(s) + "\"" }
+}

@@ -1,0 +1,61 @@
+import NFCCore
+import NFCDissect
+import NFCEmulator
+
+/// The tag a trace shows: what `replay --against emulator` and `emulate --from-trace` run.
+public enum TraceTag {
+    /// The tag sessions of a trace that reconstruct a tag, by session number.
+    public static func sessions(next: () throws -> Frame?) throws -> [(session: Int, reconstruction: TagReconstruction)] {
+        let dissector = Dissector(detail: .summary)
+        var found: [(session: Int, reconstruction: TagReconstruction)] = []
+        let collect: (DissectionEvent) -> Void = { event in
+            if case .session(let s) = event, let r = s.reconstruction { found.append((s.number, r)) }
+        }
+        while let frame = try next() { dissector.process(frame, emit: collect) }
+        dissector.finish(emit: collect)
+        return found
+    }
+
+    /// The trace's tag: the sessions of the tag seen most are merged (a page keeps the value
+    /// its first session saw, so later writes do not rewrite the starting state), or one session
+    /// when `session` names it.
+    public static func rebuild(next: () throws -> Frame?, session wanted: Int? = nil) throws -> (dump: TagDump, from: String)? {
+        let found = try sessions(next: next)
+        if let wanted {
+            guard let s = found.first(where: { $0.session == wanted }) else { return nil }
+            return (TagDump(reconstruction: s.reconstruction), "session \(wanted)")
+        }
+        guard let best = found.max(by: { $0.reconstruction.knownUnits < $1.reconstruction.knownUnits }) else { return nil }
+        guard case .type2(let bestTag) = best.reconstruction else {
+            return (TagDump(reconstruction: best.reconstruction), "session \(best.session)")
+        }
+        // Every session of that tag, earliest first: a page keeps the value first seen.
+        var merged: Type2Reconstruction? = nil
+        var used: [Int] = []
+        for s in found.sorted(by: { $0.session < $1.session }) {
+            guard case .type2(let r) = s.reconstruction, r.uid == bestTag.uid else { continue }
+            used.append(s.session)
+            merged = merged.map { fill($0, from: r) } ?? r
+        }
+        let from = used.count == 1 ? "session \(used[0])" : "sessions \(used.map(String.init).joined(separator: ", "))"
+        return (TagDump(reconstruction: .type2(merged ?? bestTag)), from)
+    }
+
+    /// `a`, with what `b` (a later session of the same tag) showed and `a` did not.
+    static func fill(_ a: Type2Reconstruction, from b: Type2Reconstruction) -> Type2Reconstruction {
+        var out = a
+        for p in 0..<min(out.known.count, b.known.count) where b.known[p] && !out.known[p] {
+            out.pages.replaceSubrange(p * 4..<p * 4 + 4, with: b.pages[p * 4..<p * 4 + 4])
+            out.known[p] = true
+        }
+        out.model = out.model ?? b.model
+        out.version = out.version ?? b.version
+        out.password = out.password ?? b.password
+        out.pack = out.pack ?? b.pack
+        out.signature = out.signature ?? b.signature
+        out.atqa = out.atqa ?? b.atqa
+        out.sak = out.sak ?? b.sak
+        for (k, v) in b.counters where out.counters[k] == nil { out.counters[k] = v }
+        return out
+    }
+}

@@ -1,0 +1,138 @@
+import ArgumentParser
+import NFCCapture
+import NFCCore
+import NFCEmulator
+import NFCReplay
+
+struct Replay: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Replay traces against a target and report the first divergence of each.",
+        discussion: """
+            Each recorded reader frame is sent to the target in order (field off and re-activation too) \
+            and its answer compared with the recorded one: byte for byte, or field by field under the \
+            rules of --rules and of a NAME.rules file beside each trace (docs/replay.md).
+
+            Targets: emulator (the tag rebuilt from each trace itself), emulator:DUMP (a tag loaded \
+            from a Flipper .nfc, Proxmark3 JSON or .bin dump), emulator:model:NAME (a built-in tag, \
+            see emulate --list-models), udp:HOST:PORT (a tag served over nfcpy's UDP protocol, e.g. \
+            by nfctrace emulate).
+
+            Exit codes: 0 all traces passed, 1 a divergence, 65 an unreadable trace (the others still run).
+            """
+    )
+
+    enum OutputFormat: String, ExpressibleByArgument, CaseIterable { case text, json, junit }
+
+    @Argument(help: "Traces to replay (any format nfctrace reads).")
+    var traces: [String]
+
+    @Option(help: "Target: emulator, emulator:DUMP, emulator:model:NAME, udp:HOST:PORT.")
+    var against = "emulator"
+
+    @Option(help: "A rules file (ignore KEY / substitute KEY lines).")
+    var rules: String?
+
+    @Option(help: "Report format: text, json (one object per trace), junit (JUnit XML).")
+    var format: OutputFormat = .text
+
+    @Option(name: .shortAndLong, help: "Write the report here instead of standard output.")
+    var output = "-"
+
+    @Option(help: "Milliseconds a udp target has to answer before it counts as silent.")
+    var timeout: Int32 = 100
+
+    func run() throws {
+        guard !traces.isEmpty else { throw CLIFailure.usage("give at least one trace") }
+        let extraRules = try rules.map { try Self.loadRules($0) } ?? ReplayRules()
+        var results: [ReplayResult] = []
+        for trace in traces {
+            results.append(try replay(trace, extraRules: extraRules))
+        }
+        let out = try ByteOutput.create(output)
+        switch format {
+        case .text: out.write(ReplayReport.text(results))
+        case .json: out.write(ReplayReport.json(results))
+        case .junit: out.write(ReplayReport.junit(results))
+        }
+        try out.finish()
+        if results.contains(where: {
+            switch $0.outcome {
+            case .unreadable, .noTarget: return true
+            default: return false
+            }
+        }) {
+            throw CLIFailure(message: "unreadable trace(s); see the report", code: 65)
+        }
+        if results.contains(where: { if case .targetFailed = $0.outcome { return true } else { return false } }) {
+            throw CLIFailure(message: "the target failed; see the report", code: 74)
+        }
+        if !results.allSatisfy(\.passed) { throw CLIFailure.findings("divergence(s); see the report") }
+    }
+
+    func replay(_ trace: String, extraRules: ReplayRules) throws -> ReplayResult {
+        let unreadable = { (why: String) in
+            ReplayResult(trace: trace, target: against, outcome: .unreadable(why), exchanges: 0, fieldCycles: 0, accepted: [:], seconds: 0)
+        }
+        let reader: FrameReader
+        do {
+            reader = try Capture.open(trace)
+        } catch {
+            return unreadable(error.description)
+        }
+        var rules = extraRules
+        let base = trace.hasSuffix(".nfctrace") ? String(trace.dropLast(9)) : (trace.hasSuffix(".pcap") ? String(trace.dropLast(5)) : trace)
+        if let beside = try? Self.loadRules(base + ".rules") { rules = beside + rules }
+        let target: ReplayTarget
+        do {
+            target = try makeTarget(for: trace)
+        } catch let f as CLIFailure where f.code == 65 {
+            return ReplayResult(trace: trace, target: against, outcome: .noTarget(f.message), exchanges: 0, fieldCycles: 0, accepted: [:], seconds: 0)
+        }
+        return Replayer(target: target, rules: rules).replay(trace: trace) { try reader.next() }
+    }
+
+    func makeTarget(for trace: String) throws -> ReplayTarget {
+        if against == "emulator" {
+            let reader = try Capture.open(trace)
+            guard let rebuilt = try TraceTag.rebuild(next: { try reader.next() }) else {
+                throw CLIFailure(message: "no tag session in this trace can be emulated", code: 65)
+            }
+            guard let tag = rebuilt.dump.makeTag() else { throw CLIFailure(message: "\(trace): the rebuilt tag has no usable UID", code: 65) }
+            return EmulatorTarget(tag: tag, name: "emulator (\(tag.summary), rebuilt from \(rebuilt.from))")
+        }
+        if against.hasPrefix("emulator:model:") {
+            let name = String(against.dropFirst("emulator:model:".count))
+            guard let builtIn = BuiltInTag.named(name), let tag = builtIn.make().makeTag() else {
+                throw CLIFailure.usage("unknown built-in tag \"\(name)\" (\(BuiltInTag.all.map(\.name).joined(separator: ", ")))")
+            }
+            return EmulatorTarget(tag: tag)
+        }
+        if against.hasPrefix("emulator:") {
+            let path = String(against.dropFirst("emulator:".count))
+            let input = try ByteInput.open(path)
+            var bytes: [UInt8] = []
+            while !input.isAtEnd { bytes += input.read(1 << 16) }
+            let dump: TagDump
+            do { dump = try TagDump.load(bytes, name: path) } catch { throw CLIFailure(message: error.description, code: 2) }
+            guard let tag = dump.makeTag() else { throw CLIFailure(message: "\(path): the dump holds no usable UID", code: 2) }
+            return EmulatorTarget(tag: tag)
+        }
+        if against.hasPrefix("udp:") {
+            let parts = against.split(separator: ":")
+            guard parts.count == 3, let port = UInt16(parts[2]) else { throw CLIFailure.usage("--against udp:HOST:PORT") }
+            do { return try UDPTarget(host: String(parts[1]), port: port, timeoutMilliseconds: timeout) } catch { throw CLIFailure.usage(error.description) }
+        }
+        throw CLIFailure.usage("unknown target \"\(against)\" (emulator, emulator:DUMP, emulator:model:NAME, udp:HOST:PORT)")
+    }
+
+    static func loadRules(_ path: String) throws -> ReplayRules {
+        let input = try ByteInput.open(path)
+        var bytes: [UInt8] = []
+        while !input.isAtEnd { bytes += input.read(1 << 16) }
+        do {
+            return try ReplayRules(text: String(decoding: bytes, as: UTF8.self), file: path)
+        } catch {
+            throw CLIFailure.usage(error.description)
+        }
+    }
+}
