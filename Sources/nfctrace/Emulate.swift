@@ -6,6 +6,7 @@ import NFCCapture
 import NFCCore
 import NFCDissect
 import NFCEmulator
+import NFCReplay
 
 /// Set by SIGINT/SIGTERM; the serve loop polls it.
 nonisolated(unsafe) private var stopRequested: sig_atomic_t = 0
@@ -28,8 +29,17 @@ struct Emulate: ParsableCommand {
     @Option(name: .customLong("from-trace"), help: "Emulate the tag a trace's dissection reconstructed (UID, model, pages read or written, the password a PWD_AUTH used).")
     var fromTrace: String?
 
-    @Option(help: "With --from-trace: the tag session to take (default: the one that showed the most memory).")
+    @Option(help: "With --from-trace: the tag session to take (default: all sessions of the tag seen most, merged).")
     var session: Int?
+
+    @Option(help: "Answer from a recorded trace (a cassette): each reader frame matching a recorded command gets the recorded answer.")
+    var cassette: String?
+
+    @Option(help: "With --cassette: strict (the next recorded command only) or relaxed (any unused identical command).")
+    var order: CassetteTag.Order = .relaxed
+
+    @Option(help: "With --cassette: answer an unknown command with silence or a NAK.")
+    var unknown: CassetteTag.Unknown = .silence
 
     @Option(help: "Emulate a built-in tag instead (--list-models shows them).")
     var model: String?
@@ -58,7 +68,7 @@ struct Emulate: ParsableCommand {
             return
         }
         guard let udp else { throw CLIFailure.usage("give --udp [HOST:]PORT to serve the tag") }
-        let tag = try makeTag()
+        let tag = try cassette.map { try makeCassette($0) } ?? makeTag()
         let (host, port) = try Self.address(udp)
         let server: NFCPyUDPServer
         do {
@@ -113,6 +123,25 @@ struct Emulate: ParsableCommand {
             out.write(bytes)
             try out.finish()
         }
+        if let c = tag as? CassetteTag {
+            let answered = c.exchanges.filter { $0.uses > 0 }.count
+            CLI.warn("cassette: \(answered) of \(c.exchanges.count) recorded exchanges asked for" + (c.reuses > 0 ? ", \(c.reuses) answers reused" : "")
+                     + ", \(c.unknownRequests.count) unknown request\(c.unknownRequests.count == 1 ? "" : "s")")
+            for e in c.unused.prefix(20) { CLI.warn("  never asked for: frame \(e.number): \(Hex.string(e.request.bytes))") }
+            if c.unused.count > 20 { CLI.warn("  … and \(c.unused.count - 20) more") }
+            if !c.unknownRequests.isEmpty { throw CLIFailure.findings("the reader asked for \(c.unknownRequests.count) command(s) the cassette does not hold") }
+        }
+    }
+
+    func makeCassette(_ path: String) throws -> EmulatedTag {
+        let reader = try Capture.open(path)
+        var frames: [Frame] = []
+        while let f = try reader.next() { frames.append(f) }
+        guard let c = CassetteTag(frames: frames, order: order, unknown: unknown) else {
+            throw CLIFailure(message: "\(path): no reader frame to answer in this trace", code: 65)
+        }
+        c.onUnknown = { f in CLI.warn("cassette: unknown request \(Hex.string(f.bytes))") }
+        return c
     }
 
     func makeTag() throws -> EmulatedTag {
@@ -127,7 +156,12 @@ struct Emulate: ParsableCommand {
                 throw CLIFailure(message: error.description, code: 65)
             }
         } else if let fromTrace {
-            dumpValue = try Self.tag(fromTrace: fromTrace, session: session)
+            let reader = try Capture.open(fromTrace)
+            guard let rebuilt = try TraceTag.rebuild(next: { try reader.next() }, session: session) else {
+                throw CLIFailure(message: "\(fromTrace): no tag session\(session.map { " \($0)" } ?? "") in this trace can be emulated", code: 65)
+            }
+            CLI.warn("\(fromTrace): emulating the tag of \(rebuilt.from)")
+            dumpValue = rebuilt.dump
         } else if let model {
             guard let builtIn = BuiltInTag.named(model) else {
                 throw CLIFailure.usage("unknown model \"\(model)\" (\(BuiltInTag.all.map(\.name).joined(separator: ", ")))")
@@ -154,32 +188,6 @@ struct Emulate: ParsableCommand {
         return tag
     }
 
-    /// The tag of one session of a trace, as its dissection reconstructed it.
-    static func tag(fromTrace path: String, session wanted: Int?) throws -> TagDump {
-        let reader = try Capture.open(path)
-        let dissector = Dissector(detail: .summary)
-        var candidates: [(session: Int, reconstruction: TagReconstruction)] = []
-        let collect: (DissectionEvent) -> Void = { event in
-            if case .session(let s) = event, let r = s.reconstruction { candidates.append((s.number, r)) }
-        }
-        while let frame = try reader.next() { dissector.process(frame, emit: collect) }
-        dissector.finish(emit: collect)
-        let chosen: (session: Int, reconstruction: TagReconstruction)
-        if let wanted {
-            guard let c = candidates.first(where: { $0.session == wanted }) else {
-                throw CLIFailure(message: "\(path): session \(wanted) reconstructs no tag (sessions with a tag: \(candidates.map { String($0.session) }.joined(separator: ", ")))", code: 65)
-            }
-            chosen = c
-        } else {
-            guard let best = candidates.max(by: { $0.reconstruction.knownUnits < $1.reconstruction.knownUnits }) else {
-                throw CLIFailure(message: "\(path): no tag session in this trace can be emulated", code: 65)
-            }
-            chosen = best
-        }
-        CLI.warn("\(path): emulating the tag of session \(chosen.session)")
-        return TagDump(reconstruction: chosen.reconstruction)
-    }
-
     static func address(_ text: String) throws -> (String, UInt16) {
         let parts = text.split(separator: ":", omittingEmptySubsequences: false)
         let host = parts.count == 2 ? String(parts[0]) : "127.0.0.1"
@@ -189,3 +197,6 @@ struct Emulate: ParsableCommand {
         return (host.isEmpty ? "127.0.0.1" : host, port)
     }
 }
+
+extension CassetteTag.Order: ExpressibleByArgument {}
+extension CassetteTag.Unknown: ExpressibleByArgument {}

@@ -87,6 +87,8 @@ struct Replay: ParsableCommand {
             target = try makeTarget(for: trace)
         } catch let f as CLIFailure where f.code == 65 {
             return ReplayResult(trace: trace, target: against, outcome: .noTarget(f.message), exchanges: 0, fieldCycles: 0, accepted: [:], seconds: 0)
+        } catch let e as CaptureError {
+            return unreadable(e.description)
         }
         return Replayer(target: target, rules: rules).replay(trace: trace) { try reader.next() }
     }
@@ -94,7 +96,9 @@ struct Replay: ParsableCommand {
     func makeTarget(for trace: String) throws -> ReplayTarget {
         if against == "emulator" {
             let reader = try Capture.open(trace)
-            guard let rebuilt = try TraceTag.rebuild(next: { try reader.next() }) else {
+            // A damaged trace still rebuilds its tag from the frames before the damage; the replay
+            // then reports the damage itself.
+            guard let rebuilt = try TraceTag.rebuild(next: { (try? reader.next()) ?? nil }) else {
                 throw CLIFailure(message: "no tag session in this trace can be emulated", code: 65)
             }
             guard let tag = rebuilt.dump.makeTag() else { throw CLIFailure(message: "\(trace): the rebuilt tag has no usable UID", code: 65) }

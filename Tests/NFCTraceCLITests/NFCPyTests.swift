@@ -52,6 +52,7 @@ final class RunningEmulator {
     func stop() -> Int32 {
         process.terminate()
         process.waitUntilExit()
+        log += String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         return process.terminationStatus
     }
 
@@ -129,5 +130,39 @@ final class RunningEmulator {
         try expectFullyDissected(record)
         let text = try String(contentsOfFile: saved, encoding: .utf8)
         #expect(text.contains("Page 4: 03 "), "an NDEF TLV starts the user memory")
+    }
+
+    // A recording of nfcpy reading the NTAG215 becomes a cassette; the same nfcpy read against the
+    // cassette gets the same NDEF; a reader asking for something else is reported.
+    @Test func nfcpyReadsFromACassetteOfItsOwnRecording() throws {
+        guard let python = python() else { return }
+        let record = NSTemporaryDirectory() + "nfcpy-cassette-\(UUID().uuidString).nfctrace"
+        let live = try RunningEmulator(["--from-trace", "Traces/ntag215-password-read.nfctrace", "--record", record])
+        let first = try live.nfcpy(["read", "--targets", "106A"], python: python)
+        _ = live.stop()
+        let uri = (first["records"] as? [[String: Any]])?.first?["uri"] as? String
+        #expect(uri == "https://nfctrace.example/tags/ntag215?id=42", "\(first)")
+
+        let cassette = try RunningEmulator(["--cassette", record])
+        let replayed = try cassette.nfcpy(["read", "--targets", "106A"], python: python)
+        #expect(cassette.stop() == 0, "no unknown request: \(cassette.log)")
+        #expect(replayed["product"] as? String == "NXP NTAG215")
+        #expect((replayed["records"] as? [[String: Any]])?.first?["uri"] as? String == uri)
+        #expect(cassette.log.contains("cassette: "), "\(cassette.log)")
+
+        let asked = try RunningEmulator(["--cassette", record])
+        _ = try? asked.nfcpy(["write-uri", "https://example.com/not-recorded"], python: python)
+        #expect(asked.stop() == 1, "a command the cassette does not hold is a finding")
+        #expect(asked.log.contains("cassette: unknown request A2"), "\(asked.log)")
+    }
+
+    // Replay over nfcpy's UDP protocol: the trace's reader frames against `nfctrace emulate`.
+    @Test func replayAgainstAUDPTarget() throws {
+        let emulator = try RunningEmulator(["--from-trace", "Traces/ntag215-password-read.nfctrace"])
+        #expect(emulator.port > 0)
+        let r = try CLI.run(["replay", "Traces/ntag215-password-read.nfctrace", "--against", "udp:127.0.0.1:\(emulator.port)"])
+        _ = emulator.stop()
+        #expect(r.status == 0, "\(r.stdout)\(r.stderr)")
+        #expect(r.stdout.hasPrefix("PASS  Traces/ntag215-password-read.nfctrace  (29 exchanges, 3 field cycles)"))
     }
 }

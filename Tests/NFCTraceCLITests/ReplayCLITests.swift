@@ -1,0 +1,45 @@
+import Foundation
+import Testing
+
+/// `nfctrace replay`: exit codes and report formats.
+@Suite struct ReplayCLITests {
+    @Test func passingTracesExitZero() throws {
+        let r = try CLI.run(["replay", "Traces/ntag215-password-read.nfctrace", "Traces/ntag215-password-read.pcap"])
+        #expect(r.status == 0, "\(r.stdout)\(r.stderr)")
+        #expect(r.stdout.contains("2 traces: 2 passed, 0 diverged, 0 unreadable or failed; 58 exchanges in"))
+    }
+
+    @Test func anUnreadableTraceIsReportedAndTheOthersStillRun() throws {
+        let broken = CLI.temporaryFile(Array("nfctrace 1\nR 26/7\nT 44 00\nR zz\n".utf8), suffix: ".nfctrace")
+        let r = try CLI.run(["replay", broken, "Traces/ntag215-password-read.nfctrace"])
+        #expect(r.status == 65)
+        #expect(r.stdout.contains("PASS  Traces/ntag215-password-read.nfctrace"))
+        #expect(r.stdout.contains("ERROR \(broken)"))
+    }
+
+    @Test func aDivergenceExitsOneWithJUnit() throws {
+        // The trace's tag refuses the password a different dump expects: replay against a factory NTAG215.
+        let r = try CLI.run(["replay", "Traces/ntag215-password-read.nfctrace", "--against", "emulator:model:ntag215", "--format", "junit"])
+        #expect(r.status == 1)
+        #expect(r.stdout.contains("<testcase name=\"Traces/ntag215-password-read.nfctrace\""))
+        #expect(r.stdout.contains("<failure message=\"frame 5: the answers differ\""))
+    }
+
+    @Test func rulesFilesFromTheCommandLine() throws {
+        let rules = CLI.temporaryFile(Array("substitute iso14443a.uid_cln\nsubstitute iso14443a.bcc\nignore ntag.page_data\nignore ntag.pack\nignore ntag.nak\nignore ntag.ack\n".utf8))
+        let r = try CLI.run(["replay", "Traces/ntag215-password-read.nfctrace", "--against", "emulator:model:ntag215", "--rules", rules, "--format", "json"])
+        let first = r.stdout.split(separator: "\n").first.map(String.init) ?? ""
+        let o = try JSONSerialization.jsonObject(with: Data(first.utf8)) as? [String: Any]
+        #expect(o?["type"] as? String == "replay")
+        #expect((o?["accepted"] as? [String: Any])?.keys.contains { $0.hasSuffix("substitute iso14443a.uid_cln") } == true, "\(r.stdout)")
+    }
+
+    @Test func usageErrors() throws {
+        #expect(try CLI.run(["replay"]).status == 2)
+        #expect(try CLI.run(["replay", "Traces/ntag215-password-read.pcap", "--against", "tape"]).status == 2)
+        let badRules = CLI.temporaryFile(Array("forget everything\n".utf8))
+        let r = try CLI.run(["replay", "Traces/ntag215-password-read.pcap", "--rules", badRules])
+        #expect(r.status == 2)
+        #expect(r.stderr.contains(":1: unknown rule \"forget\" (ignore, substitute)"))
+    }
+}
