@@ -16,6 +16,9 @@ let package = Package(
             dependencies: [
                 .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "NFCCore", package: "nfctrace"),
+                .product(name: "NFCCapture", package: "nfctrace"),
+                .product(name: "NFCEmulator", package: "nfctrace"),
+                .product(name: "NFCReplay", package: "nfctrace"),
             ],
             path: "Benchmarks/NFCTraceBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]

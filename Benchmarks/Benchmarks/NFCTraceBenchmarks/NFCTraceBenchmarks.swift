@@ -61,4 +61,6 @@ let benchmarks: @Sendable () -> Void = {
     Benchmark("Type 5 CC + TLV + NDEF decode (throughput = MiB/s)") { benchmark in
         for image in type5Images { blackHole(Type5Memory.decode(image)) }
     }
+
+    replayBenchmarks()
 }
