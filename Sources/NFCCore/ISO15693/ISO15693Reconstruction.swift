@@ -19,10 +19,12 @@ public struct ISO15693Reconstruction: Sendable, Equatable {
     /// Lock states seen (security status bytes, Get Multiple Block Security Status, Lock Block),
     /// also for blocks whose content was never seen.
     public var locks: [Int: Bool]
+    /// The 32-byte originality signature of an NXP READ SIGNATURE answer.
+    public var signature: [UInt8]?
 
     public init(uid: ISO15693UID, dsfid: UInt8? = nil, afi: UInt8? = nil, dsfidLocked: Bool = false, afiLocked: Bool = false,
                 systemInformation: ISO15693SystemInformation? = nil, blockSize: Int? = nil, blockCount: Int? = nil,
-                blocks: [Int: [UInt8]] = [:], locks: [Int: Bool] = [:]) {
+                blocks: [Int: [UInt8]] = [:], locks: [Int: Bool] = [:], signature: [UInt8]? = nil) {
         self.uid = uid
         self.dsfid = dsfid
         self.afi = afi
@@ -33,6 +35,7 @@ public struct ISO15693Reconstruction: Sendable, Equatable {
         self.blockCount = blockCount
         self.blocks = blocks
         self.locks = locks
+        self.signature = signature
     }
 
     /// IC reference from Get System Information.

@@ -14,6 +14,7 @@ extension ISO15693SessionSummary {
         }
         return .iso15693(ISO15693Reconstruction(
             uid: uid, dsfid: s.dsfid, afi: s.afi, dsfidLocked: s.dsfidLocked, afiLocked: s.afiLocked,
-            systemInformation: s.systemInformation, blockSize: s.blockSize, blockCount: s.blockCount, blocks: blocks, locks: locks))
+            systemInformation: s.systemInformation, blockSize: s.blockSize, blockCount: s.blockCount, blocks: blocks, locks: locks,
+            signature: s.signature))
     }
 }

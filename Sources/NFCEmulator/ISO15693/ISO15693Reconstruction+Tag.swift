@@ -38,15 +38,15 @@ extension ISO15693Dump {
         configuration.systemInformationFlags = flags
         var memory = ISO15693TagMemory(uid: r.uid, blockCount: count, blockSize: size, dsfid: r.dsfid ?? 0, afi: r.afi ?? 0,
                                        dsfidLocked: r.dsfidLocked, afiLocked: r.afiLocked,
-                                       icode: configuration.nxpCustomCommands ? ICODEData() : nil)
+                                       icode: configuration.nxpCustomCommands ? ICODEData(signature: r.signature ?? []) : nil)
         var odd = 0
         for (n, bytes) in r.blocks {
             if bytes.count == size && memory.contains(n) { memory.setBlock(n, bytes) } else { odd += 1 }
         }
         if odd > 0 { notes.append("\(odd) block\(odd == 1 ? "" : "s") of the trace do not fit \(count) blocks of \(size) bytes and are left out") }
         for (n, locked) in r.locks where locked { memory.setLocked(n) }
-        if configuration.nxpCustomCommands {
-            notes.append("a trace does not carry the originality signature unless READ SIGNATURE was sent; it answers 32 zero bytes")
+        if configuration.nxpCustomCommands && r.signature == nil {
+            notes.append("the trace has no READ SIGNATURE answer: the emulated \(configuration.name) answers READ SIGNATURE with 32 zero bytes")
         }
         self.init(configuration: configuration, memory: memory, notes: notes)
     }

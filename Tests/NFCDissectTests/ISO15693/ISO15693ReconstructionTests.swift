@@ -33,6 +33,14 @@ import NFCCore
         #expect(r.afi == 0x3D && r.afiLocked && !r.dsfidLocked)
     }
 
+    @Test func readSignatureAnswerIsKept() throws {
+        let signature = Hex.string([UInt8](0..<32))
+        let r = try #require(reconstruction(slix2Activation + [VR("22 BD 04 \(slix2)"), VT("00 \(signature)"), fieldOff]))
+        #expect(r.signature == Array(0..<32))
+        let damaged = try #require(reconstruction(slix2Activation + [VR("22 BD 04 \(slix2)"), VT("00 \(signature) 00 00", crc: false), fieldOff]))
+        #expect(damaged.signature == nil, "an answer with a wrong CRC is not taken")
+    }
+
     @Test func noUIDNoReconstruction() {
         #expect(sessions(Dissector.dissect([VR("02 20 05"), VT("00 05 05 05 05"), fieldOff])).first?.reconstruction == nil)
     }

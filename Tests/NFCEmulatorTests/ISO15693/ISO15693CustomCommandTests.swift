@@ -51,6 +51,14 @@ import NFCCore
         #expect(info.lockBits & ISO15693NXPSystemInformation.afiLocked != 0 && info.featureFlags == 0x357F)
     }
 
+    // A tag rebuilt from a trace answers READ SIGNATURE with the signature the trace showed.
+    @Test func reconstructedSLIX2AnswersTheTracedSignature() throws {
+        let traced = ISO15693Reconstruction(uid: ISO15693Dump.slix2UID, blockSize: 4, blockCount: 80, signature: Array(100..<132))
+        let tag = try #require(ISO15693Dump(reconstruction: traced).makeTag() as? ISO15693Tag)
+        #expect(tag.configuration.name == "ICODE SLIX2")
+        #expect(VICCReader(tag: tag).answer("02 BD 04") == [0x00] + Array(100..<132))
+    }
+
     // The NXP commands take no parameters: more bytes are a format error (02).
     @Test func nxpCommandsWithParametersAreFormatError02() throws {
         let (_, r) = try slix2Tag()
