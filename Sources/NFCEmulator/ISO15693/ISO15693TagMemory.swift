@@ -60,7 +60,8 @@ public struct ISO15693TagMemory: Sendable, Equatable {
     /// One entry per block.
     public private(set) var locked: [Bool]
     /// Blocks whose EEPROM fails: writing them answers `13`, locking them `14` (ISO/IEC
-    /// 15693-3 Table 7). A fault to inject, so that readers can be tested against worn-out tags.
+    /// 15693-3 Table 7). A fault to inject, so that readers can be tested against worn-out tags;
+    /// dumps do not carry it.
     public var failingBlocks: Set<Int>
     public var icode: ICODEData?
 
