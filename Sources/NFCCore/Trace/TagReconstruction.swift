@@ -2,11 +2,13 @@
 /// --from-trace`, replay against the tag rebuilt from the trace).
 public enum TagReconstruction: Sendable, Equatable {
     case type2(Type2Reconstruction)
+    case iso15693(ISO15693Reconstruction)
 
     /// How much of the tag the session showed (pages, blocks): picks the best session of a trace.
     public var knownUnits: Int {
         switch self {
         case .type2(let t): return t.knownPageCount
+        case .iso15693(let v): return v.knownBlockCount
         }
     }
 }

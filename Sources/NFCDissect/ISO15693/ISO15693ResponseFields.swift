@@ -72,6 +72,8 @@ enum ISO15693ResponseFields {
             ctx.summary = data.isEmpty ? "answer to \(command.name): flags only" : "answer to \(command.name): \(data.count) byte\(data.count == 1 ? "" : "s")"
             if !data.isEmpty { ctx.sink.add(Field("iso15693.data", "Data", Hex.string(data), range: 1..<1 + data.count)) }
             if case .stayQuiet = command { ctx.warn("a VICC must not answer Stay Quiet") }
+            // NXP READ SIGNATURE (protocols.md §6.4): the 32-byte originality signature, kept for emulation.
+            if trusted, case .custom(0xBD, 0x04, _) = command, data.count == 32 { s.signature = data }
         }
     }
 

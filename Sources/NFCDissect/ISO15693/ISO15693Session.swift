@@ -112,6 +112,8 @@ struct ISO15693Session {
     var pending: (frame: Int, request: ISO15693Request?)?
     /// A non-inventory request was sent: an Inventory that finds another UID starts a new session.
     var conversed = false
+    /// From an NXP READ SIGNATURE answer.
+    var signature: [UInt8]?
     var diagnostics: [Diagnostic] = []
 
     init(number: Int, frame: Int) {

@@ -50,7 +50,8 @@ enum ISO15693SessionSummary {
             }
         }
         return SessionSummary(number: s.number, technology: .iso15693, firstFrame: s.firstFrame, lastFrame: s.lastFrame,
-                              headline: headline.joined(separator: ", "), tag: tag, memory: memory, diagnostics: diagnostics, notes: notes)
+                              headline: headline.joined(separator: ", "), tag: tag, memory: memory, diagnostics: diagnostics, notes: notes,
+                              reconstruction: reconstruction(s))
     }
 
     static func tagLine(_ s: ISO15693Session) -> String? {

@@ -32,9 +32,11 @@ public struct TagDump: Sendable {
             case "NTAG/Ultralight", "NTAG203", "NTAG210", "NTAG212", "NTAG213", "NTAG215", "NTAG216",
                  "Mifare Ultralight", "Mifare Ultralight 11", "Mifare Ultralight 21", "Mifare Ultralight C":
                 return TagDump(try Type2Dumps.flipper(file))
+            case "ISO15693-3", "ISO15693", "SLIX":
+                return TagDump(try ISO15693Dumps.flipper(file))
             default:
                 throw DumpError(file: name, line: file.entry("Device type")?.line, field: "Device type",
-                                message: "cannot emulate a \"\(device)\" (supported: NTAG/Ultralight)")
+                                message: "cannot emulate a \"\(device)\" (supported: NTAG/Ultralight, ISO15693-3, SLIX)")
             }
         }
         if bytes.first(where: { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }) == 0x7B {
@@ -46,8 +48,9 @@ public struct TagDump: Sendable {
             }
             switch json["FileType"]?.string {
             case "mfu"?: return TagDump(try Type2Dumps.proxmark3(json, name: name))
+            case "15693 v4"?: return TagDump(try ISO15693Dumps.proxmark3(json, name: name))
             case let other:
-                throw DumpError(file: name, field: "FileType", message: "cannot emulate a Proxmark3 \"\(other ?? "?")\" dump (supported: mfu)")
+                throw DumpError(file: name, field: "FileType", message: "cannot emulate a Proxmark3 \"\(other ?? "?")\" dump (supported: mfu, 15693 v4)")
             }
         }
         return TagDump(try Type2Dumps.binary(bytes, name: name, model: model))
@@ -57,6 +60,7 @@ public struct TagDump: Sendable {
     public init(reconstruction: TagReconstruction) {
         switch reconstruction {
         case .type2(let r): self.init(Type2Dump(reconstruction: r))
+        case .iso15693(let r): self.init(ISO15693Dump(reconstruction: r))
         }
     }
 }
@@ -74,7 +78,7 @@ public struct BuiltInTag: Sendable {
         self.make = make
     }
 
-    public static var all: [BuiltInTag] { Type2Dump.builtIns }
+    public static var all: [BuiltInTag] { Type2Dump.builtIns + ISO15693Dump.builtIns }
 
     public static func named(_ name: String) -> BuiltInTag? {
         all.first { $0.name.lowercased() == name.lowercased() }
