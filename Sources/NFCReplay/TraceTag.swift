@@ -16,6 +16,38 @@ public enum TraceTag {
         return found
     }
 
+    /// Every tag of the trace, one per identity (UID, IDm), most seen first: what a replay
+    /// against the trace's own tags needs when a trace shows more than one.
+    public static func rebuildAll(next: () throws -> Frame?) throws -> [(dump: TagDump, from: String)] {
+        let found = try sessions(next: next)
+        var identities: [[UInt8]] = []
+        for s in found where !identities.contains(s.reconstruction.identity) { identities.append(s.reconstruction.identity) }
+        var out: [(dump: TagDump, from: String, weight: Int)] = []
+        for identity in identities {
+            let mine = found.filter { $0.reconstruction.identity == identity }
+            if let merged = merge(mine) { out.append((merged.dump, merged.from, merged.weight)) }
+        }
+        return out.sorted { $0.weight > $1.weight }.map { ($0.dump, $0.from) }
+    }
+
+    /// The sessions of one tag merged (Type 2: a page keeps the value first seen), or its best session.
+    static func merge(_ sessions: [(session: Int, reconstruction: TagReconstruction)]) -> (dump: TagDump, from: String, weight: Int)? {
+        guard let best = sessions.max(by: { $0.reconstruction.knownUnits < $1.reconstruction.knownUnits }) else { return nil }
+        guard case .type2 = best.reconstruction else {
+            return (TagDump(reconstruction: best.reconstruction), "session \(best.session)", best.reconstruction.knownUnits)
+        }
+        var merged: Type2Reconstruction? = nil
+        var used: [Int] = []
+        for s in sessions.sorted(by: { $0.session < $1.session }) {
+            guard case .type2(let r) = s.reconstruction else { continue }
+            used.append(s.session)
+            merged = merged.map { fill($0, from: r) } ?? r
+        }
+        guard let m = merged else { return nil }
+        let from = used.count == 1 ? "session \(used[0])" : "sessions \(used.map(String.init).joined(separator: ", "))"
+        return (TagDump(reconstruction: .type2(m)), from, m.knownPageCount)
+    }
+
     /// The trace's tag: the sessions of the tag seen most are merged (a page keeps the value
     /// its first session saw, so later writes do not rewrite the starting state), or one session
     /// when `session` names it.
@@ -26,19 +58,8 @@ public enum TraceTag {
             return (TagDump(reconstruction: s.reconstruction), "session \(wanted)")
         }
         guard let best = found.max(by: { $0.reconstruction.knownUnits < $1.reconstruction.knownUnits }) else { return nil }
-        guard case .type2(let bestTag) = best.reconstruction else {
-            return (TagDump(reconstruction: best.reconstruction), "session \(best.session)")
-        }
-        // Every session of that tag, earliest first: a page keeps the value first seen.
-        var merged: Type2Reconstruction? = nil
-        var used: [Int] = []
-        for s in found.sorted(by: { $0.session < $1.session }) {
-            guard case .type2(let r) = s.reconstruction, r.uid == bestTag.uid else { continue }
-            used.append(s.session)
-            merged = merged.map { fill($0, from: r) } ?? r
-        }
-        let from = used.count == 1 ? "session \(used[0])" : "sessions \(used.map(String.init).joined(separator: ", "))"
-        return (TagDump(reconstruction: .type2(merged ?? bestTag)), from)
+        let identity = best.reconstruction.identity
+        return merge(found.filter { $0.reconstruction.identity == identity }).map { ($0.dump, $0.from) }
     }
 
     /// `a`, with what `b` (a later session of the same tag) showed and `a` did not.

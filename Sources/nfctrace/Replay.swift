@@ -98,11 +98,13 @@ struct Replay: ParsableCommand {
             let reader = try Capture.open(trace)
             // A damaged trace still rebuilds its tag from the frames before the damage; the replay
             // then reports the damage itself.
-            guard let rebuilt = try TraceTag.rebuild(next: { (try? reader.next()) ?? nil }) else {
+            let rebuilt = try TraceTag.rebuildAll(next: { (try? reader.next()) ?? nil })
+            let tags = rebuilt.compactMap { $0.dump.makeTag() }
+            guard let field = TagField(tags) else {
                 throw CLIFailure(message: "no tag session in this trace can be emulated", code: 65)
             }
-            guard let tag = rebuilt.dump.makeTag() else { throw CLIFailure(message: "\(trace): the rebuilt tag has no usable UID", code: 65) }
-            return EmulatorTarget(tag: tag, name: "emulator (\(tag.summary), rebuilt from \(rebuilt.from))")
+            let from = rebuilt.map(\.from).joined(separator: "; ")
+            return EmulatorTarget(tag: field, name: "emulator (\(field.summary), rebuilt from \(from))")
         }
         if against.hasPrefix("emulator:model:") {
             let name = String(against.dropFirst("emulator:model:".count))

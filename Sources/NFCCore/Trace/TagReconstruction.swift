@@ -4,6 +4,14 @@ public enum TagReconstruction: Sendable, Equatable {
     case type2(Type2Reconstruction)
     case iso15693(ISO15693Reconstruction)
 
+    /// What tells this tag from another in one trace (UID, IDm).
+    public var identity: [UInt8] {
+        switch self {
+        case .type2(let t): return t.uid
+        case .iso15693(let v): return v.uid.bytes
+        }
+    }
+
     /// How much of the tag the session showed (pages, blocks): picks the best session of a trace.
     public var knownUnits: Int {
         switch self {
