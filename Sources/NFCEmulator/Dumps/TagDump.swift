@@ -32,6 +32,7 @@ public struct TagDump: Sendable {
             case "NTAG/Ultralight", "NTAG203", "NTAG210", "NTAG212", "NTAG213", "NTAG215", "NTAG216",
                  "Mifare Ultralight", "Mifare Ultralight 11", "Mifare Ultralight 21", "Mifare Ultralight C":
                 return TagDump(try Type2Dumps.flipper(file))
+            case "FeliCa": return TagDump(try FeliCaDumps.flipper(file))
             default:
                 throw DumpError(file: name, line: file.entry("Device type")?.line, field: "Device type",
                                 message: "cannot emulate a \"\(device)\" (supported: NTAG/Ultralight)")
@@ -74,7 +75,7 @@ public struct BuiltInTag: Sendable {
         self.make = make
     }
 
-    public static var all: [BuiltInTag] { Type2Dump.builtIns }
+    public static var all: [BuiltInTag] { Type2Dump.builtIns + FeliCaDump.builtIns }
 
     public static func named(_ name: String) -> BuiltInTag? {
         all.first { $0.name.lowercased() == name.lowercased() }
