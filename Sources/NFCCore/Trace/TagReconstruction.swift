@@ -2,11 +2,13 @@
 /// --from-trace`, replay against the tag rebuilt from the trace).
 public enum TagReconstruction: Sendable, Equatable {
     case type2(Type2Reconstruction)
+    case felica(FeliCaReconstruction)
 
     /// How much of the tag the session showed (pages, blocks): picks the best session of a trace.
     public var knownUnits: Int {
         switch self {
         case .type2(let t): return t.knownPageCount
+        case .felica(let f): return f.knownBlockCount
         }
     }
 }

@@ -58,6 +58,7 @@ public struct TagDump: Sendable {
     public init(reconstruction: TagReconstruction) {
         switch reconstruction {
         case .type2(let r): self.init(Type2Dump(reconstruction: r))
+        case .felica(let r): self.init(FeliCaDump(reconstruction: r))
         }
     }
 }
