@@ -19,11 +19,17 @@ extension FeliCaDump {
     /// PMm of FeliCa Standard RC-S915 (IC 01) with the response-time bytes the traces use.
     static let standardPMm = FeliCaPMm(rawValue: 0x0301_4B02_4F49_93FF)
 
-    /// The Lite-S of `felica-errors` session 1: IDm, PMm of a real Lite-S, an AIB (version 1.0,
-    /// Nbr 4, Nbw 1, Nmaxb 13, read/write) and one URI record. The real Lite-S PMm makes nfcpy
-    /// wait 302 µs × (n + 2) for a Read of n blocks, about 1 ms (docs/felica.md, "Emulator").
-    public static func liteS() -> FeliCaDump {
-        var m = FeliCaLiteSMemory(idm: FeliCaIDm(rawValue: 0x012E_3C88_9105_6D12))
+    /// PMm of the built-in Lite-S: IC code `00 F1` (Lite-S, RC-S966, what nfcpy goes by) but
+    /// read and write response-time bytes [5], [6] of `83` instead of the chip's `01` and `43`.
+    /// nfcpy waits 302 µs × ((B+1)·n + A + 1) × 4^E (§5.2): with the chip's bytes 0.9 ms for a
+    /// one-block Read, which a loaded machine often misses over UDP; with `83` 24 ms (n = 1) to
+    /// 39 ms (n = 4). The card of `felica-errors` (emulate --from-trace) keeps the chip's PMm.
+    public static let liteSBuiltInPMm = FeliCaPMm(rawValue: 0x00F1_0000_0083_8300)
+
+    /// The Lite-S of `felica-errors` session 1 (with `liteSBuiltInPMm` unless told otherwise): its
+    /// IDm, an AIB (version 1.0, Nbr 4, Nbw 1, Nmaxb 13, read/write) and one URI record.
+    public static func liteS(pmm: FeliCaPMm = liteSBuiltInPMm) -> FeliCaDump {
+        var m = FeliCaLiteSMemory(idm: FeliCaIDm(rawValue: 0x012E_3C88_9105_6D12), pmm: pmm)
         let message = (try? NDEFMessage([NDEFRecord.uri("https://nfctrace.example/felica/lite-s")]).encode()) ?? []
         try? m.formatNDEF(message: message)
         return FeliCaDump(memory: .liteS(m))

@@ -8,7 +8,7 @@ import NFCCore
     let zero = [UInt8](repeating: 0, count: 16)
 
     func liteS(_ configure: (inout FeliCaLiteSMemory) -> Void = { _ in }) -> FeliCaReader {
-        guard case .liteS(var m) = FeliCaDump.liteS().memory else { return FeliCaReader(FeliCaDump.liteS()) }
+        guard case .liteS(var m) = FeliCaDump.liteS(pmm: FeliCaLiteSMemory.liteSPMm).memory else { return FeliCaReader(FeliCaDump.liteS()) }
         configure(&m)
         return FeliCaReader(.liteS(m))
     }

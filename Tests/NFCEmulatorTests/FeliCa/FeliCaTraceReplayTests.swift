@@ -30,8 +30,14 @@ import NFCCore
         try replay("felica-system-switch.nfctrace", session: 1, against: try builtIn("felica-two-systems"))
     }
 
-    @Test func errorsSession1AgainstTheLiteSBuiltIn() throws {
-        try replay("felica-errors.nfctrace", session: 1, against: try builtIn("felica-lite-s"))
+    // The built-in Lite-S is the card of felica-errors session 1 with longer response times in
+    // its PMm (FeliCaDump.liteSBuiltInPMm); with the chip's PMm it answers byte for byte.
+    @Test func errorsSession1AgainstTheLiteSBuiltInWithTheChipsPMm() throws {
+        try replay("felica-errors.nfctrace", session: 1, against: TagDump(FeliCaDump.liteS(pmm: FeliCaLiteSMemory.liteSPMm)))
+        let builtIn = try #require(try builtIn("felica-lite-s").content as? FeliCaDump)
+        #expect(builtIn == FeliCaDump.liteS(pmm: FeliCaDump.liteSBuiltInPMm))
+        guard case .liteS(let m) = builtIn.memory else { Issue.record("not a Lite-S"); return }
+        #expect(m.pmm.icType == 0xF1 && m.pmm.maximumResponseTime(.read, units: 1) > 20_000)
     }
 
     @Test func errorsSession3AgainstTheTwoSystemBuiltIn() throws {

@@ -37,6 +37,9 @@ def main():
         result["product"] = tag.product
         result["type"] = tag.type
         if action.startswith("write"):
+            if tag.ndef is None:
+                print(json.dumps({"error": "no NDEF to write to (the read of its attributes failed)", **result}))
+                return 3
             if action == "write-uri":
                 record = ndef.UriRecord(argument)
             else:
