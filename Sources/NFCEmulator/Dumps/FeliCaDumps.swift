@@ -133,6 +133,9 @@ enum FeliCaDumps {
                 let s = try system(e)
                 let service = FeliCaServiceCode(try hexCell(c, "Service code", e, f) ?? 0)
                 let index = Int(try hexCell(c, "Block index", e, f) ?? 0)
+                guard index < FeliCaCardSystem.maximumBlocksPerService else {
+                    throw DumpError(file: f.name, line: e.line, field: key, message: "block index \(index): nfctrace emulates blocks 0…\(FeliCaCardSystem.maximumBlocksPerService - 1) of a service")
+                }
                 guard let dataCell = c.first(where: { $0.hasPrefix("Data:") }), let data = Hex.parse(String(dataCell.dropFirst(5))), data.count == 16 else {
                     throw DumpError(file: f.name, line: e.line, field: key, message: "expected \"Data: \" and 16 hex bytes")
                 }

@@ -108,4 +108,9 @@ public struct FeliCaCardSystem: Sendable, Equatable {
     }
 
     public var knownBlockCount: Int { blocks.values.reduce(0) { $0 + $1.count } }
+
+    /// Blocks one service may hold here. Block numbers go to 65535 on air (3-byte elements,
+    /// §5.5), but a whole FeliCa Standard chip holds a few hundred blocks; a bound keeps a dump
+    /// or trace that names block 65535 from allocating a megabyte of zeros per service.
+    public static let maximumBlocksPerService = 1024
 }

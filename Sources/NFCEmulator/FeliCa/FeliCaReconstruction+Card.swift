@@ -95,8 +95,13 @@ extension FeliCaDump {
         var byNumber: [UInt16: [UInt16: [UInt8]]] = [:]
         for (code, blocks) in seen.blocks { byNumber[code.number, default: [:]].merge(blocks) { old, _ in old } }
         for service in system.services where byNumber[service.number] == nil { byNumber[service.number] = [:] }
-        for (number, blocks) in byNumber {
-            let size = Int(blocks.keys.max().map { $0 + 1 } ?? 0)
+        let limit = FeliCaCardSystem.maximumBlocksPerService
+        for (number, all) in byNumber {
+            let blocks = all.filter { Int($0.key) < limit }
+            if blocks.count < all.count {
+                notes.append("system \(Hex.value(system.code, digits: 4)), service number \(number): blocks from \(limit) on are not emulated")
+            }
+            let size = blocks.keys.max().map { Int($0) + 1 } ?? 0
             system.blocks[number] = (0..<size).map { blocks[UInt16($0)] ?? [UInt8](repeating: 0, count: 16) }
             if blocks.count < size {
                 notes.append("system \(Hex.value(system.code, digits: 4)), service number \(number): \(size - blocks.count) of \(size) blocks are not in the trace and read as zeros")

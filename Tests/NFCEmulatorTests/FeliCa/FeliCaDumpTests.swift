@@ -119,6 +119,8 @@ import NFCCore
         #expect(error(system + "Service 000: | Code 0Z09 |\n")?.message.contains("is no hex number") == true)
         let block = error(system + "Service 000: | Code 1A8B |\nBlock 0000: | Service code 1A8B | Block index 00 | Data: 01 02 |\n")
         #expect(block?.line == 11 && block?.message.contains("16 hex bytes") == true)
+        let far = error(system + "Service 000: | Code 1A8B |\nBlock 0000: | Service code 1A8B | Block index FFFF | Data: \(Hex.string([UInt8](repeating: 0, count: 16))) |\n")
+        #expect(far?.line == 11 && far?.message.contains("blocks 0…1023") == true)
         let stray = error(system + "Block 0000: | Service code 1A8B | Block index 00 | Data: \(Hex.string([UInt8](repeating: 0, count: 16))) |\n")
         #expect(stray?.line == 10 && stray?.message.contains("not in the service list") == true)
         let count = error(Self.standardHead + "System found: 2\nSystem 00: 0003 | Key version 0001 |\n")

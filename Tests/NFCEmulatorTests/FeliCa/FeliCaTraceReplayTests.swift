@@ -88,6 +88,31 @@ import NFCCore
         #expect(dump.summary.contains("systems 8E4B, FE00"), "\(dump.summary)")
     }
 
+    // What a trace did not show takes neutral values: an unnamed system answers FFFF only,
+    // listed systems exist, Search Service Code answers keep their order, a block number far out
+    // is not emulated (no megabyte of zeros), unseen blocks read as zeros.
+    @Test func aReconstructionFillsWhatTheTraceDidNotShow() throws {
+        let idm = FeliCaIDm(rawValue: 0x0101_0A10_8E1B_234C)
+        var system = FeliCaReconstruction.System(number: 0, code: nil, idm: idm)
+        system.blocks[FeliCaServiceCode(0x1A8B)] = [2: block("TWO"), 0xFFFF: block("FAR")]
+        system.keyVersions = [FeliCaServiceCode(0x1B08): 0x0005, FeliCaServiceCode(0x090F): 0xFFFF, .systemKeyVersionRequest: 0x0009]
+        system.searchResults = [0: .area(FeliCaServiceCode(0x1000), end: FeliCaServiceCode(0x1FFF)), 1: .service(FeliCaServiceCode(0x1B08))]
+        let r = FeliCaReconstruction(pmm: FeliCaDump.standardPMm, systems: [system], listedSystemCodes: nil)
+        let dump = FeliCaDump(reconstruction: r)
+        guard case .standard(let systems) = dump.memory, let s = systems.first else { Issue.record("no Standard card"); return }
+        #expect(s.code == 0xFFFF && dump.notes.contains { $0.contains("code of system 0 is not in the trace") })
+        #expect(s.nodes.first == .area(FeliCaServiceCode(0x1000), end: FeliCaServiceCode(0x1FFF), keyVersion: 0))
+        #expect(s.nodes.dropFirst().first == .service(FeliCaServiceCode(0x1B08), keyVersion: 5))
+        #expect(!s.hasService(FeliCaServiceCode(0x090F)), "FFFF: the card said it has no 090F")
+        #expect(s.keyVersion == 0x0009)
+        #expect(s.blockCount(FeliCaServiceCode(0x1A8B)) == 3 && s.block(FeliCaServiceCode(0x1A8B), 0) == [UInt8](repeating: 0, count: 16))
+        #expect(dump.notes.contains { $0.contains("blocks from 1024 on are not emulated") })
+        let listed = FeliCaDump(reconstruction: FeliCaReconstruction(pmm: nil, systems: [system], listedSystemCodes: [0x8E4B, 0xFE00]))
+        guard case .standard(let two) = listed.memory else { Issue.record("no Standard card"); return }
+        #expect(two.map(\.code) == [0x8E4B, 0xFE00] && two.last?.idm == idm.inSystem(1))
+        #expect(listed.notes.contains { $0.contains("no Polling answer") })
+    }
+
     // `emulate --from-trace` takes the session that showed the most: the Lite-S of felica-errors.
     @Test func theBestSessionOfTheErrorsTraceIsTheLiteS() throws {
         let r = FeliCaTraces.reconstructions(try FeliCaTraces.frames("felica-errors.nfctrace"))
