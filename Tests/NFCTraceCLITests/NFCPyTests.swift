@@ -71,7 +71,7 @@ final class RunningEmulator {
             let data = out.fileHandleForReading.readDataToEndOfFile()
             p.waitUntilExit()
             last = (try? JSONSerialization.jsonObject(with: data) as? [String: Any]) ?? ["error": String(decoding: data, as: UTF8.self)]
-            if p.terminationStatus == 0, last["product"] != nil, last["records"] is [Any] { return last }
+            if p.terminationStatus == 0, last["product"] != nil, last["records"] is [Any] || last["dump"] is [Any] { return last }
         }
         return last
     }
@@ -152,6 +152,26 @@ final class RunningEmulator {
         try expectFullyDissected(record, minimumFrames: 10, clean: true)
         let text = try CLI.run(["dissect", record]).stdout
         #expect(text.contains("FeliCa Lite-S (RC-S966)") && text.contains("NDEF: URI https://nfctrace.example/felica/lite-s"))
+    }
+
+    // nfcpy's FeliCa Standard dump: Request System Code, a Polling per system code (a system
+    // switch, answered with the IDm of system 1), Search Service Code until FF FF, and Reads
+    // of every service without key until the card answers 01 A8.
+    @Test func nfcpyDumpsBothSystemsOfTheTwoSystemCard() throws {
+        guard let python = python() else { return }
+        let record = NSTemporaryDirectory() + "nfcpy-felica-dump-\(UUID().uuidString).nfctrace"
+        let emulator = try RunningEmulator(["--model", "felica-two-systems", "--record", record])
+        #expect(emulator.port > 0, "emulator did not start: \(emulator.log)")
+        let result = try emulator.nfcpy(["dump", "--targets", "212F"], python: python)
+        _ = emulator.stop()
+        #expect(result["product"] as? String == "FeliCa Standard (RC-S915)", "\(result)")
+        let dump = (result["dump"] as? [String] ?? []).joined(separator: "\n")
+        #expect(dump.contains("System 8E4B") && dump.contains("System FE00 (Common Area)"), "\(dump)")
+        #expect(dump.contains("Random Service 64: read w/o key (0x100B)") && dump.contains("Random Service 106: read w/o key (0x1A8B)"))
+        #expect(dump.contains("32 30 32 34 42 30 38 31 35") && dump.contains("4d 2d 30 30 34 32 37 33 31"), "both student and member number")
+        try expectFullyDissected(record)
+        let text = try CLI.run(["dissect", record]).stdout
+        #expect(text.contains("system switch 8E4B → FE00"))
     }
 
     // nfcpy writes a Lite-S without MAC (Write Without Encryption, service 0009, one block at a
