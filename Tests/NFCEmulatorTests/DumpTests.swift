@@ -76,7 +76,7 @@ import NFCCore
     }
 
     @Test(arguments: [
-        ("Filetype: Flipper NFC device\nVersion: 4\nDevice type: Mifare Classic\n", "x.nfc:3 (Device type): cannot emulate a \"Mifare Classic\" (supported: NTAG/Ultralight, ISO15693-3, SLIX)"),
+        ("Filetype: Flipper NFC device\nVersion: 4\nDevice type: Mifare Classic\n", "x.nfc:3 (Device type): cannot emulate a \"Mifare Classic\" (supported: NTAG/Ultralight, FeliCa, ISO15693-3, SLIX)"),
         ("Filetype: Flipper NFC device\nVersion: 4\nDevice type: NTAG/Ultralight\nUID: 04 01 02 03 04 05 06\nNTAG/Ultralight type: NTAG215\nPage 0: 04 01 02\n", "x.nfc:6 (Page 0): expected 4 hex bytes"),
         ("Filetype: Flipper NFC device\nVersion: 4\nDevice type: NTAG/Ultralight\nNTAG/Ultralight type: NTAG999\n", "x.nfc:4 (NTAG/Ultralight type): unsupported tag type \"NTAG999\" (NTAG210/212/213/215/216, Mifare Ultralight, Ultralight 11/21)"),
         ("Filetype: Flipper NFC device\nVersion: 4\nDevice type: NTAG/Ultralight\nNTAG/Ultralight type: NTAG215\nPages total: 99\n", "x.nfc:5 (Pages total): NTAG215 has 135 pages, the file says 99"),

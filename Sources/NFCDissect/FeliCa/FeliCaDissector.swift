@@ -217,6 +217,7 @@ final class FeliCaDissector: TechnologyDissector {
         } else if let sc = polledCode, let code = now.code, !FeliCaSystemCode.polling(sc, matches: code) {
             ctx.warn("the card answers a Polling for \(Hex.value(sc, digits: 4)) with system code \(Hex.value(code, digits: 4))")
         }
+        if requestCode == 0x02, let rd { s.communicationPerformance = rd }
         if requestCode == 0x00 && rd != nil { ctx.warn("request data although the Polling asked for none (RC 00)", range: 18..<20) }
         if (requestCode == 0x01 || requestCode == 0x02) && rd == nil {
             ctx.note("no request data although RC \(Hex.value(requestCode, digits: 2)) asked for it", range: 0..<1)
