@@ -7,7 +7,7 @@ import NFCCore
 /// (its IDm differs beyond the system nibble) after a card answered. A Polling answered by the
 /// same card with another system number is a **system switch** inside the session: from then on
 /// the card answers with that system's IDm, and commands still using the old one are flagged.
-final class FeliCaDissector: TechnologyDissector {
+final class FeliCaDissector: SessionDissector {
     let detail: DissectionDetail
     let counter: SessionCounter
     var session: FeliCaSession?
@@ -19,33 +19,9 @@ final class FeliCaDissector: TechnologyDissector {
         self.counter = counter
     }
 
-    func dissect(_ frame: Frame, number: Int) -> TechnologyResult {
-        var ctx = FrameContext(frame, number: number, detail: detail, layer: Self.layer)
-        var result = TechnologyResult(dissection: FrameDissection(number: number, frame: frame))
-        switch frame.event {
-        case .fieldOn:
-            ctx.layer = "RF"
-            ctx.summary = "field on"
-        case .fieldOff:
-            ctx.layer = "RF"
-            ctx.summary = "field off"
-            session?.lastFrame = number
-            result.dissection = ctx.finish(session: session?.number)
-            result.endedAfter = endSession()
-            return result
-        case .malformed(let reason):
-            ctx.layer = "capture"
-            ctx.summary = "malformed record: \(reason)"
-            ctx.diagnostics.append(Diagnostic(.error, "malformed record: \(reason)"))
-            ctx.sink.add(Field("capture.record", "Record", Hex.string(frame.bytes), range: 0..<frame.bytes.count))
-        case .data(.readerToTag):
-            readerFrame(&ctx)
-        case .data(.tagToReader):
-            result.endedBefore = cardFrame(&ctx)
-        }
-        session?.lastFrame = number
-        result.dissection = ctx.finish(session: session?.number)
-        return result
+    func dataFrame(_ ctx: inout FrameContext, direction: Direction) -> SessionSummary? {
+        guard direction == .tagToReader else { readerFrame(&ctx); return nil }
+        return cardFrame(&ctx)
     }
 
     func endSession() -> SessionSummary? {

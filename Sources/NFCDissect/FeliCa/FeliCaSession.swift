@@ -41,7 +41,7 @@ struct FeliCaPending {
 }
 
 /// Everything the dissector knows about the card of the current session.
-struct FeliCaSession {
+struct FeliCaSession: DissectorSession {
     /// Blocks kept per session at most, so that memory stays bounded on endless captures.
     static let maximumStoredBlocks = 4096
 
