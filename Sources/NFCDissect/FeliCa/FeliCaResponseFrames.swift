@@ -113,14 +113,7 @@ enum FeliCaResponseFrames {
     /// when the refusal is about the block or the access (`A4`, `A5`, `A8`, `B1`), not the service.
     /// SF1 is read Sony's way, a Lite-S's as a bit mask (§9 #12).
     static func noteServices(_ status: FeliCaStatusFlags, _ command: FeliCaCommand?, _ s: inout FeliCaSession) {
-        let services: [FeliCaServiceCode], blocks: [FeliCaBlockListElement]
-        switch command {
-        case .readWithoutEncryption(_, let sv, let bl)?, .writeWithoutEncryption(_, let sv, let bl, _)?:
-            services = sv
-            blocks = bl
-        default:
-            return
-        }
+        guard let (services, blocks) = command?.serviceAndBlockLists else { return }
         var upTo = blocks.count
         if !status.isSuccess {
             guard case .listElement(let number, let mask) = status.location else { return }
@@ -152,14 +145,7 @@ enum FeliCaResponseFrames {
 
     /// What list element `number` (1-based, Sony reading) points at in the command.
     static func listTarget(_ number: Int, _ status: FeliCaStatusFlags, _ command: FeliCaCommand?) -> String? {
-        let services: [FeliCaServiceCode], blocks: [FeliCaBlockListElement]
-        switch command {
-        case .readWithoutEncryption(_, let sv, let bl)?, .writeWithoutEncryption(_, let sv, let bl, _)?:
-            services = sv
-            blocks = bl
-        default:
-            return nil
-        }
+        guard let (services, blocks) = command?.serviceAndBlockLists else { return nil }
         if status.concernsServiceList {
             return services.dropFirst(number - 1).first.map { "service \($0)" }
         }
