@@ -12,14 +12,7 @@ enum Python {
     static var required: Bool { ProcessInfo.processInfo.environment["NFCTRACE_REQUIRE_ORACLES"] == "1" }
 
     static func hasModule(_ python: String, _ module: String) -> Bool {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: python)
-        p.arguments = ["-c", "import \(module)"]
-        p.standardError = Pipe()
-        p.standardOutput = Pipe()
-        guard (try? p.run()) != nil else { return false }
-        p.waitUntilExit()
-        return p.terminationStatus == 0
+        (try? ChildProcess.run(python, ["-c", "import \(module)"], seconds: 60))?.status == 0
     }
 }
 
@@ -51,7 +44,11 @@ final class RunningEmulator {
 
     func stop() -> Int32 {
         process.terminate()
-        process.waitUntilExit()
+        if !ChildProcess.wait(process, seconds: 10) {
+            kill(process.processIdentifier, SIGKILL)
+            Issue.record("the emulator did not stop within 10 s of SIGTERM")
+            guard ChildProcess.wait(process, seconds: 5) else { return -1 }
+        }
         log += String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         return process.terminationStatus
     }
@@ -62,17 +59,10 @@ final class RunningEmulator {
     func nfcpy(_ args: [String], python: String) throws -> [String: Any] {
         var last: [String: Any] = [:]
         for _ in 0..<3 {
-            let p = Process()
-            p.executableURL = URL(fileURLWithPath: python)
-            p.arguments = [CLI.root + "/Tests/NFCTraceCLITests/Python/nfcpy_client.py", "udp:127.0.0.1:\(port)"] + args
-            let out = Pipe()
-            p.standardOutput = out
-            p.standardError = Pipe()
-            try p.run()
-            let data = out.fileHandleForReading.readDataToEndOfFile()
-            p.waitUntilExit()
+            let r = try ChildProcess.run(python, [CLI.root + "/Tests/NFCTraceCLITests/Python/nfcpy_client.py", "udp:127.0.0.1:\(port)"] + args)
+            let data = r.stdout
             last = (try? JSONSerialization.jsonObject(with: data) as? [String: Any]) ?? ["error": String(decoding: data, as: UTF8.self)]
-            if p.terminationStatus == 0, last["product"] != nil, last["records"] is [Any] || last["dump"] is [Any] { return last }
+            if r.status == 0, last["product"] != nil, last["records"] is [Any] || last["dump"] is [Any] { return last }
         }
         return last
     }
