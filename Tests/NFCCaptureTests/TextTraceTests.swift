@@ -77,6 +77,9 @@ import NFCCore
         ("nfctrace 2\n", 1, "text trace version 2 is newer than this nfctrace understands (1)"),
         ("nfctrace 1\n1..x R 26\n", 2, "expected a time as <start> or <start>..<end> in us, found \"1..x\""),
         ("nfctrace 1\n10 R 26\n@tag late\n", 3, "metadata line after the first event; @lines belong in the header"),
+        // Found by FuzzTextTrace: the sum used to overflow and trap.
+        ("nfctrace 1\n@origin 9223372036854775807\n5 R 26\n", 3, "time 5 after @origin 9223372036854775807 is beyond the 64-bit range of us"),
+        ("nfctrace 1\n@origin -9223372036854775808\n0..-1 R 26\n", 3, "time -1 after @origin -9223372036854775808 is beyond the 64-bit range of us"),
     ] as [(String, Int, String)])
     func errorsNameLineAndReason(text: String, line: Int, reason: String) throws {
         do {

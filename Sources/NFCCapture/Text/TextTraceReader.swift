@@ -146,13 +146,13 @@ final class TextTraceReader: FrameReader {
                       let s = Self.integer(tok[..<dot]), let e = Self.integer(tok[(dot + 2)...]) else {
                     throw damage("expected a time as <start> or <start>..<end> in \(timebase.rawValue), found \"\(Self.text(tok))\"", at: offset)
                 }
-                start = Timestamp(origin + s, timebase)
-                end = Timestamp(origin + e, timebase)
+                start = Timestamp(try absolute(s, at: offset), timebase)
+                end = Timestamp(try absolute(e, at: offset), timebase)
             } else {
                 guard let s = Self.integer(tok) else {
                     throw damage("expected a time as <start> or <start>..<end> in \(timebase.rawValue), found \"\(Self.text(tok))\"", at: offset)
                 }
-                start = Timestamp(origin + s, timebase)
+                start = Timestamp(try absolute(s, at: offset), timebase)
             }
             t += 1
         }
@@ -222,6 +222,13 @@ final class TextTraceReader: FrameReader {
         frame.bytes = bytes
         if !parity.isEmpty { frame.parityErrors = parity }
         return frame
+    }
+
+    /// `@origin` + a relative time; a sum past the 64-bit range is damage, not a wrapped time.
+    private func absolute(_ relative: Int64, at offset: Int) throws(CaptureError) -> Int64 {
+        let (sum, overflow) = origin.addingReportingOverflow(relative)
+        guard !overflow else { throw damage("time \(relative) after @origin \(origin) is beyond the 64-bit range of \(timebase.rawValue)", at: offset) }
+        return sum
     }
 
     static func text(_ bytes: ArraySlice<UInt8>) -> String { String(decoding: bytes, as: UTF8.self) }
