@@ -103,10 +103,13 @@ final class PcapReader: FrameReader {
             func u32(_ v: UInt32) -> UInt32 { little ? v : v.byteSwapped }
             func u16(_ v: UInt16) -> UInt16 { little ? v : v.byteSwapped }
             let shbLength = Int(u32(shbLengthRaw))
+            // Block lengths come from the file: a range is only formed once they are known to fit.
+            guard shbLength <= p.count else { return .microseconds }
             c = ByteCursor(p, range: shbLength..<p.count, origin: 0)
             let type = u32(try c.readUInt32LE("block type"))
             guard type == 1 else { return .microseconds }
             let length = Int(u32(try c.readUInt32LE("IDB length")))
+            guard length >= 20 else { return .microseconds }
             var idb = ByteCursor(p, range: shbLength + 16..<shbLength + length - 4, origin: 0)
             while !idb.isAtEnd {
                 let code = u16(try idb.readUInt16LE("option code"))
