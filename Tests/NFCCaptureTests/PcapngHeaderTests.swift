@@ -30,4 +30,18 @@ import NFCCore
         let idb = Self.block(1, Fixtures.le16(150) + Fixtures.le16(0) + Fixtures.le32(0xFFFF) + options)
         #expect(PcapReader.pcapngResolution(Self.shb + idb) == .nanoseconds)
     }
+
+    /// An Enhanced Packet Block whose 64-bit time is past the 64-bit nanosecond range: the frames
+    /// before it are delivered, then the reader reports damage at that record.
+    @Test func recordTimePastTheNanosecondRangeIsDamage() throws {
+        let idb = Self.block(1, Fixtures.le16(264) + Fixtures.le16(0) + Fixtures.le32(0xFFFF))
+        func epb(high: UInt32, low: UInt32) -> [UInt8] {
+            let data: [UInt8] = [0x00, 0xFE, 0x00, 0x01, 0x26]
+            return Self.block(6, Fixtures.le32(0) + Fixtures.le32(high) + Fixtures.le32(low) + Fixtures.le32(5) + Fixtures.le32(5) + data + [0, 0, 0])
+        }
+        let (frames, error, _) = try Fixtures.read(Self.shb + idb + epb(high: 0, low: 1000) + epb(high: 0xFFFF_FFFF, low: 0xFFFF_FFFF))
+        #expect(frames.count == 1)
+        guard case .damaged(_, _, let frame, let reason)? = error else { Issue.record("expected damage, got \(String(describing: error))"); return }
+        #expect(frame == 2 && reason.contains("beyond the 64-bit nanosecond range"))
+    }
 }

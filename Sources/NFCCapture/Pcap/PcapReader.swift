@@ -70,7 +70,15 @@ final class PcapReader: FrameReader {
             var frame = linkType == NFCTracePseudoHeader.linkType
                 ? NFCTracePseudoHeader.decode(record, fallback: technology)
                 : ISO14443PseudoHeader.decode(record, wireLength: Int(h.len), technology: technology)
-            let ns = Int64(h.ts.tv_sec) * 1_000_000_000 + Int64(h.ts.tv_usec)   // nanosecond precision requested
+            // Nanosecond precision was requested; a pcapng's 64-bit time can pass the 64-bit
+            // nanosecond range, which is damage rather than a wrapped time.
+            let (seconds, o1) = Int64(h.ts.tv_sec).multipliedReportingOverflow(by: 1_000_000_000)
+            let (ns, o2) = seconds.addingReportingOverflow(Int64(h.ts.tv_usec))
+            guard !o1 && !o2 else {
+                finished = true
+                throw CaptureError.damaged(path: input.name, offset: recordStart, frame: frameNumber,
+                                           reason: "timestamp of \(h.ts.tv_sec) s is beyond the 64-bit nanosecond range")
+            }
             frame.start = unit == .microseconds ? Timestamp(ns / 1000, .microseconds) : Timestamp(ns, .nanoseconds)
             return frame
         case -2:   // PCAP_ERROR_BREAK: end of file
