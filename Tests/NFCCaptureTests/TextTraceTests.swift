@@ -108,4 +108,28 @@ import NFCCore
         #expect(CaptureFormat.detect(Array("\u{FEFF}\n nfctrace 1\n".utf8)[...], complete: true) == .nfctrace)
         #expect(CaptureFormat.detect(Array("nfctrace\n".utf8)[...], complete: true) == nil)
     }
+
+    /// Quotes and backslashes in a malformed event's reason survive write → read, and an escaped
+    /// quote does not swallow the attributes after it (found by FuzzTextTrace).
+    @Test(arguments: ["\"", "a\\b", "\\", "say \"hi\" # not a comment", "end\\\""])
+    func reasonsWithQuotesAndBackslashesRoundTrip(reason: String) throws {
+        let frame = Frame(.malformed(reason: reason), bytes: [0x01, 0xFE], bitRate: 424)
+        let text = try Fixtures.write([frame], format: .nfctrace)
+        let (back, error, _) = try read(String(decoding: text, as: UTF8.self))
+        #expect(error == nil)
+        #expect(back.first?.event == .malformed(reason: reason) && back.first?.bitRate == 424, "\(String(decoding: text, as: UTF8.self))")
+    }
+
+    @Test func escapedQuoteDoesNotEndTheValue() throws {
+        let (frames, error, _) = try read("nfctrace 1\n10 malformed 01 reason=\"a\\\"b\" rate=424 # note\n")
+        #expect(error == nil)
+        #expect(frames.first?.event == .malformed(reason: "a\"b") && frames.first?.bitRate == 424 && frames.first?.comment == "note")
+    }
+
+    @Test func timeTooFarFromTheOriginIsUnrepresentable() {
+        let frames = [Frame(.fieldOn, start: Timestamp(Int64.max, .nanoseconds)), Frame(.fieldOff, start: Timestamp(Int64.min, .nanoseconds))]
+        #expect(throws: CaptureError.unrepresentable(path: "<memory>", frame: 2, reason: "its time is more than 64 bits of ns away from @origin 9223372036854775807")) {
+            _ = try Fixtures.write(frames, format: .nfctrace)
+        }
+    }
 }

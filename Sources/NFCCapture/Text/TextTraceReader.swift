@@ -10,6 +10,16 @@ enum TextTraceSyntax {
     static let fieldOff = "field-off"
     static let malformed = "malformed"
 
+    /// A quoted value's text: `\\` and `"` escaped with a backslash (docs/trace-format.md).
+    static func escaped(_ s: String) -> String {
+        var out = ""
+        for c in s {
+            if c == "\\" || c == "\"" { out.append("\\") }
+            out.append(c)
+        }
+        return out
+    }
+
     /// First line is `nfctrace <version>` (a UTF-8 BOM and leading blank lines are tolerated).
     static func looksLikeTextTrace(_ p: [UInt8]) -> Bool {
         var i = 0
@@ -287,24 +297,35 @@ final class TextTraceReader: FrameReader {
     /// Index of a `#` that starts a comment: at a token start and outside quotes.
     static func commentStart(_ s: ArraySlice<UInt8>) -> Int? {
         var inQuotes = false
+        var escaped = false
         var previousIsSpace = true
         for i in s.indices {
             let c = s[i]
-            if c == UInt8(ascii: "\"") { inQuotes.toggle() }
+            if inQuotes && !escaped && c == UInt8(ascii: "\\") { escaped = true; previousIsSpace = false; continue }
+            if c == UInt8(ascii: "\""), !escaped { inQuotes.toggle() }
+            escaped = false
             if c == UInt8(ascii: "#"), !inQuotes, previousIsSpace { return i }
             previousIsSpace = c == 0x20 || c == 0x09
         }
         return nil
     }
 
-    /// Splits on spaces and tabs, keeping `key="quoted value"` together.
+    /// Splits on spaces and tabs, keeping `key="quoted value"` together; inside quotes a
+    /// backslash escapes the next character (so `\"` does not end the value).
     static func tokens(_ s: ArraySlice<UInt8>) -> [ArraySlice<UInt8>] {
         var out: [ArraySlice<UInt8>] = []
         var tokenStart: Int? = nil
         var inQuotes = false
+        var escaped = false
         for i in s.indices {
             let c = s[i]
-            if c == UInt8(ascii: "\"") { inQuotes.toggle() }
+            if inQuotes && !escaped && c == UInt8(ascii: "\\") {
+                escaped = true
+                if tokenStart == nil { tokenStart = i }
+                continue
+            }
+            if c == UInt8(ascii: "\""), !escaped { inQuotes.toggle() }
+            escaped = false
             if (c == 0x20 || c == 0x09) && !inQuotes {
                 if let st = tokenStart { out.append(s[st..<i]) }
                 tokenStart = nil
@@ -316,9 +337,25 @@ final class TextTraceReader: FrameReader {
         return out
     }
 
+    /// The value of `"…"` with `\\` and `\"` unescaped (another escaped character stays as
+    /// written, backslash included); unquoted text as it is.
     static func unquote(_ s: Substring) -> String {
         guard s.count >= 2, s.first == "\"", s.last == "\"" else { return String(s) }
-        return String(s.dropFirst().dropLast()).replacingOccurrences(of: "\\\"", with: "\"")
+        var out = ""
+        var escaped = false
+        for c in s.dropFirst().dropLast() {
+            if escaped {
+                if c != "\"" && c != "\\" { out.append("\\") }
+                out.append(c)
+                escaped = false
+            } else if c == "\\" {
+                escaped = true
+            } else {
+                out.append(c)
+            }
+        }
+        if escaped { out.append("\\") }
+        return out
     }
 }
 
@@ -328,31 +365,5 @@ extension StringProtocol {
         while let f = s.first, f == " " || f == "\t" { s = s.dropFirst() }
         while let l = s.last, l == " " || l == "\t" { s = s.dropLast() }
         return s
-    }
-}
-
-extension String {
-    func replacingOccurrences(of target: String, with replacement: String) -> String {
-        guard !target.isEmpty else { return self }
-        var out = ""
-        var rest = self[...]
-        while let r = rest.range(of: target) {
-            out += rest[..<r.lowerBound]
-            out += replacement
-            rest = rest[r.upperBound...]
-        }
-        return out + rest
-    }
-}
-
-extension Substring {
-    func range(of target: String) -> Range<Substring.Index>? {
-        guard !target.isEmpty else { return nil }
-        var i = startIndex
-        while i < endIndex {
-            if self[i...].hasPrefix(target) { return i..<index(i, offsetBy: target.count) }
-            i = index(after: i)
-        }
-        return nil
     }
 }

@@ -13,6 +13,7 @@ public final class TextTraceWriter: FrameWriter {
     private var origin: Int64 = 0
     private var headerWritten = false
     private var line: [UInt8] = []
+    private var frameCount = 0
 
     public init(output: ByteOutput, metadata: TraceMetadata = TraceMetadata()) {
         self.output = output
@@ -44,13 +45,14 @@ public final class TextTraceWriter: FrameWriter {
 
     public func write(_ frame: Frame) throws(CaptureError) {
         if !headerWritten { writeHeader(first: frame) }
+        frameCount += 1
         line.removeAll(keepingCapacity: true)
         // time column, right-aligned so that columns line up for ordinary traces
         var time = ""
         if let s = frame.start {
             let tb = timebase ?? s.unit
-            time = String(s.converted(to: tb).value - origin)
-            if let e = frame.end { time += ".." + String(e.converted(to: tb).value - origin) }
+            time = String(try relative(s, tb))
+            if let e = frame.end { time += ".." + String(try relative(e, tb)) }
         }
         let pad = max(0, 12 - time.utf8.count)
         line.append(contentsOf: [UInt8](repeating: 0x20, count: pad))
@@ -67,7 +69,7 @@ public final class TextTraceWriter: FrameWriter {
             line.append(contentsOf: TextTraceSyntax.malformed.utf8)
             line.append(0x20)
             appendBytes(frame)
-            line.append(contentsOf: " reason=\"\(reason.replacingOccurrences(of: "\"", with: "\\\""))\"".utf8)
+            line.append(contentsOf: " reason=\"\(TextTraceSyntax.escaped(reason))\"".utf8)
         }
         if frame.technology != technology { line.append(contentsOf: " tech=\(frame.technology.rawValue)".utf8) }
         if frame.crcStripped { line.append(contentsOf: " crc=stripped".utf8) }
@@ -78,6 +80,16 @@ public final class TextTraceWriter: FrameWriter {
         }
         line.append(0x0A)
         output.write(line)
+    }
+
+    /// A time relative to `@origin`; one whose distance from the origin passes 64 bits cannot
+    /// be written (the reader would have to overflow to read it back).
+    private func relative(_ t: Timestamp, _ timebase: TimeUnit) throws(CaptureError) -> Int64 {
+        let (d, overflow) = t.converted(to: timebase).value.subtractingReportingOverflow(origin)
+        guard !overflow else {
+            throw CaptureError.unrepresentable(path: output.name, frame: frameCount, reason: "its time is more than 64 bits of \(timebase.rawValue) away from @origin \(origin)")
+        }
+        return d
     }
 
     private func appendBytes(_ frame: Frame) {
