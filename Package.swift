@@ -55,13 +55,13 @@ let package = Package(
             exclude: ["Golden"]
         ),
         .testTarget(name: "NFCEmulatorTests", dependencies: ["NFCCore", "NFCEmulator", "NFCDissect", "NFCCapture"]),
-        .testTarget(name: "NFCReplayTests", dependencies: ["NFCCore", "NFCCapture", "NFCDissect", "NFCEmulator", "NFCReplay"]),
+        .testTarget(name: "NFCReplayTests", dependencies: ["NFCCore", "NFCCapture", "NFCDissect", "NFCEmulator", "NFCReplay"], exclude: ["Golden"]),
         .testTarget(
             name: "NFCFuzzTests",
             dependencies: ["NFCCore", "NFCCapture", "NFCFuzz", "NFCFuzzTargets"],
             exclude: ["FuzzRegressions"]
         ),
         // Runs the built `nfctrace` binary: exit codes, stdin/stdout, messages.
-        .testTarget(name: "NFCTraceCLITests", dependencies: ["nfctrace"]),
+        .testTarget(name: "NFCTraceCLITests", dependencies: ["nfctrace"], exclude: ["Python"]),
     ]
 )

@@ -6,28 +6,58 @@ import NFCEmulator
 public enum TraceTag {
     /// The tag sessions of a trace that reconstruct a tag, by session number.
     public static func sessions(next: () throws -> Frame?) throws -> [(session: Int, reconstruction: TagReconstruction)] {
+        try sessionsWithCycles(next: next).map { ($0.session, $0.reconstruction) }
+    }
+
+    /// The same, each with the field cycle it began in (0 before the first field-on, n after the n-th).
+    static func sessionsWithCycles(next: () throws -> Frame?) throws -> [(session: Int, cycle: Int, reconstruction: TagReconstruction)] {
         let dissector = Dissector(detail: .summary)
-        var found: [(session: Int, reconstruction: TagReconstruction)] = []
+        var found: [(session: Int, cycle: Int, reconstruction: TagReconstruction)] = []
+        var fieldOns: [Int] = []   // frame numbers of the field-ons, ascending
+        var number = 0
         let collect: (DissectionEvent) -> Void = { event in
-            if case .session(let s) = event, let r = s.reconstruction { found.append((s.number, r)) }
+            guard case .session(let s) = event, let r = s.reconstruction else { return }
+            found.append((s.number, fieldOns.prefix { $0 <= s.firstFrame }.count, r))
         }
-        while let frame = try next() { dissector.process(frame, emit: collect) }
+        while let frame = try next() {
+            number += 1
+            if frame.event == .fieldOn { fieldOns.append(number) }
+            dissector.process(frame, emit: collect)
+        }
         dissector.finish(emit: collect)
         return found
     }
 
     /// Every tag of the trace, one per identity (UID, IDm), most seen first: what a replay
-    /// against the trace's own tags needs when a trace shows more than one.
-    public static func rebuildAll(next: () throws -> Frame?) throws -> [(dump: TagDump, from: String)] {
-        let found = try sessions(next: next)
+    /// against the trace's own tags needs when a trace shows more than one. `cycles`: the field
+    /// cycles the tag was seen in (see `TagField.presence`).
+    public static func rebuildAll(next: () throws -> Frame?) throws -> [(dump: TagDump, from: String, cycles: Set<Int>)] {
+        let found = try sessionsWithCycles(next: next)
         var identities: [[UInt8]] = []
         for s in found where !identities.contains(s.reconstruction.identity) { identities.append(s.reconstruction.identity) }
-        var out: [(dump: TagDump, from: String, weight: Int)] = []
+        var out: [(dump: TagDump, from: String, weight: Int, cycles: Set<Int>)] = []
         for identity in identities {
             let mine = found.filter { $0.reconstruction.identity == identity }
-            if let merged = merge(mine) { out.append((merged.dump, merged.from, merged.weight)) }
+            if let merged = merge(mine.map { ($0.session, $0.reconstruction) }) {
+                out.append((merged.dump, merged.from, merged.weight, Set(mine.map(\.cycle))))
+            }
         }
-        return out.sorted { $0.weight > $1.weight }.map { ($0.dump, $0.from) }
+        return out.sorted { $0.weight > $1.weight }.map { ($0.dump, $0.from, $0.cycles) }
+    }
+
+    /// The trace's tags in one field, each present in the field cycles the trace showed it in.
+    public static func field(next: () throws -> Frame?) throws -> (field: TagField, from: [String])? {
+        let rebuilt = try rebuildAll(next: next)
+        var tags: [EmulatedTag] = []
+        var from: [String] = []
+        var presence: [Int: Set<Int>] = [:]
+        for r in rebuilt {
+            guard let tag = r.dump.makeTag() else { continue }
+            for c in r.cycles { presence[c, default: []].insert(tags.count) }
+            tags.append(tag)
+            from.append(r.from)
+        }
+        return TagField(tags, presence: presence).map { ($0, from) }
     }
 
     /// The sessions of one tag merged (Type 2: a page keeps the value first seen), or its best session.

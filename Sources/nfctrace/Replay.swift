@@ -98,12 +98,10 @@ struct Replay: ParsableCommand {
             let reader = try Capture.open(trace)
             // A damaged trace still rebuilds its tag from the frames before the damage; the replay
             // then reports the damage itself.
-            let rebuilt = try TraceTag.rebuildAll(next: { (try? reader.next()) ?? nil })
-            let tags = rebuilt.compactMap { $0.dump.makeTag() }
-            guard let field = TagField(tags) else {
+            guard let (field, sources) = try TraceTag.field(next: { (try? reader.next()) ?? nil }) else {
                 throw CLIFailure(message: "no tag session in this trace can be emulated", code: 65)
             }
-            let from = rebuilt.map(\.from).joined(separator: "; ")
+            let from = sources.joined(separator: "; ")
             return EmulatorTarget(tag: field, name: "emulator (\(field.summary), rebuilt from \(from))")
         }
         if against.hasPrefix("emulator:model:") {

@@ -100,6 +100,42 @@ final class NoWrapTag: EmulatedTag {
         }
     }
 
+    /// Traces/ is the regression suite: every trace there (text and pcap) replays against the
+    /// tags rebuilt from it, as `nfctrace replay Traces/*` does.
+    static let traces: [String] = ((try? FileManager.default.contentsOfDirectory(atPath: "\(root)/Traces")) ?? [])
+        .filter { $0.hasSuffix(".nfctrace") || $0.hasSuffix(".pcap") }.sorted()
+
+    @Test func thereAreTracesForEveryTechnology() {
+        for prefix in ["ntag215-", "felica-student-id", "suica-history", "felica-system-switch", "iso15693-format"] {
+            #expect(Self.traces.contains { $0.hasPrefix(prefix) }, "no trace \(prefix)*")
+        }
+        #expect(Self.traces.count >= 14)
+    }
+
+    @Test(arguments: traces) func everyTraceReplaysAgainstItsOwnTags(_ name: String) throws {
+        let frames = try readTrace("\(root)/Traces/\(name)")
+        var i = 0
+        let (field, _) = try #require(try TraceTag.field(next: { defer { i += 1 }; return i < frames.count ? frames[i] : nil }))
+        let result = replay(frames, against: EmulatorTarget(tag: field), name: name)
+        #expect(result.passed, "\(ReplayReport.text(result))")
+        #expect(result.exchanges >= 4)
+    }
+
+    // felica-errors shows three cards, one per field cycle: each is in the field only in its own
+    // cycle, so the Polling FE00 of cycle 2 is answered by the card of cycle 2 and not by the
+    // system 1 of the card of cycle 3.
+    @Test func cardsSwappedBetweenFieldCyclesAreEachPresentInTheirOwn() throws {
+        let frames = try readTrace("\(root)/Traces/felica-errors.nfctrace")
+        var i = 0
+        let (field, _) = try #require(try TraceTag.field(next: { defer { i += 1 }; return i < frames.count ? frames[i] : nil }))
+        #expect(field.tags.count == 3)
+        #expect(field.presence == [1: [field.presence[1]!.first!], 2: [field.presence[2]!.first!], 3: [field.presence[3]!.first!]])
+        #expect(Set(field.presence.values.map { $0.first! }).count == 3, "one card per cycle")
+        let all = try #require(TagField(field.tags))
+        #expect(!replay(frames, against: EmulatorTarget(tag: all), name: "all cards at once").passed,
+                "with every card always present, the second cycle's Polling is answered by another card")
+    }
+
     // Fault injection: a tag whose READ does not wrap diverges, and the report says where and how.
     @Test func defectiveTagDivergesWithAGoldenReport() throws {
         let good = try #require(Type2Tag(memory: .factory(.ntag215, uid: uid)))

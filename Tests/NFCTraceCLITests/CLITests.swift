@@ -29,30 +29,16 @@ enum CLI {
     }()
 
     static func run(_ arguments: [String], stdin: Data? = nil, environment: [String: String] = [:]) throws -> NFCTraceRun {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: binary)
-        p.arguments = arguments
-        p.currentDirectoryURL = URL(fileURLWithPath: root)
         var env = ProcessInfo.processInfo.environment
         env.removeValue(forKey: "NO_COLOR")
         for (k, v) in environment { env[k] = v }
-        p.environment = env
-        let out = Pipe(), err = Pipe(), input = Pipe()
-        p.standardOutput = out
-        p.standardError = err
-        p.standardInput = input
-        try p.run()
-        if let stdin { input.fileHandleForWriting.write(stdin) }
-        try input.fileHandleForWriting.close()
-        let o = out.fileHandleForReading.readDataToEndOfFile()
-        let e = err.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        return NFCTraceRun(status: p.terminationStatus, stdout: String(decoding: o, as: UTF8.self), stderr: String(decoding: e, as: UTF8.self), stdoutBytes: o)
+        let r = try ChildProcess.run(binary, arguments, directory: root, environment: env, stdin: stdin ?? Data())
+        return NFCTraceRun(status: r.status, stdout: String(decoding: r.stdout, as: UTF8.self), stderr: String(decoding: r.stderr, as: UTF8.self), stdoutBytes: r.stdout)
     }
 
     static func temporaryFile(_ bytes: [UInt8], suffix: String = "") -> String {
         let path = NSTemporaryDirectory() + "nfctrace-cli-\(UUID().uuidString)\(suffix)"
-        FileManager.default.createFile(atPath: path, contents: Data(bytes))
+        _ = FileManager.default.createFile(atPath: path, contents: Data(bytes))
         return path
     }
 }
@@ -198,18 +184,11 @@ enum CLI {
             """.utf8), suffix: ".nfctrace")
         let pcap = NSTemporaryDirectory() + "nfctrace-lua-\(UUID().uuidString).pcap"
         #expect(try CLI.run(["convert", text, pcap]).status == 0)
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: tshark)
-        p.arguments = ["-X", "lua_script:\(CLI.root)/contrib/wireshark/nfctrace.lua", "-r", pcap, "-T", "fields", "-E", "separator=|",
-                       "-e", "nfctrace.technology", "-e", "nfctrace.event", "-e", "nfctrace.flags.crc", "-e", "nfctrace.flags.last_bits",
-                       "-e", "nfctrace.rate", "-e", "nfctrace.data", "-e", "_ws.col.Info"]
-        let out = Pipe()
-        p.standardOutput = out
-        p.standardError = Pipe()
-        try p.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        #expect(p.terminationStatus == 0)
+        let r = try ChildProcess.run(tshark, ["-X", "lua_script:\(CLI.root)/contrib/wireshark/nfctrace.lua", "-r", pcap, "-T", "fields", "-E", "separator=|",
+                                              "-e", "nfctrace.technology", "-e", "nfctrace.event", "-e", "nfctrace.flags.crc", "-e", "nfctrace.flags.last_bits",
+                                              "-e", "nfctrace.rate", "-e", "nfctrace.data", "-e", "_ws.col.Info"])
+        let data = r.stdout
+        #expect(r.status == 0)
         let lines = String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
         #expect(lines == [
             "0x0f|2|0|0|0||FeliCa, field on",

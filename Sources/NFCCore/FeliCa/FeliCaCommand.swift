@@ -144,14 +144,17 @@ public enum FeliCaCommand: Sendable, Hashable {
             + [UInt8(truncatingIfNeeded: blocks.count)] + blocks.flatMap(\.bytes)
     }
 
+    /// The service and block lists of a Read or Write Without Encryption; nil for other commands.
+    public var serviceAndBlockLists: (services: [FeliCaServiceCode], blocks: [FeliCaBlockListElement])? {
+        switch self {
+        case .readWithoutEncryption(_, let s, let b), .writeWithoutEncryption(_, let s, let b, _): return (s, b)
+        default: return nil
+        }
+    }
+
     /// List problems a card would answer with status flags (Read/Write only).
     public var listProblems: [FeliCaListProblem] {
-        switch self {
-        case .readWithoutEncryption(_, let s, let b), .writeWithoutEncryption(_, let s, let b, _):
-            return FeliCaListProblem.check(services: s, blocks: b)
-        default:
-            return []
-        }
+        serviceAndBlockLists.map { FeliCaListProblem.check(services: $0.services, blocks: $0.blocks) } ?? []
     }
 
     /// Time slots the card may answer in (TSN + 1 for the values NFC-DIG allows).

@@ -1,6 +1,28 @@
 /// Block names of FeliCa Lite / Lite-S (service `000B` read, `0009` write). protocols.md §5.9
 /// (nfcpy `tt3_sony.py`, FZ `felica.h`).
 public enum FeliCaLiteBlock {
+    public static let reg: UInt16 = 0x0E
+    public static let rc: UInt16 = 0x80
+    public static let mac: UInt16 = 0x81
+    public static let id: UInt16 = 0x82
+    public static let dID: UInt16 = 0x83
+    public static let serC: UInt16 = 0x84
+    public static let sysC: UInt16 = 0x85
+    public static let ckv: UInt16 = 0x86
+    public static let ck: UInt16 = 0x87
+    public static let mc: UInt16 = 0x88
+    public static let wcnt: UInt16 = 0x90
+    public static let macA: UInt16 = 0x91
+    public static let state: UInt16 = 0x92
+    public static let crcCheck: UInt16 = 0xA0
+
+    /// Every block of a FeliCa Lite-S, in the order Flipper's `.nfc` files list them (§5.9, §7.3):
+    /// S_PAD0…13, REG, RC … MC, WCNT, MAC_A, STATE, CRC_CHECK — 28 blocks.
+    public static let liteSBlocks: [UInt16] = Array(0x00...0x0E) + Array(0x80...0x88) + Array(0x90...0x92) + [0xA0]
+
+    /// User blocks S_PAD0…13 and REG, the ones the MC bit maps cover.
+    public static func isUserBlock(_ block: UInt16) -> Bool { block <= reg }
+
     /// `S_PAD3`, `REG`, `D_ID` …; nil for block numbers the chips do not have.
     public static func name(_ block: UInt16) -> String? {
         switch block {

@@ -10,6 +10,25 @@ public struct FeliCaStatusFlags: Sendable, Hashable, CustomStringConvertible {
 
     public static let success = FeliCaStatusFlags(sf1: 0, sf2: 0)
 
+    /// How a card writes the failing list element into SF1 (§9 #12, DISAGREE).
+    public enum LocationConvention: Sendable, Hashable {
+        /// Sony's FeliCa OS text: the element's number in the list, 1-based.
+        case listNumber
+        /// FeliCa Lite-S, nfcpy's and Flipper's emulators: bit `i % 8` (PM3: bit 0 = 1st or 9th element).
+        case bitMask
+    }
+
+    /// SF1 `FF`: an error of the whole command (too many services or blocks).
+    public static func command(sf2: UInt8) -> FeliCaStatusFlags { FeliCaStatusFlags(sf1: 0xFF, sf2: sf2) }
+
+    /// An error at list element `index` (0-based), located the way `convention` says.
+    public static func element(_ index: Int, sf2: UInt8, _ convention: LocationConvention) -> FeliCaStatusFlags {
+        switch convention {
+        case .listNumber: return FeliCaStatusFlags(sf1: UInt8(clamping: min(max(index + 1, 1), 0xFE)), sf2: sf2)
+        case .bitMask: return FeliCaStatusFlags(sf1: 1 << UInt8(max(index, 0) % 8), sf2: sf2)
+        }
+    }
+
     static func read(_ c: inout ByteCursor) throws(DecodeError) -> FeliCaStatusFlags {
         FeliCaStatusFlags(sf1: try c.readUInt8("status flag 1"), sf2: try c.readUInt8("status flag 2"))
     }

@@ -3,12 +3,14 @@
 public enum TagReconstruction: Sendable, Equatable {
     case type2(Type2Reconstruction)
     case iso15693(ISO15693Reconstruction)
+    case felica(FeliCaReconstruction)
 
     /// What tells this tag from another in one trace (UID, IDm).
     public var identity: [UInt8] {
         switch self {
         case .type2(let t): return t.uid
         case .iso15693(let v): return v.uid.bytes
+        case .felica(let f): return f.identity
         }
     }
 
@@ -17,6 +19,7 @@ public enum TagReconstruction: Sendable, Equatable {
         switch self {
         case .type2(let t): return t.knownPageCount
         case .iso15693(let v): return v.knownBlockCount
+        case .felica(let f): return f.knownBlockCount
         }
     }
 }

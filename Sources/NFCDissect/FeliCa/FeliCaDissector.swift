@@ -7,7 +7,7 @@ import NFCCore
 /// (its IDm differs beyond the system nibble) after a card answered. A Polling answered by the
 /// same card with another system number is a **system switch** inside the session: from then on
 /// the card answers with that system's IDm, and commands still using the old one are flagged.
-final class FeliCaDissector: TechnologyDissector {
+final class FeliCaDissector: SessionDissector {
     let detail: DissectionDetail
     let counter: SessionCounter
     var session: FeliCaSession?
@@ -19,33 +19,9 @@ final class FeliCaDissector: TechnologyDissector {
         self.counter = counter
     }
 
-    func dissect(_ frame: Frame, number: Int) -> TechnologyResult {
-        var ctx = FrameContext(frame, number: number, detail: detail, layer: Self.layer)
-        var result = TechnologyResult(dissection: FrameDissection(number: number, frame: frame))
-        switch frame.event {
-        case .fieldOn:
-            ctx.layer = "RF"
-            ctx.summary = "field on"
-        case .fieldOff:
-            ctx.layer = "RF"
-            ctx.summary = "field off"
-            session?.lastFrame = number
-            result.dissection = ctx.finish(session: session?.number)
-            result.endedAfter = endSession()
-            return result
-        case .malformed(let reason):
-            ctx.layer = "capture"
-            ctx.summary = "malformed record: \(reason)"
-            ctx.diagnostics.append(Diagnostic(.error, "malformed record: \(reason)"))
-            ctx.sink.add(Field("capture.record", "Record", Hex.string(frame.bytes), range: 0..<frame.bytes.count))
-        case .data(.readerToTag):
-            readerFrame(&ctx)
-        case .data(.tagToReader):
-            result.endedBefore = cardFrame(&ctx)
-        }
-        session?.lastFrame = number
-        result.dissection = ctx.finish(session: session?.number)
-        return result
+    func dataFrame(_ ctx: inout FrameContext, direction: Direction) -> SessionSummary? {
+        guard direction == .tagToReader else { readerFrame(&ctx); return nil }
+        return cardFrame(&ctx)
     }
 
     func endSession() -> SessionSummary? {
@@ -217,6 +193,7 @@ final class FeliCaDissector: TechnologyDissector {
         } else if let sc = polledCode, let code = now.code, !FeliCaSystemCode.polling(sc, matches: code) {
             ctx.warn("the card answers a Polling for \(Hex.value(sc, digits: 4)) with system code \(Hex.value(code, digits: 4))")
         }
+        if requestCode == 0x02, let rd { s.communicationPerformance = rd }
         if requestCode == 0x00 && rd != nil { ctx.warn("request data although the Polling asked for none (RC 00)", range: 18..<20) }
         if (requestCode == 0x01 || requestCode == 0x02) && rd == nil {
             ctx.note("no request data although RC \(Hex.value(requestCode, digits: 2)) asked for it", range: 0..<1)

@@ -45,9 +45,11 @@ enum FeliCaResponseFrames {
             ctx.summary = "mode \(mode)" + (mode > 3 ? " (undefined)" : mode == 0 ? " (no authentication)" : " (authentication step \(mode))")
             ctx.sink.add(Field("felica.mode", "Mode", "\(mode)", range: 10..<11))
         case .readWithoutEncryption(_, let status, let blocks):
+            noteServices(status, command, &s)
             guard status.isSuccess else { return }
             describeRead(blocks, command, &ctx, &s)
         case .writeWithoutEncryption(_, let status):
+            noteServices(status, command, &s)
             guard status.isSuccess else { return }
             guard case .writeWithoutEncryption(_, let services, let list, let data)? = command else {
                 ctx.summary = "OK, written"
@@ -61,6 +63,7 @@ enum FeliCaResponseFrames {
             ctx.summary = "OK, written (" + FeliCaCommandFrames.blockListText(services, list, s, naming: false) + ")"
                 + (status.isWarning ? " (rewrite count exceeded)" : "")
         case .searchServiceCode(_, let result):
+            if case .searchServiceCode(_, let index)? = command { s.noteSearchResult(result, index: index) }
             switch result {
             case .service(let sv): ctx.summary = "service \(sv.detailedDescription)"
             case .area(let a, let end): ctx.summary = "area \(a) … \(end)" + (a.attribute == 0 ? " (can contain sub-areas)" : "")
@@ -105,6 +108,23 @@ enum FeliCaResponseFrames {
         }
     }
 
+    /// Services a Read/Write answer shows to exist: every one the command used when it succeeded;
+    /// when it failed at a list element, those of the elements before it, and the element's own
+    /// when the refusal is about the block or the access (`A4`, `A5`, `A8`, `B1`), not the service.
+    /// SF1 is read Sony's way, a Lite-S's as a bit mask (§9 #12).
+    static func noteServices(_ status: FeliCaStatusFlags, _ command: FeliCaCommand?, _ s: inout FeliCaSession) {
+        guard let (services, blocks) = command?.serviceAndBlockLists else { return }
+        var upTo = blocks.count
+        if !status.isSuccess {
+            guard case .listElement(let number, let mask) = status.location else { return }
+            let index = s.pmm?.family == .liteS || s.pmm?.family == .lite ? (mask.first ?? 0) : number - 1
+            upTo = [0xA4, 0xA5, 0xA8, 0xB1].contains(status.sf2) ? index + 1 : index
+        }
+        for b in blocks.prefix(max(0, upTo)) {
+            if let service = services.dropFirst(Int(b.serviceOrder)).first { s.noteService(service) }
+        }
+    }
+
     /// SF1/SF2 fields; a failure becomes the summary and a warning naming the list element.
     static func describeStatus(_ status: FeliCaStatusFlags, _ command: FeliCaCommand?, _ ctx: inout FrameContext) {
         ctx.sink.add(Field("felica.sf1", "Status flag 1", Hex.byte(status.sf1) + (status.locationDescription.map { " (\($0))" } ?? " (success)"),
@@ -125,14 +145,7 @@ enum FeliCaResponseFrames {
 
     /// What list element `number` (1-based, Sony reading) points at in the command.
     static func listTarget(_ number: Int, _ status: FeliCaStatusFlags, _ command: FeliCaCommand?) -> String? {
-        let services: [FeliCaServiceCode], blocks: [FeliCaBlockListElement]
-        switch command {
-        case .readWithoutEncryption(_, let sv, let bl)?, .writeWithoutEncryption(_, let sv, let bl, _)?:
-            services = sv
-            blocks = bl
-        default:
-            return nil
-        }
+        guard let (services, blocks) = command?.serviceAndBlockLists else { return nil }
         if status.concernsServiceList {
             return services.dropFirst(number - 1).first.map { "service \($0)" }
         }

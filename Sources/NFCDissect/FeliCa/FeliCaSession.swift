@@ -41,7 +41,7 @@ struct FeliCaPending {
 }
 
 /// Everything the dissector knows about the card of the current session.
-struct FeliCaSession {
+struct FeliCaSession: DissectorSession {
     /// Blocks kept per session at most, so that memory stays bounded on endless captures.
     static let maximumStoredBlocks = 4096
 
@@ -62,6 +62,14 @@ struct FeliCaSession {
     var keyVersions: [(system: Int, node: FeliCaServiceCode, version: UInt16)] = []
     var services: [FeliCaServiceBlocks] = []
     var storedBlocks = 0
+    /// For the reconstruction (`emulate --from-trace`): services the card showed it has, per
+    /// system number, and Search Service Code answers per system and index (bounded together
+    /// with the blocks by `maximumStoredBlocks`).
+    var knownServices: [Int: Set<FeliCaServiceCode>] = [:]
+    var searchResults: [Int: [UInt16: FeliCaSearchResult]] = [:]
+    var reconstructionEntries = 0
+    /// RD of a Polling answer to request code 02.
+    var communicationPerformance: UInt16?
     var mode: UInt8?
     /// Commands the card refused with status flags, and commands it did not answer (bounded lists).
     var refusals: [(frame: Int, status: FeliCaStatusFlags)] = []
@@ -106,6 +114,21 @@ struct FeliCaSession {
         systems.append(s)
         systems.sort { $0.number < $1.number }
         return s
+    }
+
+    /// The current system's number, as stored blocks and known services are keyed.
+    var systemNumber: Int { currentSystem ?? idm?.systemNumber ?? 0 }
+
+    mutating func noteService(_ service: FeliCaServiceCode) {
+        guard knownServices[systemNumber]?.contains(service) != true, reconstructionEntries < Self.maximumStoredBlocks else { return }
+        reconstructionEntries += 1
+        knownServices[systemNumber, default: []].insert(service)
+    }
+
+    mutating func noteSearchResult(_ result: FeliCaSearchResult, index: UInt16) {
+        guard searchResults[systemNumber]?[index] == nil, reconstructionEntries < Self.maximumStoredBlocks else { return }
+        reconstructionEntries += 1
+        searchResults[systemNumber, default: [:]][index] = result
     }
 
     /// Where blocks of `service` in the current system are kept. T3T overlap services `0009` (write)

@@ -73,7 +73,8 @@ enum FeliCaSessionSummary {
         }
 
         return SessionSummary(number: s.number, technology: .felica, firstFrame: s.firstFrame, lastFrame: s.lastFrame,
-                              headline: headline(s), tag: tag, memory: memory, diagnostics: diagnostics, notes: notes.map { "  " + $0 })
+                              headline: headline(s), tag: tag, memory: memory, diagnostics: diagnostics, notes: notes.map { "  " + $0 },
+                              reconstruction: FeliCaSessionReconstruction.make(s))
     }
 
     /// `FeliCa Standard (RC-S915), IDm 11 2E …, system FE00 (FeliCa common area), system switch 8E4B → FE00`.

@@ -2,44 +2,22 @@ import NFCCore
 
 /// ISO/IEC 14443-A: activation (REQA … SAK, RATS/ATS), then Type 2 tag commands or ISO-DEP
 /// blocks depending on what the activation said. One tag session at a time.
-final class ISO14443ADissector: TechnologyDissector {
+final class ISO14443ADissector: SessionDissector {
     let detail: DissectionDetail
     let counter: SessionCounter
     var session: ISO14443ASession?
+
+    static let layer = "ISO14443-3A"
 
     init(detail: DissectionDetail, counter: SessionCounter) {
         self.detail = detail
         self.counter = counter
     }
 
-    func dissect(_ frame: Frame, number: Int) -> TechnologyResult {
-        var ctx = FrameContext(frame, number: number, detail: detail, layer: "ISO14443-3A")
-        var result = TechnologyResult(dissection: FrameDissection(number: number, frame: frame))
-        switch frame.event {
-        case .fieldOn:
-            ctx.layer = "RF"
-            ctx.summary = "field on"
-        case .fieldOff:
-            ctx.layer = "RF"
-            ctx.summary = "field off"
-            session?.lastFrame = number
-            let sessionNumber = session?.number
-            result.dissection = ctx.finish(session: sessionNumber)
-            result.endedAfter = endSession()
-            return result
-        case .malformed(let reason):
-            ctx.layer = "capture"
-            ctx.summary = "malformed record: \(reason)"
-            ctx.diagnostics.append(Diagnostic(.error, "malformed record: \(reason)"))
-            ctx.sink.add(Field("capture.record", "Record", Hex.string(frame.bytes), range: 0..<frame.bytes.count))
-        case .data(.readerToTag):
-            result.endedBefore = readerFrame(&ctx)
-        case .data(.tagToReader):
-            tagFrame(&ctx)
-        }
-        session?.lastFrame = number
-        result.dissection = ctx.finish(session: session?.number)
-        return result
+    func dataFrame(_ ctx: inout FrameContext, direction: Direction) -> SessionSummary? {
+        guard direction == .tagToReader else { return readerFrame(&ctx) }
+        tagFrame(&ctx)
+        return nil
     }
 
     func endSession() -> SessionSummary? {

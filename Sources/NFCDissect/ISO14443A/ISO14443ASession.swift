@@ -69,7 +69,7 @@ enum ISO14443APending {
 }
 
 /// Everything the dissector knows about the tag of the current session.
-struct ISO14443ASession {
+struct ISO14443ASession: DissectorSession {
     var number: Int
     var firstFrame: Int
     var lastFrame: Int

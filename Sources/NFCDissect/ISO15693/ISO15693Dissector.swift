@@ -8,7 +8,7 @@ import NFCCore
 /// than the session's, after the reader has sent non-inventory requests, ends the session just
 /// before that answer and starts the next one with it. Inventory answers before any conversation
 /// (16-slot anticollision) only collect UIDs; the first addressed request picks the session's VICC.
-final class ISO15693Dissector: TechnologyDissector {
+final class ISO15693Dissector: SessionDissector {
     let detail: DissectionDetail
     let counter: SessionCounter
     var session: ISO15693Session?
@@ -20,33 +20,9 @@ final class ISO15693Dissector: TechnologyDissector {
         self.counter = counter
     }
 
-    func dissect(_ frame: Frame, number: Int) -> TechnologyResult {
-        var ctx = FrameContext(frame, number: number, detail: detail, layer: Self.layer)
-        var result = TechnologyResult(dissection: FrameDissection(number: number, frame: frame))
-        switch frame.event {
-        case .fieldOn:
-            ctx.layer = "RF"
-            ctx.summary = "field on"
-        case .fieldOff:
-            ctx.layer = "RF"
-            ctx.summary = "field off"
-            session?.lastFrame = number
-            result.dissection = ctx.finish(session: session?.number)
-            result.endedAfter = endSession()
-            return result
-        case .malformed(let reason):
-            ctx.layer = "capture"
-            ctx.summary = "malformed record: \(reason)"
-            ctx.diagnostics.append(Diagnostic(.error, "malformed record: \(reason)"))
-            ctx.sink.add(Field("capture.record", "Record", Hex.string(frame.bytes), range: 0..<frame.bytes.count))
-        case .data(.readerToTag):
-            readerFrame(&ctx)
-        case .data(.tagToReader):
-            result.endedBefore = tagFrame(&ctx)
-        }
-        session?.lastFrame = number
-        result.dissection = ctx.finish(session: session?.number)
-        return result
+    func dataFrame(_ ctx: inout FrameContext, direction: Direction) -> SessionSummary? {
+        guard direction == .tagToReader else { readerFrame(&ctx); return nil }
+        return tagFrame(&ctx)
     }
 
     func endSession() -> SessionSummary? {

@@ -85,7 +85,7 @@ enum ISO15693VICCState: String {
 }
 
 /// Everything the dissector knows about the VICC of the current session.
-struct ISO15693Session {
+struct ISO15693Session: DissectorSession {
     var number: Int
     var firstFrame: Int
     var lastFrame: Int

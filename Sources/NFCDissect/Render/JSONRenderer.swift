@@ -195,9 +195,17 @@ struct JSONWriter {
     }
 }
 
-enum JSONText {
+/// JSON string literals, the one place nfctrace escapes them.
+public enum JSONText {
+    /// `s` as a JSON string literal, quotes included.
+    public static func quoted(_ s: String) -> String {
+        var out: [UInt8] = []
+        appendString(s, to: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+
     /// A JSON string literal; plain text (the usual case) is copied in one go.
-    static func appendString(_ string: String, to out: inout [UInt8]) {
+    public static func appendString(_ string: String, to out: inout [UInt8]) {
         out.append(0x22)
         var s = string
         s.withUTF8 { utf8 in

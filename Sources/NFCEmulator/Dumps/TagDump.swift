@@ -34,9 +34,10 @@ public struct TagDump: Sendable {
                 return TagDump(try Type2Dumps.flipper(file))
             case "ISO15693-3", "ISO15693", "SLIX":
                 return TagDump(try ISO15693Dumps.flipper(file))
+            case "FeliCa": return TagDump(try FeliCaDumps.flipper(file))
             default:
                 throw DumpError(file: name, line: file.entry("Device type")?.line, field: "Device type",
-                                message: "cannot emulate a \"\(device)\" (supported: NTAG/Ultralight, ISO15693-3, SLIX)")
+                                message: "cannot emulate a \"\(device)\" (supported: NTAG/Ultralight, FeliCa, ISO15693-3, SLIX)")
             }
         }
         if bytes.first(where: { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }) == 0x7B {
@@ -61,6 +62,7 @@ public struct TagDump: Sendable {
         switch reconstruction {
         case .type2(let r): self.init(Type2Dump(reconstruction: r))
         case .iso15693(let r): self.init(ISO15693Dump(reconstruction: r))
+        case .felica(let r): self.init(FeliCaDump(reconstruction: r))
         }
     }
 }
@@ -78,7 +80,7 @@ public struct BuiltInTag: Sendable {
         self.make = make
     }
 
-    public static var all: [BuiltInTag] { Type2Dump.builtIns + ISO15693Dump.builtIns }
+    public static var all: [BuiltInTag] { Type2Dump.builtIns + FeliCaDump.builtIns + ISO15693Dump.builtIns }
 
     public static func named(_ name: String) -> BuiltInTag? {
         all.first { $0.name.lowercased() == name.lowercased() }

@@ -149,16 +149,7 @@ import NFCCore
                      Self.pm3(count: 2)]
         var loaded = 0
         for i in 0..<20_000 {
-            var bytes = Array(seeds[i % 2].utf8)
-            for _ in 0..<Int.random(in: 1...4, using: &rng) {
-                let at = Int.random(in: 0..<bytes.count, using: &rng)
-                switch Int.random(in: 0..<3, using: &rng) {
-                case 0: bytes[at] = UInt8.random(in: 0...255, using: &rng)
-                case 1: bytes.remove(at: at)
-                default: bytes.insert(UInt8.random(in: 0...255, using: &rng), at: at)
-                }
-                if bytes.isEmpty { bytes = [0] }
-            }
+            let bytes = mutated(Array(seeds[i % 2].utf8), edits: 1...4, using: &rng)
             if let d = try? TagDump.load(bytes, name: "fuzz"), d.makeTag() != nil { loaded += 1 }
         }
         #expect(loaded > 0, "some mutations keep the file valid")

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Reads (and optionally writes) a tag with unmodified nfcpy over its UDP frontend; prints JSON.
 
-usage: nfcpy_client.py udp:HOST:PORT read|write-uri URI|write-text TEXT [--targets 106A,212F]
+usage: nfcpy_client.py udp:HOST:PORT read|dump|write-uri URI|write-text TEXT [--targets 106A,212F]
+dump: nfcpy's own memory dump (for FeliCa Standard: every system, area, service and block).
 Used by the nfctrace tests: nfcpy is the real reader software, nfctrace emulates the tag.
 """
 import json
@@ -37,11 +38,16 @@ def main():
         result["product"] = tag.product
         result["type"] = tag.type
         if action.startswith("write"):
+            if tag.ndef is None:
+                print(json.dumps({"error": "no NDEF to write to (the read of its attributes failed)", **result}))
+                return 3
             if action == "write-uri":
                 record = ndef.UriRecord(argument)
             else:
                 record = ndef.TextRecord(argument, "en")
             tag.ndef.records = [record]
+        if action == "dump":
+            result["dump"] = tag.dump()
         if tag.ndef is not None:
             result["ndef_capacity"] = tag.ndef.capacity
             result["ndef_length"] = tag.ndef.length

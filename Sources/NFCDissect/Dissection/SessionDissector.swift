@@ -1,0 +1,49 @@
+import NFCCore
+
+/// The part of a technology's session the shared frame loop needs.
+protocol DissectorSession {
+    var number: Int { get }
+    var lastFrame: Int { get set }
+}
+
+/// A technology dissector that follows one tag session at a time. The frame loop is the same for
+/// all of them: field on/off and malformed records are named here, data frames go to
+/// `dataFrame`, and field off ends the session.
+protocol SessionDissector: TechnologyDissector {
+    associatedtype Session: DissectorSession
+    static var layer: String { get }
+    var detail: DissectionDetail { get }
+    var session: Session? { get set }
+    /// A reader or tag frame in the context of the session. Returns the summary of a session
+    /// that this frame ended before it (a new activation, another card answering).
+    func dataFrame(_ ctx: inout FrameContext, direction: Direction) -> SessionSummary?
+}
+
+extension SessionDissector {
+    func dissect(_ frame: Frame, number: Int) -> TechnologyResult {
+        var ctx = FrameContext(frame, number: number, detail: detail, layer: Self.layer)
+        var result = TechnologyResult(dissection: FrameDissection(number: number, frame: frame))
+        switch frame.event {
+        case .fieldOn:
+            ctx.layer = "RF"
+            ctx.summary = "field on"
+        case .fieldOff:
+            ctx.layer = "RF"
+            ctx.summary = "field off"
+            session?.lastFrame = number
+            result.dissection = ctx.finish(session: session?.number)
+            result.endedAfter = endSession()
+            return result
+        case .malformed(let reason):
+            ctx.layer = "capture"
+            ctx.summary = "malformed record: \(reason)"
+            ctx.diagnostics.append(Diagnostic(.error, "malformed record: \(reason)"))
+            ctx.sink.add(Field("capture.record", "Record", Hex.string(frame.bytes), range: 0..<frame.bytes.count))
+        case .data(let direction):
+            result.endedBefore = dataFrame(&ctx, direction: direction)
+        }
+        session?.lastFrame = number
+        result.dissection = ctx.finish(session: session?.number)
+        return result
+    }
+}

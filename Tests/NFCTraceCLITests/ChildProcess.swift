@@ -1,0 +1,52 @@
+import Foundation
+import Testing
+
+/// Runs a program to completion with a deadline: stdout and stderr are drained at the same time
+/// (a child filling one pipe cannot block), and a child still running at the deadline is killed
+/// and reported, so a hung tool fails its test instead of hanging the suite.
+enum ChildProcess {
+    struct Result {
+        var status: Int32
+        var stdout: Data
+        var stderr: Data
+        var timedOut: Bool
+    }
+
+    static func run(_ executable: String, _ arguments: [String], directory: String? = nil, environment: [String: String]? = nil,
+                    stdin: Data? = nil, seconds: Double = 120) throws -> Result {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: executable)
+        p.arguments = arguments
+        if let directory { p.currentDirectoryURL = URL(fileURLWithPath: directory) }
+        if let environment { p.environment = environment }
+        let out = Pipe(), err = Pipe(), input = Pipe()
+        p.standardOutput = out
+        p.standardError = err
+        p.standardInput = input
+        try p.run()
+        let drained = DispatchGroup()
+        nonisolated(unsafe) var o = Data(), e = Data()
+        DispatchQueue.global().async(group: drained) { o = out.fileHandleForReading.readDataToEndOfFile() }
+        DispatchQueue.global().async(group: drained) { e = err.fileHandleForReading.readDataToEndOfFile() }
+        if let stdin { input.fileHandleForWriting.write(stdin) }
+        try? input.fileHandleForWriting.close()
+        let timedOut = !wait(p, seconds: seconds)
+        if timedOut {
+            kill(p.processIdentifier, SIGKILL)
+            _ = wait(p, seconds: 5)
+            Issue.record("\(executable) \(arguments.joined(separator: " ")) ran longer than \(Int(seconds)) s and was killed")
+        }
+        _ = drained.wait(timeout: .now() + 5)
+        return Result(status: p.isRunning ? -1 : p.terminationStatus, stdout: o, stderr: e, timedOut: timedOut)
+    }
+
+    /// Whether `p` ended within `seconds`.
+    static func wait(_ p: Process, seconds: Double) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while p.isRunning {
+            if Date() >= deadline { return false }
+            usleep(2_000)
+        }
+        return true
+    }
+}
