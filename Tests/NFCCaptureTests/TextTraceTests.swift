@@ -132,4 +132,23 @@ import NFCCore
             _ = try Fixtures.write(frames, format: .nfctrace)
         }
     }
+
+    /// Found by FuzzTextTrace: write → read lost @origin when the first frame had no time, an
+    /// empty comment came back as none, a CR inside a comment was dropped.
+    @Test func originIsKeptWhenTheFirstFrameHasNoTime() throws {
+        let (frames, _, reader) = try read("nfctrace 1\n@origin 1795392000000000\nR 26\n100..500 R 26 01\n")
+        let text = try Fixtures.write(frames, format: .nfctrace, metadata: reader.metadata)
+        let (back, error, _) = try read(String(decoding: text, as: UTF8.self))
+        #expect(error == nil && back == frames, "\(String(decoding: text, as: UTF8.self))")
+        #expect(back.last?.start == Timestamp(1_795_392_000_000_100, .microseconds))
+    }
+
+    @Test(arguments: ["10 R 26 #", "10 R 26 # a\rb", "10 R 26 # ends with CR\r\r"])
+    func commentsRoundTrip(line: String) throws {
+        let (frames, _, reader) = try read("nfctrace 1\n" + line + "\n")
+        let text = try Fixtures.write(frames, format: .nfctrace, metadata: reader.metadata)
+        let (back, _, _) = try read(String(decoding: text, as: UTF8.self))
+        #expect(back == frames && frames.count == 1)
+        #expect(line.hasSuffix("#") ? frames.first?.comment == nil : frames.first?.comment?.contains("\r") == true)
+    }
 }

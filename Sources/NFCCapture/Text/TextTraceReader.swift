@@ -141,7 +141,9 @@ final class TextTraceReader: FrameReader {
         var body = line
         var comment: String? = nil
         if let hash = Self.commentStart(line) {
-            comment = String(decoding: Self.trimmed(line[(hash + 1)...]), as: UTF8.self)
+            let text = Self.trimmed(line[(hash + 1)...])
+            // `R 26 #` has no comment to keep (the writer writes none for an empty one).
+            comment = text.isEmpty ? nil : String(decoding: text, as: UTF8.self)
             body = line[..<hash]
         }
         let tokens = Self.tokens(body)

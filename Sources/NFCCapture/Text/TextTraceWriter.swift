@@ -30,12 +30,16 @@ public final class TextTraceWriter: FrameWriter {
             if timebase == nil { timebase = t.unit }
             if metadata["origin"] == nil, let tb = timebase { origin = t.converted(to: tb).value }
         }
+        // Later frames' times are written in this timebase relative to @origin, so it is fixed now
+        // even when the first frame has no time: then the reader's default, µs.
+        let decided = timebase != nil
+        if timebase == nil { timebase = .microseconds }
         var head = "\(TextTraceSyntax.magic) \(TextTraceSyntax.version)\n"
         for e in metadata.entries where !["tech", "timebase", "origin", "link-type"].contains(e.key) {
             head += "@\(e.key) \(e.value)\n"
         }
         head += "@tech \(technology.rawValue)\n"
-        if let tb = timebase {
+        if let tb = timebase, decided || origin != 0 {
             head += "@timebase \(tb.rawValue)\n"
             if origin != 0 { head += "@origin \(origin)\n" }
         }
@@ -76,7 +80,9 @@ public final class TextTraceWriter: FrameWriter {
         if let r = frame.bitRate { line.append(contentsOf: " rate=\(r)".utf8) }
         if let c = frame.comment, !c.isEmpty {
             line.append(contentsOf: "  # ".utf8)
-            line.append(contentsOf: c.utf8.filter { $0 != 0x0A && $0 != 0x0D })
+            line.append(contentsOf: c.utf8.filter { $0 != 0x0A })
+            // A final CR would read back as the CR of a CRLF line ending; a space keeps it.
+            if line.last == 0x0D { line.append(0x20) }
         }
         line.append(0x0A)
         output.write(line)
