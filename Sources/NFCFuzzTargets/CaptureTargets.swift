@@ -53,9 +53,9 @@ enum CaptureTargets {
             return .ok   // a frame the format cannot write is reported, not lost silently
         }
         let again = frames(out.memory ?? [], options: CaptureReadOptions(format: .nfctrace)).frames
-        guard again.count == read.count else { return .mismatch("\(read.count) frames written, \(again.count) read back") }
+        guard again.count == read.count else { return .mismatch("frames lost after write → read — \(read.count) written, \(again.count) read back") }
         for (i, (a, b)) in zip(read, again).enumerated() where Carried(a) != Carried(b) {
-            return .mismatch("frame \(i + 1) differs after write → read: \(Carried(a)) vs \(Carried(b))")
+            return .mismatch("a frame differs after write → read — frame \(i + 1): \(Carried(a)) vs \(Carried(b))")
         }
         return .ok
     }
@@ -75,7 +75,7 @@ enum CaptureTargets {
             } catch { continue }
             let again = frames(out.memory ?? [], options: CaptureReadOptions(format: .proxmark3, technology: technology)).frames
             let same = again.count == read.count && zip(read, again).allSatisfy { $0.event == $1.event && $0.bytes == $1.bytes && $0.start == $1.start }
-            check = .all(check, .expect(same, "\(technology.rawValue): frames differ after write → read (\(read.count) vs \(again.count) frames)"))
+            check = .all(check, .expect(same, "frames differ after write → read — \(technology.rawValue), \(read.count) vs \(again.count) frames"))
         }
         return check
     }

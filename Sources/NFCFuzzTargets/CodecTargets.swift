@@ -24,10 +24,10 @@ enum CodecTargets {
 
     static func roundTrip(_ result: NDEFDecodeResult, mode: NDEFValidation) -> FuzzCheck {
         let message = result.message
-        guard let encoded = try? message.encode() else { return .mismatch("decoded records do not encode: \(message.records.count) records") }
+        guard let encoded = try? message.encode() else { return .mismatch("decoded records do not encode — \(message.records.count) records") }
         let again = NDEFMessage.decode(encoded, mode: mode)
-        return .all(.expect(again.message == message, "records differ after encode → decode (\(Hex.string(encoded.prefix(32))))"),
-                    .expect(mode == .lenient || again.isValid, "a strictly valid message re-encodes to an invalid one: \(again.firstRejection?.message ?? "")"))
+        return .all(.expect(again.message == message, "records differ after encode → decode — \(Hex.string(encoded.prefix(32)))"),
+                    .expect(mode == .lenient || again.isValid, "a strictly valid message re-encodes to an invalid one — \(again.firstRejection?.message ?? "")"))
     }
 
     /// Decode a memory image fully known, then with its last quarter unread (as a dissector's
@@ -45,7 +45,7 @@ enum CodecTargets {
             _ = FieldTreeText.render(TagMemoryDescriber.describe(layout, image: image))
             guard image.known == nil else { continue }
             if let cc = layout.capabilityContainer {
-                check = .all(check, .expect(cc.bytes == Array(input[12..<16]), "CC \(Hex.string(input[12..<16])) re-encodes as \(Hex.string(cc.bytes))"))
+                check = .all(check, .expect(cc.bytes == Array(input[12..<16]), "the CC re-encodes differently — \(Hex.string(input[12..<16])) as \(Hex.string(cc.bytes))"))
             }
             // A complete, valid NDEF message rebuilt into a fresh image reads back the same.
             guard let cc = layout.capabilityContainer, cc.isNDEF, let ndef = layout.ndef, ndef.tlv.isComplete,
@@ -63,7 +63,7 @@ enum CodecTargets {
             let layout = Type3Memory.decode(image)
             _ = FieldTreeText.render(TagMemoryDescriber.describe(layout, image: image))
             guard image.known == nil, let aib = layout.attributeInformationBlock else { continue }
-            check = .all(check, .expect(aib.bytes == Array(input[0..<16]), "AIB re-encodes as \(Hex.string(aib.bytes))"))
+            check = .all(check, .expect(aib.bytes == Array(input[0..<16]), "the AIB re-encodes differently — \(Hex.string(aib.bytes))"))
             guard let result = layout.ndef, result.isValid, !result.records.isEmpty, let range = layout.ndefRange, range.upperBound <= input.count,
                   let blocks = try? Type3Memory.blocks(message: Array(input[range]), nmaxb: max(aib.nmaxb, UInt16(clamping: (range.count + 15) / 16))) else { continue }
             let again = Type3Memory.decode(TagMemoryImage(bytes: blocks.flatMap { $0 }))
@@ -78,7 +78,7 @@ enum CodecTargets {
             let layout = Type5Memory.decode(image)
             _ = FieldTreeText.render(TagMemoryDescriber.describe(layout, image: image))
             guard image.known == nil, let cc = layout.capabilityContainer else { continue }
-            check = .all(check, .expect(cc.bytes == Array(input.prefix(cc.length)), "CC re-encodes as \(Hex.string(cc.bytes))"))
+            check = .all(check, .expect(cc.bytes == Array(input.prefix(cc.length)), "the CC re-encodes differently — \(Hex.string(cc.bytes))"))
             guard let ndef = layout.ndef, ndef.tlv.isComplete, ndef.result.isValid, !ndef.result.records.isEmpty,
                   let rebuilt = try? Type5Memory.image(message: ndef.tlv.value, memorySize: max(64, ndef.tlv.value.count + 16)) else { continue }
             let again = Type5Memory.decode(TagMemoryImage(bytes: rebuilt))
@@ -93,13 +93,13 @@ enum CodecTargets {
         var check = FuzzCheck.ok
         let command = try? FeliCaCommand.decode(input)
         if let command {
-            check = .all(check, .expect(command.encode() == input, "command re-encodes as \(Hex.string(command.encode()))"))
+            check = .all(check, .expect(command.encode() == input, "the command re-encodes differently — \(Hex.string(command.encode()))"))
             _ = command.listProblems
             _ = try? FeliCaResponse.decode(input, answering: command)
         }
         if let loose = try? FeliCaCommand.decode(input, checkingLength: false) { _ = loose.encode() }
         if let response = try? FeliCaResponse.decode(input) {
-            check = .all(check, .expect(response.encode() == input, "response re-encodes as \(Hex.string(response.encode()))"))
+            check = .all(check, .expect(response.encode() == input, "the response re-encodes differently — \(Hex.string(response.encode()))"))
         }
         _ = try? FeliCaResponse.decode(input, checkingLength: false)
         return check
@@ -112,6 +112,6 @@ enum CodecTargets {
         _ = request.command.blockRange
         let tail = Array(input.dropFirst(2))
         for size in [nil, 4, 32] as [Int?] { _ = try? ISO15693Response.decode(tail, answering: request, blockSize: size) }
-        return .expect(request.encode() == input, "request re-encodes as \(Hex.string(request.encode()))")
+        return .expect(request.encode() == input, "the request re-encodes differently — \(Hex.string(request.encode()))")
     }
 }

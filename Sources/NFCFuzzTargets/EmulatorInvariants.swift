@@ -15,14 +15,14 @@ enum EmulatorInvariants {
             if !request.crcStripped && CRC.check(.b, answer.bytes) != .ok { return .mismatch("the answer's CRC is wrong") }
             let body = request.crcStripped ? answer.bytes : Array(answer.bytes.dropLast(2))
             guard let decoded = try? ISO15693Request.decode(payload) else {
-                return .expect(body == [0x01, 0x02] || body == [0x01, 0x0F], "a request that does not decode gets \(Hex.string(body)), not a format error")
+                return .expect(body == [0x01, 0x02] || body == [0x01, 0x0F], "a request that does not decode gets no format error — \(Hex.string(body))")
             }
             let blockSize = (tag as? ISO15693Tag)?.memory.blockSize
             do {
                 _ = try ISO15693Response.decode(body, answering: decoded, blockSize: blockSize)
                 return .ok
             } catch {
-                return .mismatch("the answer \(Hex.string(body)) does not decode as the answer to \(decoded.summary): \(error)")
+                return .mismatch("an answer does not decode against its request — \(Hex.string(body)) to \(decoded.summary): \(error)")
             }
         case .felica:
             guard !request.crcStripped else { return .ok }
@@ -33,18 +33,18 @@ enum EmulatorInvariants {
                 _ = try FeliCaResponse.decode(Array(answer.bytes.dropLast(2)), answering: command)
                 return .ok
             } catch {
-                return .mismatch("the answer does not decode as the answer to \(command.code.name): \(error)")
+                return .mismatch("an answer does not decode against its command — \(command.code.name): \(error)")
             }
         case .iso14443a, .iso14443b:
             // 4-bit ACK/NAK and the activation answers (ATQA, UID CLn) carry no CRC.
             guard answer.lastByteBits == 8, answer.bytes.count > 2, !request.crcStripped, requestCRC,
                   let command = try? Type2Command.decode(payload) else { return .ok }
-            guard CRC.check(.a, answer.bytes) == .ok else { return .mismatch("the answer to \(command.summary) has a wrong CRC_A") }
+            guard CRC.check(.a, answer.bytes) == .ok else { return .mismatch("an answer has a wrong CRC_A — \(command.summary)") }
             do {
                 _ = try Type2Response.decode(Array(answer.bytes.dropLast(2)), answering: command)
                 return .ok
             } catch {
-                return .mismatch("the answer does not decode as the answer to \(command.summary): \(error)")
+                return .mismatch("an answer does not decode against its command — \(command.summary): \(error)")
             }
         }
     }

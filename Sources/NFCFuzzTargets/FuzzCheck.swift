@@ -6,6 +6,7 @@ import NFCFuzz
 /// the regression tests expect `.ok`.
 public enum FuzzCheck: Sendable, Equatable {
     case ok
+    /// `rule — details`: the part before ` — ` is what crash reports group by.
     case mismatch(String)
 
     /// The first failing check of several.

@@ -47,7 +47,7 @@ enum SessionTargets {
                 let quietInventory = (tag as? ISO15693Tag).map { $0.state == .quiet && frame.bytes.first.map { $0 & 0x04 != 0 } == true } ?? false
                 guard let answer = tag.respond(to: frame) else { continue }
                 let check = EmulatorInvariants.check(request: frame, answer: answer, tag: tag, quietInventory: quietInventory)
-                if case .mismatch(let why) = check { return .mismatch("frame \(n + 1) (\(Hex.string(frame.bytes.prefix(24)))): \(why)") }
+                if case .mismatch(let why) = check { return .mismatch(why + (why.contains(" — ") ? "; " : " — ") + "frame \(n + 1): \(Hex.string(frame.bytes.prefix(24)))") }
             default: continue
             }
         }
@@ -62,7 +62,7 @@ enum SessionTargets {
         _ = dump.notes
         guard let saved = tag.savedDump() else { return .ok }
         guard let again = try? TagDump.load(saved, name: "saved"), let tag2 = again.makeTag(), let saved2 = tag2.savedDump() else {
-            return .mismatch("the saved dump does not load back: \(String(decoding: saved.prefix(120), as: UTF8.self))")
+            return .mismatch("the saved dump does not load back — \(String(decoding: saved.prefix(120), as: UTF8.self))")
         }
         return .expect(saved2 == saved, "saving the reloaded tag gives a different file")
     }

@@ -18,13 +18,14 @@ enum DumpMutations {
             let (key, value) = (parts[0], parts[1])
             if key == "Device type" { device = value }
             if key.hasPrefix("Page ") { guard Int(key.dropFirst(5)) != nil, Hex.parse(value)?.count == 4 else { return false } }
+            if key.hasPrefix("Block "), Int(key.dropFirst(6)) != nil, !value.hasPrefix("|") { guard Hex.parse(value)?.count == 18 else { return false } }
             if ["Pages total", "Pages read", "Block Count", "Version"].contains(key) || key.hasPrefix("Counter ") { guard Int(value) != nil else { return false } }
             if ["UID", "ATQA", "SAK", "Signature", "Data Content", "Block Size"].contains(key) { guard Hex.parse(value) != nil else { return false } }
         }
-        return ["NTAG/Ultralight", "ISO15693-3", "SLIX"].contains(device ?? "")
+        return ["NTAG/Ultralight", "ISO15693-3", "SLIX", "FeliCa"].contains(device ?? "")
     }
 
-    static let deviceTypes = ["NTAG/Ultralight", "NTAG215", "NTAG213", "Mifare Ultralight", "Mifare Ultralight C", "ISO15693-3", "SLIX", "FeliCa", "Mifare Classic", ""]
+    static let deviceTypes = ["NTAG/Ultralight", "NTAG215", "NTAG213", "Mifare Ultralight", "ISO15693-3", "SLIX", "FeliCa", "Mifare Ultralight C", "Mifare Classic", ""]
     static let numbers = ["0", "1", "-1", "255", "256", "65536", "65537", "2147483648", "9223372036854775807", "99999999999999999999", "0x10", " 7"]
 
     /// A new value for `key: value`, of the kind the value already is (hex, number, bool, name).
@@ -58,6 +59,14 @@ enum DumpMutations {
                 }
             } else if let i = lines.firstIndex(where: { $0.hasPrefix("Data Content: ") }), let data = Hex.parse(String(lines[i].dropFirst(14))) {
                 lines[i] = "Data Content: " + Hex.string(DumpShape.pad(shape.type5.mutateStructure(data, &m) ?? shape.type5.generate(&m), to: data.count))
+            } else {
+                // FeliCa Lite-S blocks (`Block N: 00 00` + 16 bytes): the user blocks as a Type 3 image.
+                let blockLines = lines.indices.filter { lines[$0].hasPrefix("Block ") && Hex.parse(lines[$0].split(separator: ":", maxSplits: 1).last.map(String.init) ?? "")?.count == 18 }
+                let image = blockLines.flatMap { (Hex.parse(lines[$0].split(separator: ":", maxSplits: 1).last.map(String.init) ?? "") ?? []).dropFirst(2) }
+                let mutated = DumpShape.pad(Type3Shape().mutateStructure(image, &m) ?? Type3Shape().generate(&m), to: image.count)
+                for (n, i) in blockLines.enumerated() where (n + 1) * 16 <= mutated.count {
+                    lines[i] = "Block \(n): 00 00 " + Hex.string(mutated[(n * 16)..<(n * 16 + 16)])
+                }
             }
         case 1:
             guard let i = m.random.element(lines.indices.filter { lines[$0].contains(": ") && !lines[$0].hasPrefix("Filetype") }) else { return nil }

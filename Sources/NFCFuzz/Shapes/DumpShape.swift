@@ -45,6 +45,19 @@ public struct DumpShape: ShapeMutator {
         return Array((lines.joined(separator: "\n") + "\n").utf8)
     }
 
+    /// A FeliCa Lite-S as Flipper writes it (data format 1): IDm, PMm and every Lite-S block in
+    /// the chip's order, `00 00` status then 16 bytes; the user blocks hold a Type 3 image.
+    static func flipperFeliCaLite(_ image: [UInt8], idm: [UInt8]) -> [UInt8] {
+        let blocks = FeliCaLiteBlock.liteSBlocks
+        let data = pad(image, to: blocks.count * 16)
+        let id = Hex.string(pad(idm, to: 8))
+        var lines = ["Filetype: Flipper NFC device", "Version: 4", "Device type: FeliCa", "UID: \(id)", "Data format version: 1",
+                     "Manufacture id: \(id)", "Manufacture parameter: 00 F1 00 00 00 01 43 00",
+                     "Blocks total: \(blocks.count)", "Blocks read: \(blocks.count)"]
+        lines += blocks.indices.map { "Block \($0): 00 00 " + Hex.string(data[($0 * 16)..<($0 * 16 + 16)]) }
+        return Array((lines.joined(separator: "\n") + "\n").utf8)
+    }
+
     static func proxmark3MFU(_ image: [UInt8]) -> [UInt8] {
         let memory = pad(image, to: 135 * 4)
         let card: FuzzJSON = .object([("UID", .string(Hex.string(Array(memory[0..<3]) + Array(memory[4..<8]), separator: ""))),
@@ -75,11 +88,13 @@ public struct DumpShape: ShapeMutator {
     public func seeds() -> [[UInt8]] {
         let t2 = type2.seeds(), t5 = type5.seeds()
         return [Self.flipperNTAG(t2[0], model: 1), Self.flipperNTAG(t2[1], model: 0), Self.flipperISO15693(t5[0], blockSize: 4, slix: true),
+                Self.flipperFeliCaLite(Type3Shape().seeds()[0], idm: [0x01, 0x2E, 0x4C, 0xD3, 0x11, 0x22, 0x33, 0x44]),
                 Self.flipperISO15693(t5[1], blockSize: 8, slix: false), Self.proxmark3MFU(t2[2]), Self.proxmark3ISO15693(t5[2]), Self.pad(t2[3], to: 540)]
     }
 
     public func generate(_ m: inout MutationContext) -> [UInt8] {
-        switch m.random.below(6) {
+        switch m.random.below(7) {
+        case 6: return Self.flipperFeliCaLite(Type3Shape().generate(&m), idm: m.random.bytes(8))
         case 0, 1: return Self.flipperNTAG(type2.generate(&m), model: m.random.below(4))
         case 2: return Self.flipperISO15693(type5.generate(&m), blockSize: m.random.pick(4, 8, 32), slix: m.random.bool())
         case 3: return Self.proxmark3MFU(type2.generate(&m))
