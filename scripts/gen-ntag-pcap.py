@@ -5,6 +5,9 @@ It repeats the sessions of Traces/ntag215-password-read.pcap (activation, GET_VE
 PWD_AUTH/PACK, READ, FAST_READ, a wrong password, WRITE/ACK, HLTA, field on/off), shifting
 timestamps, until exactly --frames records are written. --no-auth leaves out PWD_AUTH and its
 answer (tshark mis-reads PWD_AUTH as a chained ISO-DEP I-block, which makes it quadratic).
+--article repeats the 18-frame session of ../shared/notes/wireshark-interop.md section 2.2
+(activation, GET_VERSION, PWD_AUTH/PACK, READ page 3, FAST_READ pages 4-15) with the field kept
+on, as the tshark measurements there used; the FAST_READ is assembled from the trace's READs.
 """
 import argparse
 import struct
@@ -25,14 +28,48 @@ def records(path):
     return data[:24], out
 
 
+def crc_a(data):
+    crc = 0x6363
+    for b in data:
+        crc ^= b
+        for _ in range(8):
+            crc = (crc >> 1) ^ 0x8408 if crc & 1 else crc >> 1
+    return bytes([crc & 0xFF, crc >> 8])
+
+
+def article_session(recs):
+    """REQA … READ page 3 and its answer from the trace's first session, then FAST_READ 04-0F."""
+    first = [(t, r) for t, r in recs if r[1] in (0xFE, 0xFF)]
+    upto = next(i for i, (_, r) in enumerate(first) if r[1] == 0xFE and r[4:6] == b"\x30\x03") + 2
+    session = first[:upto]
+    pages = {}
+    for (_, req), (_, ans) in zip(first, first[1:]):
+        if req[1] == 0xFE and req[4] == 0x30 and ans[1] == 0xFF and len(ans) == 4 + 18:
+            for k in range(4):
+                pages.setdefault(req[5] + k, ans[4 + 4 * k:8 + 4 * k])
+        if req[1] == 0xFE and req[4] == 0x3A and ans[1] == 0xFF:
+            for k in range(req[6] - req[5] + 1):
+                pages.setdefault(req[5] + k, ans[4 + 4 * k:8 + 4 * k])
+    data = b"".join(pages[p] for p in range(4, 16))
+    command = bytes([0x3A, 0x04, 0x0F])
+    t = session[-1][0]
+    for i, payload in enumerate((command + crc_a(command), data + crc_a(data))):
+        header = bytes([0, 0xFE if i == 0 else 0xFF]) + struct.pack(">H", len(payload))
+        session.append((t + 1000 * (i + 1), header + payload))
+    return session
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--frames", type=int, default=1_000_000)
     ap.add_argument("--no-auth", action="store_true")
+    ap.add_argument("--article", action="store_true")
     ap.add_argument("--source", default="Traces/ntag215-password-read.pcap")
     ap.add_argument("-o", "--output", default="-")
     args = ap.parse_args()
     header, recs = records(args.source)
+    if args.article:
+        recs = article_session(recs)
     if args.no_auth:
         kept = []
         skip_answer = False

@@ -91,9 +91,12 @@ struct JSONWriter {
         needsComma = false
     }
 
-    private mutating func key(_ k: String) {
+    private mutating func key(_ k: StaticString) {
+        // Keys are literals of this file: plain ASCII, copied without escaping.
         if needsComma { out.append(0x2C) }
-        JSONText.appendString(k, to: &out)
+        out.append(0x22)
+        k.withUTF8Buffer { out.append(contentsOf: $0) }
+        out.append(0x22)
         out.append(0x3A)
         needsComma = true
     }
@@ -109,22 +112,22 @@ struct JSONWriter {
         needsComma = true
     }
 
-    mutating func string(_ k: String, _ v: String) { key(k); JSONText.appendString(v, to: &out) }
-    mutating func int(_ k: String, _ v: Int) { key(k); Decimal.append(Int64(v), width: 0, into: &out) }
-    mutating func bool(_ k: String, _ v: Bool) { key(k); out.append(contentsOf: (v ? "true" : "false").utf8) }
-    mutating func decimal(_ k: String, _ whole: Int64, _ tenth: Int64) {
+    mutating func string(_ k: StaticString, _ v: String) { key(k); JSONText.appendString(v, to: &out) }
+    mutating func int(_ k: StaticString, _ v: Int) { key(k); Decimal.append(Int64(v), width: 0, into: &out) }
+    mutating func bool(_ k: StaticString, _ v: Bool) { key(k); out.append(contentsOf: (v ? "true" : "false").utf8) }
+    mutating func decimal(_ k: StaticString, _ whole: Int64, _ tenth: Int64) {
         key(k)
         Decimal.append(whole, width: 0, into: &out)
         out.append(0x2E)
         out.append(0x30 + UInt8(tenth))
     }
-    mutating func hex(_ k: String, _ bytes: [UInt8]) {
+    mutating func hex(_ k: StaticString, _ bytes: [UInt8]) {
         key(k)
         out.append(0x22)
         Hex.append(bytes, separator: [], to: &out)
         out.append(0x22)
     }
-    mutating func stringArray(_ k: String, _ v: [String]) {
+    mutating func stringArray(_ k: StaticString, _ v: [String]) {
         key(k)
         out.append(0x5B)
         for (i, x) in v.enumerated() {
@@ -134,7 +137,7 @@ struct JSONWriter {
         out.append(0x5D)
     }
 
-    mutating func intArray(_ k: String, _ v: [Int]) {
+    mutating func intArray(_ k: StaticString, _ v: [Int]) {
         key(k)
         appendInts(v)
     }
@@ -148,7 +151,7 @@ struct JSONWriter {
         out.append(0x5D)
     }
 
-    mutating func fields(_ k: String, _ fields: [Field]) {
+    mutating func fields(_ k: StaticString, _ fields: [Field]) {
         key(k)
         appendFields(fields)
     }
