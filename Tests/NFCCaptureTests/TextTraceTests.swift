@@ -151,4 +151,15 @@ import NFCCore
         #expect(back == frames && frames.count == 1)
         #expect(line.hasSuffix("#") ? frames.first?.comment == nil : frames.first?.comment?.contains("\r") == true)
     }
+
+    /// Found by FuzzTextTrace: Int64.min did not read (its magnitude was accumulated as a
+    /// positive number), and a malformed event's valid-bit count was not written back.
+    @Test func int64MinTimesAndMalformedBitCountsRoundTrip() throws {
+        let (frames, error, reader) = try read("nfctrace 1\n@timebase ns\n-9223372036854775808 R 26\n-9223372036854775800 malformed 26/7\n")
+        #expect(error == nil && frames.count == 2)
+        #expect(frames.first?.start == Timestamp(Int64.min, .nanoseconds) && frames.last?.lastByteBits == 7)
+        let text = try Fixtures.write(frames, format: .nfctrace, metadata: reader.metadata)
+        let (back, e2, _) = try read(String(decoding: text, as: UTF8.self))
+        #expect(e2 == nil && back == frames, "\(String(decoding: text, as: UTF8.self))")
+    }
 }

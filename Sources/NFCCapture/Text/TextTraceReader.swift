@@ -261,17 +261,20 @@ final class TextTraceReader: FrameReader {
             i += 1
         }
         guard i < s.endIndex else { return nil }
+        // Accumulated on the number's own side of zero, so that Int64.min (one more than
+        // Int64.max in magnitude) reads too.
         var v: Int64 = 0
         while i < s.endIndex {
             let c = s[i]
             guard (0x30...0x39).contains(c) else { return nil }
+            let digit = Int64(c - 0x30)
             let (m, o1) = v.multipliedReportingOverflow(by: 10)
-            let (a, o2) = m.addingReportingOverflow(Int64(c - 0x30))
+            let (a, o2) = negative ? m.subtractingReportingOverflow(digit) : m.addingReportingOverflow(digit)
             guard !o1, !o2 else { return nil }
             v = a
             i += 1
         }
-        return negative ? -v : v
+        return v
     }
 
     private func applyAttribute(_ key: String, _ value: String, to frame: inout Frame, at offset: Int) throws(CaptureError) {

@@ -103,7 +103,8 @@ public final class TextTraceWriter: FrameWriter {
         for (i, b) in frame.bytes.enumerated() {
             if i > 0 { line.append(0x20) }
             Hex.appendByte(b, to: &line)
-            if i == frame.bytes.count - 1, frame.lastByteBits != 8, case .data = frame.event {
+            // Written for malformed events too: the reader takes `/n` on any last byte.
+            if i == frame.bytes.count - 1, frame.lastByteBits != 8 {
                 line.append(0x2F)
                 line.append(0x30 + frame.lastByteBits)
             }
