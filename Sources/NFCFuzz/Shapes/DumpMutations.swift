@@ -33,14 +33,11 @@ enum DumpMutations {
         if key == "Device type" || key == "NTAG/Ultralight type" { return m.random.element(deviceTypes) ?? "" }
         if value == "true" || value == "false" { return value == "true" ? "false" : "true" }
         if Int(value) != nil { return m.random.pick("0", "1", "2", "3", "20", "45", "64", "135", "231", "256") }
-        if var bytes = Hex.parse(value) {
-            switch m.random.below(4) {
-            case 0: bytes.append(m.random.byte())
-            case 1: if !bytes.isEmpty { bytes.removeLast() }
-            case 2: bytes = m.random.bytes(bytes.count)
-            default: m.mutateBytes(&bytes, limit: max(1, bytes.count + 4))
-            }
-            return Hex.string(bytes)
+        if let bytes = Hex.parse(value) {
+            // Same length: a page stays 4 bytes, a UID 7 (other lengths are the breakage path's).
+            var changed = bytes
+            if m.random.bool() { changed = m.random.bytes(bytes.count) } else { m.mutateBytes(&changed, limit: max(1, bytes.count)) }
+            return Hex.string(DumpShape.pad(changed, to: bytes.count))
         }
         return m.random.element(deviceTypes.prefix(7).map { $0 }) ?? value
     }
@@ -86,7 +83,7 @@ enum DumpMutations {
         guard i < lines.count else { return nil }
         switch m.random.below(6) {
         case 0: lines[i] = lines[i].replacingFirstColon()
-        case 1: lines[i] += m.random.pick(" GG", " 0", " 1 2", "\r", " ZZ ZZ", " " + (m.random.element(numbers) ?? "-1"))
+        case 1: lines[i] += m.random.pick(" GG", " 0", " 1 2", " 00", "\r", " ZZ ZZ", " " + (m.random.element(numbers) ?? "-1"))   // a byte too many
         case 2: lines.insert(lines[i].split(separator: ":").first.map { $0 + ": " + (m.random.element(numbers) ?? "") } ?? "", at: i)   // duplicate key, other value
         case 3: return truncated(input, &m.random)
         case 4: lines[i] = String(repeating: "A", count: m.random.pick(1, 1000, 70000))

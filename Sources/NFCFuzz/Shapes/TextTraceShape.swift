@@ -170,9 +170,10 @@ public struct TextTraceShape: ShapeMutator {
         case 0:
             // Times that overflow when the origin is added, or ranges that run backwards.
             if i < p.events.count, let rest = p.events[i].split(separator: " ", maxSplits: 1).last {
-                p.events[i] = (m.random.element(Self.times) ?? "0") + " " + rest
+                p.events[i] = (m.random.chance(75) ? m.random.pick("1.2", "..", "100..", "12345678901234567890", "9223372036854775807", "-9223372036854775808..9223372036854775807")
+                               : (m.random.element(Self.times) ?? "0")) + " " + rest
             }
-        case 1: p.header = p.header.filter { !$0.hasPrefix("@origin") } + ["@origin \(m.random.element(Self.origins) ?? "0")"]
+        case 1: p.header = p.header.filter { !$0.hasPrefix("@origin") } + ["@origin \(m.random.pick("9223372036854775807", "-9223372036854775808", "1e3", "", "0x10"))"]
         case 2: p.header.append(m.random.pick("@tech nfc-z", "@timebase ms", "@", "@origin", "@tech"))
         case 3: p.events.insert(m.random.pick("@tech felica", "R", "T 0", "T 1G", "R 26/9", "R 26/7 30", "field-on 00", "malformed", "1..2..3 R 00"), at: min(i, p.events.count))
         case 4: if i < p.events.count { p.events[i] += m.random.pick(" tech=x", " crc=maybe", " rate=0", " rate=-5", " reason=\"a", " 00", " reason=\"x\"") }
