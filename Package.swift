@@ -9,6 +9,9 @@ let package = Package(
         .library(name: "NFCDissect", targets: ["NFCDissect"]),
         .library(name: "NFCEmulator", targets: ["NFCEmulator"]),
         .library(name: "NFCReplay", targets: ["NFCReplay"]),
+        // The fuzz package (FuzzTesting/) links these two.
+        .library(name: "NFCFuzz", targets: ["NFCFuzz"]),
+        .library(name: "NFCFuzzTargets", targets: ["NFCFuzzTargets"]),
         .executable(name: "nfctrace", targets: ["nfctrace"]),
     ],
     dependencies: [
@@ -29,10 +32,15 @@ let package = Package(
         .target(name: "NFCDissect", dependencies: ["NFCCore"]),
         .target(name: "NFCEmulator", dependencies: ["NFCCore"]),
         .target(name: "NFCReplay", dependencies: ["NFCCore", "NFCEmulator", "NFCDissect"]),
+        // Structure-aware mutation engine, shapes and the fuzz-target registry: codecs only.
+        .target(name: "NFCFuzz", dependencies: ["NFCCore"]),
+        // What each fuzz target does with an input (shared by FuzzTesting/, the CLI and the
+        // regression tests that replay saved crash inputs).
+        .target(name: "NFCFuzzTargets", dependencies: ["NFCCore", "NFCCapture", "NFCDissect", "NFCEmulator", "NFCFuzz"]),
         .executableTarget(
             name: "nfctrace",
             dependencies: [
-                "NFCCore", "NFCCapture", "NFCDissect", "NFCEmulator", "NFCReplay",
+                "NFCCore", "NFCCapture", "NFCDissect", "NFCEmulator", "NFCReplay", "NFCFuzz", "NFCFuzzTargets",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -48,6 +56,11 @@ let package = Package(
         ),
         .testTarget(name: "NFCEmulatorTests", dependencies: ["NFCCore", "NFCEmulator", "NFCDissect", "NFCCapture"]),
         .testTarget(name: "NFCReplayTests", dependencies: ["NFCCore", "NFCCapture", "NFCDissect", "NFCEmulator", "NFCReplay"], exclude: ["Golden"]),
+        .testTarget(
+            name: "NFCFuzzTests",
+            dependencies: ["NFCCore", "NFCCapture", "NFCFuzz", "NFCFuzzTargets"],
+            exclude: ["FuzzRegressions"]
+        ),
         // Runs the built `nfctrace` binary: exit codes, stdin/stdout, messages.
         .testTarget(name: "NFCTraceCLITests", dependencies: ["nfctrace"], exclude: ["Python"]),
     ]

@@ -6,6 +6,7 @@ import NFCCapture
 import NFCCore
 import NFCDissect
 import NFCEmulator
+import NFCFuzz
 import NFCReplay
 
 /// Set by SIGINT/SIGTERM; the serve loop polls it.
@@ -62,13 +63,23 @@ struct Emulate: ParsableCommand {
     @Option(help: "Set the tag's PACK (2 bytes hex).")
     var pack: String?
 
+    @Option(help: "Fuzz the reader: serve a Type 2 tag whose NDEF message (ndef) or memory (type2) is mutated afresh at every field-on.")
+    var fuzz: String?
+
+    @Option(name: .customLong("fuzz-seed"), help: "With --fuzz: random seed (the same seed serves the same contents).")
+    var fuzzSeed: UInt64?
+
+    @Option(name: .customLong("fuzz-out"), help: "With --fuzz: keep every served memory here as a raw page dump (session-N.bin; emulate FILE serves it again).")
+    var fuzzOut: String?
+
     func run() throws {
         if listModels {
             for t in BuiltInTag.all { print(t.name + String(repeating: " ", count: max(1, 20 - t.name.count)) + t.description) }
             return
         }
         guard let udp else { throw CLIFailure.usage("give --udp [HOST:]PORT to serve the tag") }
-        let tag = try cassette.map { try makeCassette($0) } ?? makeTag()
+        var tag = try cassette.map { try makeCassette($0) } ?? makeTag()
+        if let fuzz { tag = try fuzzedTag(tag, shape: fuzz) }
         let (host, port) = try Self.address(udp)
         let server: NFCPyUDPServer
         do {
@@ -131,6 +142,24 @@ struct Emulate: ParsableCommand {
             if c.unused.count > 20 { CLI.warn("  … and \(c.unused.count - 20) more") }
             if !c.unknownRequests.isEmpty { throw CLIFailure.findings("the reader asked for \(c.unknownRequests.count) command(s) the cassette does not hold") }
         }
+    }
+
+    /// The tag to serve with its content mutated at every field-on (EmulateFuzz.swift).
+    func fuzzedTag(_ tag: EmulatedTag, shape name: String) throws -> EmulatedTag {
+        guard let shape = FuzzShape(rawValue: name), shape == .ndef || shape == .type2 else {
+            throw CLIFailure.usage("--fuzz takes ndef or type2, not \"\(name)\"")
+        }
+        guard let type2 = tag as? Type2Tag,
+              let fuzzed = FuzzedType2Tag(dump: Type2Dump(memory: type2.memory, atqa: type2.listener.atqa, sak: type2.listener.finalSAK),
+                                          shape: shape, seed: fuzzSeed ?? Fuzz.clockSeed()) else {
+            throw CLIFailure.usage("--fuzz needs an NTAG/Ultralight tag (a Type 2 dump or --model of one)")
+        }
+        if let dir = fuzzOut { try FileSystem.makeDirectories(dir) }
+        fuzzed.onSession = { n, memory in
+            CLI.warn("fuzz: session \(n): \(shape.rawValue) content, CC \(Hex.string(memory.page(3)))")
+            if let dir = fuzzOut { try? FileSystem.write(memory.pages, to: dir + "/session-\(n).bin") }
+        }
+        return fuzzed
     }
 
     func makeCassette(_ path: String) throws -> EmulatedTag {

@@ -8,7 +8,7 @@ import NFCCapture
 struct NFCTrace: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "nfctrace",
-        abstract: "Dissect, convert, emulate and replay NFC reader–tag traces.",
+        abstract: "Dissect, convert, emulate, replay and fuzz NFC reader–tag traces.",
         discussion: """
             Reads pcap/pcapng (LINKTYPE_ISO_14443), nfctrace text traces and Proxmark3 .trace files; \
             the format is detected from the content. Use - for standard input or output.
@@ -17,7 +17,7 @@ struct NFCTrace: ParsableCommand {
             65 bad input data, 74 I/O error.
             """,
         version: "0.1.0",
-        subcommands: [Dissect.self, Convert.self, Emulate.self, Replay.self, NDEFCommand.self]
+        subcommands: [Dissect.self, Convert.self, Emulate.self, Replay.self, NDEFCommand.self, Fuzz.self]
     )
 }
 

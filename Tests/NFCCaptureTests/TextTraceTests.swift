@@ -77,6 +77,9 @@ import NFCCore
         ("nfctrace 2\n", 1, "text trace version 2 is newer than this nfctrace understands (1)"),
         ("nfctrace 1\n1..x R 26\n", 2, "expected a time as <start> or <start>..<end> in us, found \"1..x\""),
         ("nfctrace 1\n10 R 26\n@tag late\n", 3, "metadata line after the first event; @lines belong in the header"),
+        // Found by FuzzTextTrace: the sum used to overflow and trap.
+        ("nfctrace 1\n@origin 9223372036854775807\n5 R 26\n", 3, "time 5 after @origin 9223372036854775807 is beyond the 64-bit range of us"),
+        ("nfctrace 1\n@origin -9223372036854775808\n0..-1 R 26\n", 3, "time -1 after @origin -9223372036854775808 is beyond the 64-bit range of us"),
     ] as [(String, Int, String)])
     func errorsNameLineAndReason(text: String, line: Int, reason: String) throws {
         do {
@@ -104,5 +107,59 @@ import NFCCore
         #expect(CaptureFormat.detect(Array("nfctrace 1\n".utf8)[...], complete: true) == .nfctrace)
         #expect(CaptureFormat.detect(Array("\u{FEFF}\n nfctrace 1\n".utf8)[...], complete: true) == .nfctrace)
         #expect(CaptureFormat.detect(Array("nfctrace\n".utf8)[...], complete: true) == nil)
+    }
+
+    /// Quotes and backslashes in a malformed event's reason survive write → read, and an escaped
+    /// quote does not swallow the attributes after it (found by FuzzTextTrace).
+    @Test(arguments: ["\"", "a\\b", "\\", "say \"hi\" # not a comment", "end\\\""])
+    func reasonsWithQuotesAndBackslashesRoundTrip(reason: String) throws {
+        let frame = Frame(.malformed(reason: reason), bytes: [0x01, 0xFE], bitRate: 424)
+        let text = try Fixtures.write([frame], format: .nfctrace)
+        let (back, error, _) = try read(String(decoding: text, as: UTF8.self))
+        #expect(error == nil)
+        #expect(back.first?.event == .malformed(reason: reason) && back.first?.bitRate == 424, "\(String(decoding: text, as: UTF8.self))")
+    }
+
+    @Test func escapedQuoteDoesNotEndTheValue() throws {
+        let (frames, error, _) = try read("nfctrace 1\n10 malformed 01 reason=\"a\\\"b\" rate=424 # note\n")
+        #expect(error == nil)
+        #expect(frames.first?.event == .malformed(reason: "a\"b") && frames.first?.bitRate == 424 && frames.first?.comment == "note")
+    }
+
+    @Test func timeTooFarFromTheOriginIsUnrepresentable() {
+        let frames = [Frame(.fieldOn, start: Timestamp(Int64.max, .nanoseconds)), Frame(.fieldOff, start: Timestamp(Int64.min, .nanoseconds))]
+        #expect(throws: CaptureError.unrepresentable(path: "<memory>", frame: 2, reason: "its time is more than 64 bits of ns away from @origin 9223372036854775807")) {
+            _ = try Fixtures.write(frames, format: .nfctrace)
+        }
+    }
+
+    /// Found by FuzzTextTrace: write → read lost @origin when the first frame had no time, an
+    /// empty comment came back as none, a CR inside a comment was dropped.
+    @Test func originIsKeptWhenTheFirstFrameHasNoTime() throws {
+        let (frames, _, reader) = try read("nfctrace 1\n@origin 1795392000000000\nR 26\n100..500 R 26 01\n")
+        let text = try Fixtures.write(frames, format: .nfctrace, metadata: reader.metadata)
+        let (back, error, _) = try read(String(decoding: text, as: UTF8.self))
+        #expect(error == nil && back == frames, "\(String(decoding: text, as: UTF8.self))")
+        #expect(back.last?.start == Timestamp(1_795_392_000_000_100, .microseconds))
+    }
+
+    @Test(arguments: ["10 R 26 #", "10 R 26 # a\rb", "10 R 26 # ends with CR\r\r"])
+    func commentsRoundTrip(line: String) throws {
+        let (frames, _, reader) = try read("nfctrace 1\n" + line + "\n")
+        let text = try Fixtures.write(frames, format: .nfctrace, metadata: reader.metadata)
+        let (back, _, _) = try read(String(decoding: text, as: UTF8.self))
+        #expect(back == frames && frames.count == 1)
+        #expect(line.hasSuffix("#") ? frames.first?.comment == nil : frames.first?.comment?.contains("\r") == true)
+    }
+
+    /// Found by FuzzTextTrace: Int64.min did not read (its magnitude was accumulated as a
+    /// positive number), and a malformed event's valid-bit count was not written back.
+    @Test func int64MinTimesAndMalformedBitCountsRoundTrip() throws {
+        let (frames, error, reader) = try read("nfctrace 1\n@timebase ns\n-9223372036854775808 R 26\n-9223372036854775800 malformed 26/7\n")
+        #expect(error == nil && frames.count == 2)
+        #expect(frames.first?.start == Timestamp(Int64.min, .nanoseconds) && frames.last?.lastByteBits == 7)
+        let text = try Fixtures.write(frames, format: .nfctrace, metadata: reader.metadata)
+        let (back, e2, _) = try read(String(decoding: text, as: UTF8.self))
+        #expect(e2 == nil && back == frames, "\(String(decoding: text, as: UTF8.self))")
     }
 }

@@ -131,3 +131,40 @@ func mutated(_ bytes: [UInt8], edits: ClosedRange<Int>, using rng: inout SplitMi
     }
     return bytes
 }
+
+/// ATQA byte order in Flipper files (found by FuzzDumpLoad: a version-2 file's ATQA saved as
+/// version 4 loaded back as another value).
+@Suite struct FlipperATQATests {
+    static func file(version: Int, atqa: String, comment: String = "") -> [UInt8] {
+        let memory = Type2TagMemory.factory(.ntag213, uid: [0x04, 0x01, 0x02, 0x03, 0x04, 0x05, 0x06])
+        var lines = ["Filetype: Flipper NFC device", "Version: \(version)"] + (comment.isEmpty ? [] : [comment])
+        lines += ["Device type: NTAG/Ultralight", "UID: 04 01 02 03 04 05 06", "ATQA: \(atqa)", "SAK: 00", "NTAG/Ultralight type: NTAG213"]
+        lines += (0..<45).map { "Page \($0): " + Hex.string(memory.page($0)) }
+        return Array(lines.joined(separator: "\n").utf8)
+    }
+
+    func atqa(_ bytes: [UInt8]) throws -> UInt16? {
+        ((try TagDump.load(bytes, name: "a.nfc")).content as? Type2Dump)?.atqa.value
+    }
+
+    @Test(arguments: [
+        (2, "44 00", UInt16(0x0044)),   // version 2: on-air order
+        (2, "00 44", UInt16(0x4400)),   // an odd value is kept as written
+        (4, "00 44", UInt16(0x0044)),   // version 4: MSB first
+        (4, "44 00", UInt16(0x0044)),   // third-party v4 in on-air order: MSB first reads as no valid ATQA
+        (4, "03 44", UInt16(0x0344)),   // DESFire-like: valid MSB first (was read as 4403)
+    ] as [(Int, String, UInt16)])
+    func byteOrder(version: Int, written: String, value: UInt16) throws {
+        #expect(try atqa(Self.file(version: version, atqa: written)) == value)
+    }
+
+    @Test func nfctraceSavesLoadBackWhateverTheValue() throws {
+        for written in ["00 44", "44 00", "03 44", "00 00", "FF FF"] {
+            let first = try TagDump.load(Self.file(version: 2, atqa: written), name: "a.nfc")
+            let saved = try #require(first.makeTag()?.savedDump())
+            let again = try TagDump.load(saved, name: "saved.nfc")
+            #expect((again.content as? Type2Dump)?.atqa == (first.content as? Type2Dump)?.atqa, "ATQA \(written)")
+            #expect(again.makeTag()?.savedDump() == saved)
+        }
+    }
+}

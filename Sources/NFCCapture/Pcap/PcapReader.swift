@@ -70,7 +70,15 @@ final class PcapReader: FrameReader {
             var frame = linkType == NFCTracePseudoHeader.linkType
                 ? NFCTracePseudoHeader.decode(record, fallback: technology)
                 : ISO14443PseudoHeader.decode(record, wireLength: Int(h.len), technology: technology)
-            let ns = Int64(h.ts.tv_sec) * 1_000_000_000 + Int64(h.ts.tv_usec)   // nanosecond precision requested
+            // Nanosecond precision was requested; a pcapng's 64-bit time can pass the 64-bit
+            // nanosecond range, which is damage rather than a wrapped time.
+            let (seconds, o1) = Int64(h.ts.tv_sec).multipliedReportingOverflow(by: 1_000_000_000)
+            let (ns, o2) = seconds.addingReportingOverflow(Int64(h.ts.tv_usec))
+            guard !o1 && !o2 else {
+                finished = true
+                throw CaptureError.damaged(path: input.name, offset: recordStart, frame: frameNumber,
+                                           reason: "timestamp of \(h.ts.tv_sec) s is beyond the 64-bit nanosecond range")
+            }
             frame.start = unit == .microseconds ? Timestamp(ns / 1000, .microseconds) : Timestamp(ns, .nanoseconds)
             return frame
         case -2:   // PCAP_ERROR_BREAK: end of file
@@ -103,10 +111,13 @@ final class PcapReader: FrameReader {
             func u32(_ v: UInt32) -> UInt32 { little ? v : v.byteSwapped }
             func u16(_ v: UInt16) -> UInt16 { little ? v : v.byteSwapped }
             let shbLength = Int(u32(shbLengthRaw))
+            // Block lengths come from the file: a range is only formed once they are known to fit.
+            guard shbLength <= p.count else { return .microseconds }
             c = ByteCursor(p, range: shbLength..<p.count, origin: 0)
             let type = u32(try c.readUInt32LE("block type"))
             guard type == 1 else { return .microseconds }
             let length = Int(u32(try c.readUInt32LE("IDB length")))
+            guard length >= 20 else { return .microseconds }
             var idb = ByteCursor(p, range: shbLength + 16..<shbLength + length - 4, origin: 0)
             while !idb.isAtEnd {
                 let code = u16(try idb.readUInt16LE("option code"))

@@ -10,6 +10,16 @@ enum TextTraceSyntax {
     static let fieldOff = "field-off"
     static let malformed = "malformed"
 
+    /// A quoted value's text: `\\` and `"` escaped with a backslash (docs/trace-format.md).
+    static func escaped(_ s: String) -> String {
+        var out = ""
+        for c in s {
+            if c == "\\" || c == "\"" { out.append("\\") }
+            out.append(c)
+        }
+        return out
+    }
+
     /// First line is `nfctrace <version>` (a UTF-8 BOM and leading blank lines are tolerated).
     static func looksLikeTextTrace(_ p: [UInt8]) -> Bool {
         var i = 0
@@ -131,7 +141,9 @@ final class TextTraceReader: FrameReader {
         var body = line
         var comment: String? = nil
         if let hash = Self.commentStart(line) {
-            comment = String(decoding: Self.trimmed(line[(hash + 1)...]), as: UTF8.self)
+            let text = Self.trimmed(line[(hash + 1)...])
+            // `R 26 #` has no comment to keep (the writer writes none for an empty one).
+            comment = text.isEmpty ? nil : String(decoding: text, as: UTF8.self)
             body = line[..<hash]
         }
         let tokens = Self.tokens(body)
@@ -146,13 +158,13 @@ final class TextTraceReader: FrameReader {
                       let s = Self.integer(tok[..<dot]), let e = Self.integer(tok[(dot + 2)...]) else {
                     throw damage("expected a time as <start> or <start>..<end> in \(timebase.rawValue), found \"\(Self.text(tok))\"", at: offset)
                 }
-                start = Timestamp(origin + s, timebase)
-                end = Timestamp(origin + e, timebase)
+                start = Timestamp(try absolute(s, at: offset), timebase)
+                end = Timestamp(try absolute(e, at: offset), timebase)
             } else {
                 guard let s = Self.integer(tok) else {
                     throw damage("expected a time as <start> or <start>..<end> in \(timebase.rawValue), found \"\(Self.text(tok))\"", at: offset)
                 }
-                start = Timestamp(origin + s, timebase)
+                start = Timestamp(try absolute(s, at: offset), timebase)
             }
             t += 1
         }
@@ -224,6 +236,13 @@ final class TextTraceReader: FrameReader {
         return frame
     }
 
+    /// `@origin` + a relative time; a sum past the 64-bit range is damage, not a wrapped time.
+    private func absolute(_ relative: Int64, at offset: Int) throws(CaptureError) -> Int64 {
+        let (sum, overflow) = origin.addingReportingOverflow(relative)
+        guard !overflow else { throw damage("time \(relative) after @origin \(origin) is beyond the 64-bit range of \(timebase.rawValue)", at: offset) }
+        return sum
+    }
+
     static func text(_ bytes: ArraySlice<UInt8>) -> String { String(decoding: bytes, as: UTF8.self) }
 
     static func trimmed(_ s: ArraySlice<UInt8>) -> ArraySlice<UInt8> {
@@ -242,17 +261,20 @@ final class TextTraceReader: FrameReader {
             i += 1
         }
         guard i < s.endIndex else { return nil }
+        // Accumulated on the number's own side of zero, so that Int64.min (one more than
+        // Int64.max in magnitude) reads too.
         var v: Int64 = 0
         while i < s.endIndex {
             let c = s[i]
             guard (0x30...0x39).contains(c) else { return nil }
+            let digit = Int64(c - 0x30)
             let (m, o1) = v.multipliedReportingOverflow(by: 10)
-            let (a, o2) = m.addingReportingOverflow(Int64(c - 0x30))
+            let (a, o2) = negative ? m.subtractingReportingOverflow(digit) : m.addingReportingOverflow(digit)
             guard !o1, !o2 else { return nil }
             v = a
             i += 1
         }
-        return negative ? -v : v
+        return v
     }
 
     private func applyAttribute(_ key: String, _ value: String, to frame: inout Frame, at offset: Int) throws(CaptureError) {
@@ -280,24 +302,35 @@ final class TextTraceReader: FrameReader {
     /// Index of a `#` that starts a comment: at a token start and outside quotes.
     static func commentStart(_ s: ArraySlice<UInt8>) -> Int? {
         var inQuotes = false
+        var escaped = false
         var previousIsSpace = true
         for i in s.indices {
             let c = s[i]
-            if c == UInt8(ascii: "\"") { inQuotes.toggle() }
+            if inQuotes && !escaped && c == UInt8(ascii: "\\") { escaped = true; previousIsSpace = false; continue }
+            if c == UInt8(ascii: "\""), !escaped { inQuotes.toggle() }
+            escaped = false
             if c == UInt8(ascii: "#"), !inQuotes, previousIsSpace { return i }
             previousIsSpace = c == 0x20 || c == 0x09
         }
         return nil
     }
 
-    /// Splits on spaces and tabs, keeping `key="quoted value"` together.
+    /// Splits on spaces and tabs, keeping `key="quoted value"` together; inside quotes a
+    /// backslash escapes the next character (so `\"` does not end the value).
     static func tokens(_ s: ArraySlice<UInt8>) -> [ArraySlice<UInt8>] {
         var out: [ArraySlice<UInt8>] = []
         var tokenStart: Int? = nil
         var inQuotes = false
+        var escaped = false
         for i in s.indices {
             let c = s[i]
-            if c == UInt8(ascii: "\"") { inQuotes.toggle() }
+            if inQuotes && !escaped && c == UInt8(ascii: "\\") {
+                escaped = true
+                if tokenStart == nil { tokenStart = i }
+                continue
+            }
+            if c == UInt8(ascii: "\""), !escaped { inQuotes.toggle() }
+            escaped = false
             if (c == 0x20 || c == 0x09) && !inQuotes {
                 if let st = tokenStart { out.append(s[st..<i]) }
                 tokenStart = nil
@@ -309,9 +342,25 @@ final class TextTraceReader: FrameReader {
         return out
     }
 
+    /// The value of `"…"` with `\\` and `\"` unescaped (another escaped character stays as
+    /// written, backslash included); unquoted text as it is.
     static func unquote(_ s: Substring) -> String {
         guard s.count >= 2, s.first == "\"", s.last == "\"" else { return String(s) }
-        return String(s.dropFirst().dropLast()).replacingOccurrences(of: "\\\"", with: "\"")
+        var out = ""
+        var escaped = false
+        for c in s.dropFirst().dropLast() {
+            if escaped {
+                if c != "\"" && c != "\\" { out.append("\\") }
+                out.append(c)
+                escaped = false
+            } else if c == "\\" {
+                escaped = true
+            } else {
+                out.append(c)
+            }
+        }
+        if escaped { out.append("\\") }
+        return out
     }
 }
 
@@ -321,31 +370,5 @@ extension StringProtocol {
         while let f = s.first, f == " " || f == "\t" { s = s.dropFirst() }
         while let l = s.last, l == " " || l == "\t" { s = s.dropLast() }
         return s
-    }
-}
-
-extension String {
-    func replacingOccurrences(of target: String, with replacement: String) -> String {
-        guard !target.isEmpty else { return self }
-        var out = ""
-        var rest = self[...]
-        while let r = rest.range(of: target) {
-            out += rest[..<r.lowerBound]
-            out += replacement
-            rest = rest[r.upperBound...]
-        }
-        return out + rest
-    }
-}
-
-extension Substring {
-    func range(of target: String) -> Range<Substring.Index>? {
-        guard !target.isEmpty else { return nil }
-        var i = startIndex
-        while i < endIndex {
-            if self[i...].hasPrefix(target) { return i..<index(i, offsetBy: target.count) }
-            i = index(after: i)
-        }
-        return nil
     }
 }

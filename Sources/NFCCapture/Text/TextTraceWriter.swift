@@ -13,6 +13,7 @@ public final class TextTraceWriter: FrameWriter {
     private var origin: Int64 = 0
     private var headerWritten = false
     private var line: [UInt8] = []
+    private var frameCount = 0
 
     public init(output: ByteOutput, metadata: TraceMetadata = TraceMetadata()) {
         self.output = output
@@ -29,12 +30,16 @@ public final class TextTraceWriter: FrameWriter {
             if timebase == nil { timebase = t.unit }
             if metadata["origin"] == nil, let tb = timebase { origin = t.converted(to: tb).value }
         }
+        // Later frames' times are written in this timebase relative to @origin, so it is fixed now
+        // even when the first frame has no time: then the reader's default, µs.
+        let decided = timebase != nil
+        if timebase == nil { timebase = .microseconds }
         var head = "\(TextTraceSyntax.magic) \(TextTraceSyntax.version)\n"
         for e in metadata.entries where !["tech", "timebase", "origin", "link-type"].contains(e.key) {
             head += "@\(e.key) \(e.value)\n"
         }
         head += "@tech \(technology.rawValue)\n"
-        if let tb = timebase {
+        if let tb = timebase, decided || origin != 0 {
             head += "@timebase \(tb.rawValue)\n"
             if origin != 0 { head += "@origin \(origin)\n" }
         }
@@ -44,13 +49,14 @@ public final class TextTraceWriter: FrameWriter {
 
     public func write(_ frame: Frame) throws(CaptureError) {
         if !headerWritten { writeHeader(first: frame) }
+        frameCount += 1
         line.removeAll(keepingCapacity: true)
         // time column, right-aligned so that columns line up for ordinary traces
         var time = ""
         if let s = frame.start {
             let tb = timebase ?? s.unit
-            time = String(s.converted(to: tb).value - origin)
-            if let e = frame.end { time += ".." + String(e.converted(to: tb).value - origin) }
+            time = String(try relative(s, tb))
+            if let e = frame.end { time += ".." + String(try relative(e, tb)) }
         }
         let pad = max(0, 12 - time.utf8.count)
         line.append(contentsOf: [UInt8](repeating: 0x20, count: pad))
@@ -67,17 +73,29 @@ public final class TextTraceWriter: FrameWriter {
             line.append(contentsOf: TextTraceSyntax.malformed.utf8)
             line.append(0x20)
             appendBytes(frame)
-            line.append(contentsOf: " reason=\"\(reason.replacingOccurrences(of: "\"", with: "\\\""))\"".utf8)
+            line.append(contentsOf: " reason=\"\(TextTraceSyntax.escaped(reason))\"".utf8)
         }
         if frame.technology != technology { line.append(contentsOf: " tech=\(frame.technology.rawValue)".utf8) }
         if frame.crcStripped { line.append(contentsOf: " crc=stripped".utf8) }
         if let r = frame.bitRate { line.append(contentsOf: " rate=\(r)".utf8) }
         if let c = frame.comment, !c.isEmpty {
             line.append(contentsOf: "  # ".utf8)
-            line.append(contentsOf: c.utf8.filter { $0 != 0x0A && $0 != 0x0D })
+            line.append(contentsOf: c.utf8.filter { $0 != 0x0A })
+            // A final CR would read back as the CR of a CRLF line ending; a space keeps it.
+            if line.last == 0x0D { line.append(0x20) }
         }
         line.append(0x0A)
         output.write(line)
+    }
+
+    /// A time relative to `@origin`; one whose distance from the origin passes 64 bits cannot
+    /// be written (the reader would have to overflow to read it back).
+    private func relative(_ t: Timestamp, _ timebase: TimeUnit) throws(CaptureError) -> Int64 {
+        let (d, overflow) = t.converted(to: timebase).value.subtractingReportingOverflow(origin)
+        guard !overflow else {
+            throw CaptureError.unrepresentable(path: output.name, frame: frameCount, reason: "its time is more than 64 bits of \(timebase.rawValue) away from @origin \(origin)")
+        }
+        return d
     }
 
     private func appendBytes(_ frame: Frame) {
@@ -85,7 +103,8 @@ public final class TextTraceWriter: FrameWriter {
         for (i, b) in frame.bytes.enumerated() {
             if i > 0 { line.append(0x20) }
             Hex.appendByte(b, to: &line)
-            if i == frame.bytes.count - 1, frame.lastByteBits != 8, case .data = frame.event {
+            // Written for malformed events too: the reader takes `/n` on any last byte.
+            if i == frame.bytes.count - 1, frame.lastByteBits != 8 {
                 line.append(0x2F)
                 line.append(0x30 + frame.lastByteBits)
             }

@@ -69,14 +69,21 @@ public struct Timestamp: Sendable, Hashable {
         self.unit = unit
     }
 
-    /// The same instant in nanoseconds (rounded to the nearest for carrier cycles).
+    /// The same instant in nanoseconds (rounded to the nearest for carrier cycles). Instants
+    /// beyond the 64-bit nanosecond range (±292 years) saturate at `Int64.min`/`Int64.max`
+    /// on their own side of zero.
     public var nanoseconds: Int64 {
         let (n, d) = unit.nanosecondRatio
-        if d == 1 { return value.multipliedReportingOverflow(by: n).overflow ? Int64.max : value * n }
-        // carrier cycles: value * 1e9 / 13.56e6 without overflow for any realistic value
-        let whole = value / d * n
+        let saturated = value < 0 ? Int64.min : Int64.max
+        if d == 1 {
+            let (product, overflow) = value.multipliedReportingOverflow(by: n)
+            return overflow ? saturated : product
+        }
+        // carrier cycles: value * 1e9 / 13.56e6, split so that realistic values never overflow
+        let (whole, o1) = (value / d).multipliedReportingOverflow(by: n)
         let rest = (value % d) * n
-        return whole + (rest + d / 2) / d
+        let (sum, o2) = whole.addingReportingOverflow((rest + d / 2) / d)
+        return o1 || o2 ? saturated : sum
     }
 
     /// Converts to `unit`, rounding to the nearest.

@@ -237,7 +237,8 @@ enum Type2Frames {
                 if regions[i] == .capabilityContainer, bytes[0] == 0xE1 {
                     value += " (NDEF magic, mapping \(bytes[1] >> 4).\(bytes[1] & 0xF), data area \(Int(bytes[2]) * 8) bytes)"
                 }
-                children.append(Field("ntag.page_data", "Page \(Hex.byte(UInt8(p))) (\(regions[i].rawValue))", value, range: i * 4..<i * 4 + 4))
+                // Without a known model a READ near page FF does not wrap, so pages can pass 0xFF.
+                children.append(Field("ntag.page_data", "Page 0x\(Hex.value(p, digits: p > 0xFF ? 3 : 2)) (\(regions[i].rawValue))", value, range: i * 4..<i * 4 + 4))
             }
             ctx.sink.add(Field("ntag.data", "Data", "\(count) page\(count == 1 ? "" : "s"), \(data.count) bytes", range: 0..<data.count, children: children))
         }

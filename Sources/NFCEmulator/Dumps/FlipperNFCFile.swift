@@ -35,6 +35,9 @@ public struct FlipperNFCFile: Sendable {
 
     public let name: String
     public private(set) var entries: [Entry] = []
+    /// Whether a `# Written by nfctrace` comment says nfctrace saved the file (its fields are
+    /// then exactly in Flipper's own order, with no third-party variant to guess at).
+    public private(set) var writtenByNFCTrace = false
 
     public static let filetype = "Flipper NFC device"
 
@@ -46,6 +49,7 @@ public struct FlipperNFCFile: Sendable {
             var line = Substring(raw)
             if line.hasSuffix("\r") { line = line.dropLast() }
             let trimmed = line.drop { $0 == " " || $0 == "\t" }
+            if trimmed.hasPrefix("# Written by nfctrace") { writtenByNFCTrace = true }
             if trimmed.isEmpty || trimmed.hasPrefix("#") { continue }
             guard let colon = trimmed.firstIndex(of: ":") else {
                 throw DumpError(file: name, line: lineNumber, message: "expected \"Key: value\", found \"\(trimmed.prefix(40))\"")

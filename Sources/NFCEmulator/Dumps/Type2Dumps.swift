@@ -94,12 +94,18 @@ enum Type2Dumps {
     }
 
     /// ATQA is written MSB first from file version 3 on, LSB first (on-air order) in version 2
-    /// (protocols.md §7.1, §9 #8). Third-party v4 writers sometimes keep `44 00`: a first byte of
-    /// zero means MSB first, anything else on-air order.
+    /// (protocols.md §7.1, §9 #8). Third-party v4 writers sometimes keep the on-air order
+    /// (`44 00`): that reading is taken only when MSB first gives no valid ATQA (its bit frame
+    /// anticollision field needs exactly one bit, ISO/IEC 14443-3 §6.3.2) and on-air order
+    /// does. Files nfctrace saved are MSB first, whatever the value (a fuzzer found an ATQA
+    /// that did not load back the same).
     static func atqa(_ f: FlipperNFCFile) throws(DumpError) -> ATQA {
         guard let b = try f.bytes("ATQA", count: 2) else { return ATQA(value: 0x0044) }
-        if f.version <= 2 || b[0] != 0 { return ATQA(value: UInt16(b[1]) << 8 | UInt16(b[0])) }
-        return ATQA(value: UInt16(b[0]) << 8 | UInt16(b[1]))
+        let msbFirst = ATQA(value: UInt16(b[0]) << 8 | UInt16(b[1]))
+        let onAir = ATQA(value: UInt16(b[1]) << 8 | UInt16(b[0]))
+        if f.version <= 2 { return onAir }
+        if f.writtenByNFCTrace { return msbFirst }
+        return !msbFirst.bitFrameIsValid && onAir.bitFrameIsValid ? onAir : msbFirst
     }
 
     static func model(flipperName: String, version: [UInt8]?, pages: Int?) -> Type2TagModel? {

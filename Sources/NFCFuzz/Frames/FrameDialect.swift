@@ -1,0 +1,170 @@
+import NFCCore
+
+/// What the frame-sequence shape needs to know about one technology: how a session goes,
+/// how to generate, mutate and break a reader command through its codec, and how a tag answers.
+protocol FrameDialect: Sendable {
+    var technology: Technology { get }
+    /// A whole plausible session (activation, then reads of a memory image made by the
+    /// technology's memory shape), so that dissectors reach memory and NDEF decoding.
+    func session(_ m: inout MutationContext) -> [FuzzFrame]
+    /// A generated reader frame.
+    func readerFrame(_ m: inout MutationContext) -> FuzzFrame
+    /// The reader frame's command changed in one typed field; nil when it does not decode.
+    func mutateReader(_ frame: FuzzFrame, _ m: inout MutationContext) -> FuzzFrame?
+    /// The reader frame's command encoded with an inconsistency (length, count, cut), CRC valid.
+    func breakReader(_ frame: FuzzFrame, _ m: inout MutationContext) -> FuzzFrame?
+    /// A plausible tag answer to `request` (or to nothing in particular).
+    func answer(to request: FuzzFrame?, _ m: inout MutationContext) -> FuzzFrame?
+    /// Whether a reader frame carries a command the codec decodes (with a good CRC where one belongs).
+    func decodes(_ frame: FuzzFrame) -> Bool
+}
+
+extension FrameDialect {
+    /// A payload mutated at the byte level, with the CRC recomputed so the frame is not simply
+    /// dropped by a CRC check.
+    func mutatedPayload(_ frame: FuzzFrame, _ m: inout MutationContext) -> FuzzFrame {
+        let hadCRC = !frame.crcStripped && frame.payloadWithoutCRC != nil
+        var payload = frame.payloadWithoutCRC ?? frame.bytes
+        m.mutateBytes(&payload, limit: 253)
+        var out = FuzzFrame.data(frame.kind, technology, payload: payload, crc: hadCRC, lastByteBits: frame.lastByteBits)
+        out.crcStripped = frame.crcStripped
+        return out
+    }
+}
+
+/// ISO/IEC 14443-A with NFC Forum Type 2 / NTAG21x commands on top (protocols.md §1, §2).
+struct NFCADialect: FrameDialect {
+    let technology = Technology.iso14443a
+    let memory = Type2Shape()
+
+    func session(_ m: inout MutationContext) -> [FuzzFrame] {
+        var image = memory.generate(&m)
+        if m.random.chance(40) { image = memory.mutateStructure(image, &m) ?? image }
+        if m.random.chance(15) { image = memory.breakStructure(image, &m) ?? image }
+        let header = Array((image + [UInt8](repeating: 0, count: 16)).prefix(16))
+        let uid = Array(header[0..<3]) + Array(header[4..<8])
+        let cl1 = [0x88] + Array(uid[0..<3])
+        let cl2 = Array(uid[3..<7])
+        func r(_ p: [UInt8], crc: Bool = true, bits: UInt8 = 8) -> FuzzFrame { .data(.reader, technology, payload: p, crc: crc, lastByteBits: bits) }
+        func t(_ p: [UInt8], crc: Bool = true, bits: UInt8 = 8) -> FuzzFrame { .data(.tag, technology, payload: p, crc: crc, lastByteBits: bits) }
+        var frames: [FuzzFrame] = [FuzzFrame(.fieldOn, technology),
+            r([0x26], crc: false, bits: 7), t([0x44, 0x00], crc: false),
+            r([0x93, 0x20], crc: false), t(cl1 + [UIDLevelData.bcc(of: cl1)], crc: false),
+            r([0x93, 0x70] + cl1 + [UIDLevelData.bcc(of: cl1)]), t([0x04]),
+            r([0x95, 0x20], crc: false), t(cl2 + [UIDLevelData.bcc(of: cl2)], crc: false),
+            r([0x95, 0x70] + cl2 + [UIDLevelData.bcc(of: cl2)]), t([0x00])]
+        if m.random.chance(60) { frames += [r([0x60]), t([0x00, 0x04, 0x04, 0x02, 0x01, 0x00, m.random.pick(0x0F, 0x11, 0x13), 0x03])] }
+        if m.random.chance(20) { frames += [r([0x1B] + m.random.bytes(4)), t([0x80, 0x80])] }
+        let pages = image.count / 4
+        if m.random.chance(50) {
+            var page = 3
+            while page < min(pages, 3 + 4 * 12) {
+                frames += [r([0x30, UInt8(page)]), t(Self.read(image, page: page))]
+                page += 4
+            }
+        } else {
+            let end = min(pages - 1, 3 + m.random.below(40))
+            let lower = min(12, image.count)
+            frames += [r([0x3A, 0x03, UInt8(clamping: max(3, end))]), t(Array(image[lower..<max(lower, min(image.count, (end + 1) * 4))]))]
+        }
+        if m.random.chance(20) { frames += [r([0xA2, 0x04] + m.random.bytes(4)), t([0x0A], crc: false, bits: 4)] }
+        if m.random.chance(70) { frames.append(r([0x50, 0x00])) }
+        frames.append(FuzzFrame(.fieldOff, technology))
+        return frames
+    }
+
+    /// READ's answer: 4 pages from `page`, wrapping to page 0 at the end (NTAG21x datasheet §10.2).
+    static func read(_ image: [UInt8], page: Int) -> [UInt8] {
+        guard !image.isEmpty else { return [UInt8](repeating: 0, count: 16) }
+        return (0..<16).map { image[(page * 4 + $0) % image.count] }
+    }
+
+    static func command(_ r: inout FuzzRandom) -> (payload: [UInt8], bits: UInt8, crc: Bool) {
+        let page = r.pick(0, 3, 4, 5, 0x29, 0x2B, 0x83, 0x86, r.byte())
+        let iso: ISO14443ACommand? = r.below(3) == 0 ? r.pick(.reqa, .wupa, .hlta, .rats(fsdi: UInt8(r.below(16)), cid: UInt8(r.below(16))),
+            .anticollision(level: r.pick(.one, .two, .three), nvb: NVB(r.pick(0x20, 0x30, 0x41, 0x67, r.byte())), knownBits: r.bytes(r.below(5))),
+            .select(level: r.pick(.one, .two), uid: UIDLevelData(bytes: r.bytes(4))), .pps(cid: 0, pps0: r.pick(0x11, 0x01), pps1: r.pick(nil, 0x0A))) : nil
+        if let iso {
+            let (bytes, bits) = iso.encode()
+            return (bytes, bits, ISO14443ACommand.carriesCRC(bytes, lastByteBits: bits))
+        }
+        let command: Type2Command = r.pick(.getVersion, .read(page: page), .fastRead(start: page, end: r.pick(page, page &+ 4, 0xFF, r.byte())),
+            .write(page: page, data: r.bytes(4)), .compatibilityWrite(page: page), .readCounter(counter: UInt8(r.below(4))),
+            .incrementCounter(counter: 2, increment: UInt32(r.below(1 << 24)), ignored: 0), .pwdAuth(password: r.pick([0xFF, 0xFF, 0xFF, 0xFF], r.bytes(4))),
+            .readSignature(address: 0), .writeSignature(block: UInt8(r.below(9)), data: r.bytes(4)), .lockSignature(argument: UInt8(r.below(4))),
+            .checkTearingEvent(counter: UInt8(r.below(4))), .vcsl(installationIdentifier: r.bytes(16), pcdCapabilities: r.bytes(4)),
+            .sectorSelect, .authenticate(keyNumber: 0), .authenticateContinue(r.bytes(16)))
+        if r.chance(8) { return ([r.pick(0x02, 0x03, 0x0A, 0xB2, 0xC2)] + r.bytes(r.below(12)), 8, true) }   // ISO-DEP blocks
+        return (command.encode(), 8, true)
+    }
+
+    func readerFrame(_ m: inout MutationContext) -> FuzzFrame {
+        let c = Self.command(&m.random)
+        return .data(.reader, technology, payload: c.payload, crc: c.crc, lastByteBits: c.bits)
+    }
+
+    func mutateReader(_ frame: FuzzFrame, _ m: inout MutationContext) -> FuzzFrame? {
+        let payload = frame.payloadWithoutCRC ?? frame.bytes
+        guard let command = try? Type2Command.decode(payload) else {
+            // Not a Type 2 command: an activation frame gets a new one of its kind.
+            guard (try? ISO14443ACommand.decode(payload, lastByteBits: frame.lastByteBits)) != nil else { return nil }
+            return readerFrame(&m)
+        }
+        let b = FuzzValues.u8(&m.random)
+        let mutated: Type2Command
+        switch command {
+        case .read: mutated = .read(page: b)
+        case .fastRead(let s, let e): mutated = m.random.bool() ? .fastRead(start: b, end: e) : .fastRead(start: s, end: b)
+        case .write(let p, let d): mutated = m.random.bool() ? .write(page: b, data: d) : .write(page: p, data: m.random.bytes(4))
+        case .pwdAuth: mutated = .pwdAuth(password: m.random.bytes(4))
+        case .readCounter: mutated = .readCounter(counter: b)
+        case .incrementCounter(let n, _, let x): mutated = .incrementCounter(counter: n, increment: UInt32(truncatingIfNeeded: m.random.next()) & 0xFF_FFFF, ignored: x)
+        case .compatibilityWrite: mutated = .compatibilityWrite(page: b)
+        case .readSignature: mutated = .readSignature(address: b)
+        case .checkTearingEvent: mutated = .checkTearingEvent(counter: b)
+        default: return readerFrame(&m)
+        }
+        return .data(.reader, technology, payload: mutated.encode(), crc: !frame.crcStripped)
+    }
+
+    func decodes(_ frame: FuzzFrame) -> Bool {
+        if frame.crcStripped || !ISO14443ACommand.carriesCRC(frame.bytes, lastByteBits: frame.lastByteBits) {
+            return (try? ISO14443ACommand.decode(frame.bytes, lastByteBits: frame.lastByteBits)) != nil || (try? Type2Command.decode(frame.bytes)) != nil
+        }
+        guard let payload = frame.payloadWithoutCRC else { return false }
+        return (try? ISO14443ACommand.decode(payload)) != nil || (try? Type2Command.decode(payload)) != nil || [0x02, 0x03, 0x0A, 0xB2, 0xC2].contains(payload.first ?? 0)
+    }
+
+    func breakReader(_ frame: FuzzFrame, _ m: inout MutationContext) -> FuzzFrame? {
+        var payload = frame.payloadWithoutCRC ?? frame.bytes
+        guard !payload.isEmpty else { return nil }
+        // A command one byte short or long of its fixed length, or CRC where none belongs.
+        if m.random.bool() { payload.removeLast() } else { payload.append(m.random.byte()) }
+        return .data(.reader, technology, payload: payload, crc: m.random.chance(80), lastByteBits: m.random.chance(10) ? 7 : 8)
+    }
+
+    func answer(to request: FuzzFrame?, _ m: inout MutationContext) -> FuzzFrame? {
+        let payload = request.map { $0.payloadWithoutCRC ?? $0.bytes } ?? []
+        func t(_ p: [UInt8], crc: Bool = true, bits: UInt8 = 8) -> FuzzFrame { .data(.tag, technology, payload: p, crc: crc, lastByteBits: bits) }
+        if let iso = try? ISO14443ACommand.decode(payload, lastByteBits: request?.lastByteBits ?? 8) {
+            switch iso {
+            case .reqa, .wupa: return t([m.random.pick(0x44, 0x04, 0x42), 0x00], crc: false)
+            case .anticollision: let u = [0x88] + m.random.bytes(3); return t(u + [UIDLevelData.bcc(of: u)], crc: false)
+            case .select: return t([m.random.pick(0x00, 0x04, 0x20, 0x08)])
+            case .rats: return t([0x05, 0x78, 0x80, 0x70, 0x02])
+            default: return nil
+            }
+        }
+        switch try? Type2Command.decode(payload) {
+        case .read?: return t(Array(memory.generate(&m).prefix(16)))
+        case .fastRead(let s, let e)?: return t(m.random.bytes(min(252, 4 * max(1, Int(e) - Int(s) + 1))))
+        case .write?, .compatibilityWrite?, .writeSignature?, .incrementCounter?: return t([m.random.pick(0x0A, 0x00, 0x01, 0x04)], crc: false, bits: 4)
+        case .getVersion?: return t([0x00, 0x04, 0x04, 0x02, 0x01, 0x00, m.random.pick(0x0F, 0x11, 0x13, 0x0B), 0x03])
+        case .pwdAuth?: return t(m.random.bytes(2))
+        case .readSignature?: return t(m.random.bytes(32))
+        case .readCounter?: return t(m.random.bytes(3))
+        case .checkTearingEvent?: return t([0xBD])
+        default: return t([m.random.pick(0x00, 0x0A, 0x01)], crc: false, bits: 4)
+        }
+    }
+}

@@ -1,0 +1,102 @@
+import NFCCore
+
+/// One frame of a fuzz input: what a capture would hold, in a compact form the fuzzer edits.
+public struct FuzzFrame: Sendable, Equatable {
+    public enum Kind: UInt8, Sendable, CaseIterable {
+        case reader = 0, tag = 1, fieldOn = 2, fieldOff = 3
+    }
+
+    public var kind: Kind
+    public var technology: Technology
+    /// The bytes as on air: with the technology's CRC unless `crcStripped`.
+    public var bytes: [UInt8]
+    public var crcStripped: Bool
+    /// Valid bits of the last byte (1…8).
+    public var lastByteBits: UInt8
+
+    public init(_ kind: Kind, _ technology: Technology, bytes: [UInt8] = [], crcStripped: Bool = false, lastByteBits: UInt8 = 8) {
+        self.kind = kind
+        self.technology = technology
+        self.bytes = bytes
+        self.crcStripped = crcStripped
+        self.lastByteBits = lastByteBits
+    }
+
+    /// A data frame from a payload: the CRC is appended when `crc` (and the frame keeps it).
+    public static func data(_ kind: Kind, _ technology: Technology, payload: [UInt8], crc: Bool, lastByteBits: UInt8 = 8) -> FuzzFrame {
+        FuzzFrame(kind, technology, bytes: crc ? CRC.appending(technology.crcKind, to: payload) : payload, lastByteBits: lastByteBits)
+    }
+
+    /// The payload without CRC when the frame carries a correct one; nil otherwise.
+    public var payloadWithoutCRC: [UInt8]? {
+        guard !crcStripped, bytes.count > 2, CRC.check(technology.crcKind, bytes) == .ok else { return nil }
+        return Array(bytes.dropLast(2))
+    }
+}
+
+/// The binary format of frame-sequence fuzz inputs (dissector and emulator targets):
+///
+/// ```
+/// byte 0     selector: picks the tag model of emulator targets, the renderer of dissector targets
+/// then per frame:
+///   kind     b1–b0 event (0 reader→tag, 1 tag→reader, 2 field on, 3 field off)
+///            b3–b2 technology (0 14443-A, 1 14443-B, 2 FeliCa, 3 15693)
+///            b4 CRC stripped, b7–b5 valid bits of the last byte (0 = 8)
+///   length   1 byte
+///   bytes    `length` bytes as on air
+/// ```
+/// Decoding is lenient: a record cut short ends the sequence, so every input means something.
+public enum FrameSequence {
+    static let technologies: [Technology] = [.iso14443a, .iso14443b, .felica, .iso15693]
+
+    public static func encode(selector: UInt8, frames: [FuzzFrame]) -> [UInt8] {
+        var out: [UInt8] = [selector]
+        for f in frames {
+            let tech = UInt8(technologies.firstIndex(of: f.technology) ?? 0)
+            let bits = f.lastByteBits >= 8 || f.lastByteBits == 0 ? 0 : f.lastByteBits & 0x07
+            out.append(f.kind.rawValue | tech << 2 | (f.crcStripped ? 0x10 : 0) | bits << 5)
+            let bytes = f.bytes.prefix(255)
+            out.append(UInt8(bytes.count))
+            out += bytes
+        }
+        return out
+    }
+
+    /// Selector and frames; `complete` is false when bytes were left over (a cut record).
+    public static func decode(_ input: [UInt8]) -> (selector: UInt8, frames: [FuzzFrame], complete: Bool) {
+        var c = ByteCursor(input)
+        guard let selector = try? c.readUInt8("selector") else { return (0, [], false) }
+        var frames: [FuzzFrame] = []
+        while !c.isAtEnd {
+            guard let kind = try? c.readUInt8("kind"), let n = try? c.readUInt8("length"),
+                  let bytes = try? c.readBytes(Int(n), "frame bytes") else { return (selector, frames, false) }
+            let bits = kind >> 5
+            frames.append(FuzzFrame(FuzzFrame.Kind(rawValue: kind & 0x03) ?? .reader, technologies[Int(kind >> 2 & 0x03)],
+                                    bytes: bytes, crcStripped: kind & 0x10 != 0, lastByteBits: bits == 0 ? 8 : bits))
+        }
+        return (selector, frames, true)
+    }
+
+    /// The frames as NFCCore frames with made-up but monotonic timestamps (µs); `technology`
+    /// overrides each frame's own (targets for one technology's dissector or emulator).
+    public static func frames(_ input: [UInt8], technology: Technology? = nil) -> (selector: UInt8, frames: [Frame]) {
+        let decoded = decode(input)
+        var time: Int64 = 0
+        let frames = decoded.frames.map { f -> Frame in
+            let event: Frame.Event
+            switch f.kind {
+            case .reader: event = .data(.readerToTag)
+            case .tag: event = .data(.tagToReader)
+            case .fieldOn: event = .fieldOn
+            case .fieldOff: event = .fieldOff
+            }
+            let start = time
+            time += 100 + Int64(f.bytes.count) * 75
+            let isData = f.kind == .reader || f.kind == .tag
+            return Frame(event, technology: technology ?? f.technology, bytes: isData ? f.bytes : [],
+                         lastByteBits: isData ? f.lastByteBits : 8, crcStripped: isData && f.crcStripped,
+                         start: Timestamp(start, .microseconds), end: Timestamp(time - 50, .microseconds))
+        }
+        return (decoded.selector, frames)
+    }
+}

@@ -1,0 +1,61 @@
+import NFCCore
+
+/// The input formats the fuzzer mutates structurally. Each names its mutator; `--exec --shape`
+/// and `emulate --fuzz` take the same names.
+public enum FuzzShape: String, Sendable, CaseIterable {
+    case ndef
+    case type2
+    case type3
+    case type5
+    case felica
+    case felicaBlocks = "felica-blocks"
+    case iso15693
+    case framesNFCA = "frames-14443a"
+    case framesFeliCa = "frames-felica"
+    case framesISO15693 = "frames-15693"
+    case textTrace = "nfctrace"
+    case proxmark3 = "pm3"
+    case pcap
+    case pcapRecord = "pcap-record"
+    case dump
+
+    public var mutator: any ShapeMutator {
+        switch self {
+        case .ndef: return NDEFShape()
+        case .type2: return Type2Shape()
+        case .type3: return Type3Shape()
+        case .type5: return Type5Shape()
+        case .felica: return FeliCaCommandShape()
+        case .felicaBlocks: return FeliCaBlocksShape()
+        case .iso15693: return ISO15693RequestShape()
+        case .framesNFCA: return FramesShape(technology: .iso14443a)
+        case .framesFeliCa: return FramesShape(technology: .felica)
+        case .framesISO15693: return FramesShape(technology: .iso15693)
+        case .textTrace: return TextTraceShape()
+        case .proxmark3: return Proxmark3TraceShape()
+        case .pcap: return PcapShape()
+        case .pcapRecord: return PcapRecordShape()
+        case .dump: return DumpShape()
+        }
+    }
+
+    public var summary: String {
+        switch self {
+        case .ndef: return "NDEF message (records, flags, TNF, lengths, chunks, Smart Posters, Text/URI payloads)"
+        case .type2: return "Type 2 tag memory image from page 0 (CC, Lock/Memory Control TLVs, NDEF TLV)"
+        case .type3: return "Type 3 tag image (Attribute Information Block + NDEF blocks)"
+        case .type5: return "Type 5 tag memory image from block 0 (4/8-byte CC, TLVs)"
+        case .felica: return "FeliCa command, LEN code [IDm] parameters, no CRC (service/block lists)"
+        case .felicaBlocks: return "FeliCa block data, 16-byte blocks (AIB, transit history, Lite-S)"
+        case .iso15693: return "ISO 15693 request, flags code [UID] parameters, no CRC"
+        case .framesNFCA: return "ISO 14443-A/Type 2 frame sequence (nfctrace fuzz frame format)"
+        case .framesFeliCa: return "FeliCa frame sequence (nfctrace fuzz frame format)"
+        case .framesISO15693: return "ISO 15693 frame sequence (nfctrace fuzz frame format)"
+        case .textTrace: return ".nfctrace text trace"
+        case .proxmark3: return "Proxmark3 .trace tracelog"
+        case .pcap: return "pcap/pcapng capture, link types 264 and 150"
+        case .pcapRecord: return "one pcap record with its ISO 14443 or nfctrace pseudo-header"
+        case .dump: return "tag dump file (Flipper .nfc, Proxmark3 JSON, raw pages)"
+        }
+    }
+}

@@ -1,0 +1,42 @@
+/// A libFuzzer target of `FuzzTesting/`: its executable name, the shape its custom mutator
+/// uses, and what it checks. `nfctrace fuzz --list` prints this table; a test keeps it in step
+/// with `FuzzTesting/Package.swift`.
+public struct FuzzTargetInfo: Sendable, Hashable {
+    public let name: String
+    public let shape: FuzzShape
+    public let summary: String
+    /// Whether the target also re-encodes what it decoded and traps when the result differs.
+    public let roundTrip: Bool
+
+    public init(name: String, shape: FuzzShape, summary: String, roundTrip: Bool) {
+        self.name = name
+        self.shape = shape
+        self.summary = summary
+        self.roundTrip = roundTrip
+    }
+
+    public static let all: [FuzzTargetInfo] = [
+        .init(name: "FuzzNDEFStrict", shape: .ndef, summary: "NDEF decode, strict; valid messages re-encode to the same records", roundTrip: true),
+        .init(name: "FuzzNDEFLenient", shape: .ndef, summary: "NDEF decode, lenient, and the NDEF field tree; decoded records re-encode to themselves", roundTrip: true),
+        .init(name: "FuzzType2Memory", shape: .type2, summary: "Type 2 memory decode and description; the CC and a valid NDEF TLV re-encode", roundTrip: true),
+        .init(name: "FuzzType3Memory", shape: .type3, summary: "Type 3 AIB and memory decode; the AIB re-encodes byte for byte", roundTrip: true),
+        .init(name: "FuzzType5Memory", shape: .type5, summary: "Type 5 memory decode; the CC re-encodes byte for byte", roundTrip: true),
+        .init(name: "FuzzFeliCaCodec", shape: .felica, summary: "FeliCa command and response codec; both re-encode byte for byte", roundTrip: true),
+        .init(name: "FuzzISO15693Codec", shape: .iso15693, summary: "ISO 15693 request codec (and answers decoded against it); requests re-encode", roundTrip: true),
+        .init(name: "FuzzTextTrace", shape: .textTrace, summary: ".nfctrace reader; frames written back and read again are the same", roundTrip: true),
+        .init(name: "FuzzProxmark3Trace", shape: .proxmark3, summary: "Proxmark3 .trace reader (14443-A, FeliCa, 15693)", roundTrip: false),
+        .init(name: "FuzzPcap", shape: .pcap, summary: "pcap/pcapng reader (libpcap + pseudo-headers)", roundTrip: false),
+        .init(name: "FuzzPcapRecord", shape: .pcapRecord, summary: "ISO 14443 and nfctrace pseudo-header decoders; good records re-encode", roundTrip: true),
+        .init(name: "FuzzDissectNFCA", shape: .framesNFCA, summary: "14443-A/Type 2 dissector over a frame sequence, text and JSON renderers", roundTrip: false),
+        .init(name: "FuzzDissectFeliCa", shape: .framesFeliCa, summary: "FeliCa dissector over a frame sequence, text and JSON renderers", roundTrip: false),
+        .init(name: "FuzzDissectISO15693", shape: .framesISO15693, summary: "ISO 15693 dissector over a frame sequence, text and JSON renderers", roundTrip: false),
+        .init(name: "FuzzDumpLoad", shape: .dump, summary: "dump loaders (Flipper, Proxmark3 JSON, binary); a loaded tag saves and loads back", roundTrip: true),
+        .init(name: "FuzzEmulateType2", shape: .framesNFCA, summary: "reader frames against each NTAG/Ultralight model; answers decode against their requests", roundTrip: false),
+        .init(name: "FuzzEmulateFeliCa", shape: .framesFeliCa, summary: "reader frames against each FeliCa card model; answers decode against their commands", roundTrip: false),
+        .init(name: "FuzzEmulateISO15693", shape: .framesISO15693, summary: "reader frames against each ISO 15693 tag model; answers decode against their requests", roundTrip: false),
+    ]
+
+    public static func named(_ name: String) -> FuzzTargetInfo? {
+        all.first { $0.name.lowercased() == name.lowercased() }
+    }
+}

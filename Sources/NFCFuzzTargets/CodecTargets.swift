@@ -1,0 +1,117 @@
+import NFCCore
+import NFCDissect
+
+/// Targets for the codecs: NDEF, tag memory, FeliCa and ISO 15693 frames.
+enum CodecTargets {
+    /// Strict decode; a valid message encodes back to the same records.
+    static func ndefStrict(_ input: [UInt8]) -> FuzzCheck {
+        let result = NDEFMessage.decode(input, mode: .strict)
+        _ = try? NDEFMessage(strict: input)
+        guard result.isValid, !result.records.isEmpty else { return .ok }
+        return roundTrip(result, mode: .strict)
+    }
+
+    /// Lenient decode and the field tree `ndef decode` shows; whatever records were decoded
+    /// encode back to themselves (the empty message aside: it encodes as `D0 00 00`).
+    static func ndefLenient(_ input: [UInt8]) -> FuzzCheck {
+        let inspection = NDEFInspection.inspect(input, as: .ndef, mode: .lenient)
+        _ = inspection.text(mode: .lenient)
+        _ = inspection.json(mode: .lenient)
+        let result = NDEFMessage.decode(input, mode: .lenient)
+        guard !result.records.isEmpty else { return .ok }
+        return roundTrip(result, mode: .lenient)
+    }
+
+    static func roundTrip(_ result: NDEFDecodeResult, mode: NDEFValidation) -> FuzzCheck {
+        let message = result.message
+        guard let encoded = try? message.encode() else { return .mismatch("decoded records do not encode — \(message.records.count) records") }
+        let again = NDEFMessage.decode(encoded, mode: mode)
+        return .all(.expect(again.message == message, "records differ after encode → decode — \(Hex.string(encoded.prefix(32)))"),
+                    .expect(mode == .lenient || again.isValid, "a strictly valid message re-encodes to an invalid one — \(again.firstRejection?.message ?? "")"))
+    }
+
+    /// Decode a memory image fully known, then with its last quarter unread (as a dissector's
+    /// partial reconstruction has it), through the describer `ndef decode` uses.
+    static func image(_ input: [UInt8]) -> [TagMemoryImage] {
+        var partial = [Bool](repeating: true, count: input.count)
+        for i in (input.count * 3 / 4)..<input.count { partial[i] = false }
+        return [TagMemoryImage(bytes: input), TagMemoryImage(bytes: input, known: partial)]
+    }
+
+    static func type2Memory(_ input: [UInt8]) -> FuzzCheck {
+        var check = FuzzCheck.ok
+        for image in image(input) {
+            let layout = Type2Memory.decode(image)
+            _ = FieldTreeText.render(TagMemoryDescriber.describe(layout, image: image))
+            guard image.known == nil else { continue }
+            if let cc = layout.capabilityContainer {
+                check = .all(check, .expect(cc.bytes == Array(input[12..<16]), "the CC re-encodes differently — \(Hex.string(input[12..<16])) as \(Hex.string(cc.bytes))"))
+            }
+            // A complete, valid NDEF message rebuilt into a fresh image reads back the same.
+            guard let cc = layout.capabilityContainer, cc.isNDEF, let ndef = layout.ndef, ndef.tlv.isComplete,
+                  ndef.result.isValid, !ndef.result.records.isEmpty,
+                  let rebuilt = try? Type2Memory.image(capabilityContainer: cc, message: ndef.tlv.value, header: Array(input[0..<12])) else { continue }
+            let again = Type2Memory.decode(TagMemoryImage(bytes: rebuilt))
+            check = .all(check, .expect(again.ndef?.result.message == ndef.result.message, "NDEF message differs after rebuilding the image"))
+        }
+        return check
+    }
+
+    static func type3Memory(_ input: [UInt8]) -> FuzzCheck {
+        var check = FuzzCheck.ok
+        for image in image(input) {
+            let layout = Type3Memory.decode(image)
+            _ = FieldTreeText.render(TagMemoryDescriber.describe(layout, image: image))
+            guard image.known == nil, let aib = layout.attributeInformationBlock else { continue }
+            check = .all(check, .expect(aib.bytes == Array(input[0..<16]), "the AIB re-encodes differently — \(Hex.string(aib.bytes))"))
+            guard let result = layout.ndef, result.isValid, !result.records.isEmpty, let range = layout.ndefRange, range.upperBound <= input.count,
+                  let blocks = try? Type3Memory.blocks(message: Array(input[range]), nmaxb: max(aib.nmaxb, UInt16(clamping: (range.count + 15) / 16))) else { continue }
+            let again = Type3Memory.decode(TagMemoryImage(bytes: blocks.flatMap { $0 }))
+            check = .all(check, .expect(again.ndef?.message == result.message, "NDEF message differs after rebuilding the blocks"))
+        }
+        return check
+    }
+
+    static func type5Memory(_ input: [UInt8]) -> FuzzCheck {
+        var check = FuzzCheck.ok
+        for image in image(input) {
+            let layout = Type5Memory.decode(image)
+            _ = FieldTreeText.render(TagMemoryDescriber.describe(layout, image: image))
+            guard image.known == nil, let cc = layout.capabilityContainer else { continue }
+            check = .all(check, .expect(cc.bytes == Array(input.prefix(cc.length)), "the CC re-encodes differently — \(Hex.string(cc.bytes))"))
+            guard let ndef = layout.ndef, ndef.tlv.isComplete, ndef.result.isValid, !ndef.result.records.isEmpty,
+                  let rebuilt = try? Type5Memory.image(message: ndef.tlv.value, memorySize: max(64, ndef.tlv.value.count + 16)) else { continue }
+            let again = Type5Memory.decode(TagMemoryImage(bytes: rebuilt))
+            check = .all(check, .expect(again.ndef?.result.message == ndef.result.message, "NDEF message differs after rebuilding the image"))
+        }
+        return check
+    }
+
+    /// The input as a command and as a response: each re-encodes byte for byte; the response
+    /// is also read as the answer to the command.
+    static func feliCa(_ input: [UInt8]) -> FuzzCheck {
+        var check = FuzzCheck.ok
+        let command = try? FeliCaCommand.decode(input)
+        if let command {
+            check = .all(check, .expect(command.encode() == input, "the command re-encodes differently — \(Hex.string(command.encode()))"))
+            _ = command.listProblems
+            _ = try? FeliCaResponse.decode(input, answering: command)
+        }
+        if let loose = try? FeliCaCommand.decode(input, checkingLength: false) { _ = loose.encode() }
+        if let response = try? FeliCaResponse.decode(input) {
+            check = .all(check, .expect(response.encode() == input, "the response re-encodes differently — \(Hex.string(response.encode()))"))
+        }
+        _ = try? FeliCaResponse.decode(input, checkingLength: false)
+        return check
+    }
+
+    /// The input as a request (re-encodes byte for byte, and its summary), then as the answer to it.
+    static func iso15693(_ input: [UInt8]) -> FuzzCheck {
+        guard let request = try? ISO15693Request.decode(input) else { return .ok }
+        _ = request.summary
+        _ = request.command.blockRange
+        let tail = Array(input.dropFirst(2))
+        for size in [nil, 4, 32] as [Int?] { _ = try? ISO15693Response.decode(tail, answering: request, blockSize: size) }
+        return .expect(request.encode() == input, "the request re-encodes differently — \(Hex.string(request.encode()))")
+    }
+}

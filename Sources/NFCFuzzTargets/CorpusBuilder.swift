@@ -1,0 +1,133 @@
+import NFCCapture
+import NFCCore
+import NFCDissect
+import NFCEmulator
+import NFCFuzz
+
+/// Seeds for `Corpus/<target>/`: the shape's own seeds (built with the encoders), seeds taken
+/// from the project's traces (`Traces/`: the files themselves, their frames, the memory their
+/// sessions rebuilt, the commands they carry) and the dumps of the built-in tags. Deterministic:
+/// the same traces give the same files with the same names.
+public enum CorpusBuilder {
+    /// A trace of `Traces/`: its file name and bytes.
+    public struct Trace: Sendable {
+        public var name: String
+        public var bytes: [UInt8]
+        public init(name: String, bytes: [UInt8]) {
+            self.name = name
+            self.bytes = bytes
+        }
+    }
+
+    /// Seeds are kept small so that the committed corpus stays small and fuzzing starts fast.
+    public static let maximumSeedSize = 8192
+    public static let maximumSeedsPerTarget = 24
+
+    /// `(file name, bytes)` for every seed of `target`; names are content hashes.
+    public static func seeds(for target: FuzzTargetInfo, traces: [Trace]) -> [(name: String, bytes: [UInt8])] {
+        var all = StructuredMutator(shape: target.shape).seeds()
+        all += fromTraces(target, traces.sorted { $0.name < $1.name })
+        var seen = Set<[UInt8]>()
+        let unique = all.filter { !$0.isEmpty && $0.count <= maximumSeedSize && seen.insert($0).inserted }
+        return unique.prefix(maximumSeedsPerTarget).map { (name(for: $0), $0) }
+    }
+
+    /// FNV-1a 64, hex: a stable content name (libFuzzer names its own files by SHA-1 the same way).
+    public static func name(for bytes: [UInt8]) -> String {
+        var h: UInt64 = 0xCBF2_9CE4_8422_2325
+        for b in bytes { h = (h ^ UInt64(b)) &* 0x0000_0100_0000_01B3 }
+        return "seed-" + Hex.value(h, digits: 16).lowercased()
+    }
+
+    static func frames(_ trace: Trace) -> [Frame] {
+        guard let reader = try? Capture.open(ByteInput.memory(trace.bytes, name: trace.name)) else { return [] }
+        var out: [Frame] = []
+        while let f = try? reader.next() { out.append(f) }
+        return out
+    }
+
+    static func fuzzFrames(_ frames: [Frame]) -> [FuzzFrame] {
+        frames.map { f in
+            let kind: FuzzFrame.Kind
+            switch f.event {
+            case .data(.readerToTag): kind = .reader
+            case .data(.tagToReader): kind = .tag
+            case .fieldOn: kind = .fieldOn
+            case .fieldOff, .malformed: kind = .fieldOff
+            }
+            return FuzzFrame(kind, f.technology, bytes: Array(f.bytes.prefix(255)), crcStripped: f.crcStripped, lastByteBits: f.lastByteBits)
+        }
+    }
+
+    /// The memory images the trace's sessions rebuilt, as the memory shapes read them.
+    static func images(_ frames: [Frame]) -> [TagReconstruction] {
+        var out: [TagReconstruction] = []
+        for event in Dissector.dissect(frames, detail: .summary) {
+            if case .session(let s) = event, let r = s.reconstruction { out.append(r) }
+        }
+        return out
+    }
+
+    static func image(_ r: TagReconstruction) -> [UInt8]? {
+        switch r {
+        case .type2(let t):
+            guard let last = t.known.lastIndex(of: true) else { return nil }
+            return Array(t.pages.prefix((last + 1) * 4))
+        case .iso15693(let v):
+            guard let size = v.blockSize, let last = v.blocks.keys.max() else { return nil }
+            return (0...last).flatMap { v.blocks[$0] ?? [UInt8](repeating: 0, count: size) }
+        case .felica(let f):
+            guard let blocks = f.systems.lazy.compactMap({ $0.blocks[.ndefRead] }).first, let last = blocks.keys.max() else { return nil }
+            return (0...last).flatMap { blocks[$0] ?? [UInt8](repeating: 0, count: 16) }
+        }
+    }
+
+    static func fromTraces(_ target: FuzzTargetInfo, _ traces: [Trace]) -> [[UInt8]] {
+        let text = traces.filter { $0.name.hasSuffix(".nfctrace") }
+        switch target.name {
+        case "FuzzTextTrace": return text.map(\.bytes)
+        case "FuzzPcap": return traces.filter { $0.name.hasSuffix(".pcap") }.map(\.bytes)
+        default: break
+        }
+        var out: [[UInt8]] = []
+        for trace in text {
+            let frames = frames(trace)
+            guard let technology = frames.first(where: { $0.isReaderFrame })?.technology else { continue }
+            switch target.shape {
+            case .framesNFCA, .framesFeliCa, .framesISO15693:
+                let wanted: Technology = target.shape == .framesNFCA ? .iso14443a : target.shape == .framesFeliCa ? .felica : .iso15693
+                if technology == wanted {
+                    // The emulators pick their tag by the selector: one seed per selector value that matters.
+                    for selector in 0..<3 { out.append(FrameSequence.encode(selector: UInt8(selector), frames: fuzzFrames(frames))) }
+                }
+            case .proxmark3:
+                let output = ByteOutput.inMemory()
+                let writer = Proxmark3TraceWriter(output: output)
+                if (try? frames.forEach { try writer.write($0) }) != nil, (try? writer.finish()) != nil, let bytes = output.memory { out.append(bytes) }
+            case .pcapRecord:
+                out += frames.prefix(12).compactMap { technology == .iso14443a ? ISO14443PseudoHeader.encode($0) : NFCTracePseudoHeader.encode($0) }
+            case .felica where technology == .felica, .iso15693 where technology == .iso15693:
+                out += frames.filter(\.isReaderFrame).compactMap { $0.crcStripped ? $0.bytes : Array($0.bytes.dropLast(2)) }.prefix(16)
+            case .ndef, .type2, .type3, .type5:
+                for r in images(frames) {
+                    guard let image = image(r) else { continue }
+                    switch (target.shape, r) {
+                    case (.type2, .type2), (.type5, .iso15693), (.type3, .felica): out.append(image)
+                    case (.ndef, _):
+                        let message = Type2Memory.decode(TagMemoryImage(bytes: image)).ndef?.tlv.value
+                            ?? Type5Memory.decode(TagMemoryImage(bytes: image)).ndef?.tlv.value
+                        if let message, !message.isEmpty { out.append(message) }
+                    default: break
+                    }
+                }
+            case .dump:
+                for r in images(frames) { if let saved = TagDump(reconstruction: r).makeTag()?.savedDump() { out.append(saved) } }
+            default: break
+            }
+        }
+        if target.shape == .dump {
+            out += BuiltInTag.all.compactMap { $0.make().makeTag()?.savedDump() }
+        }
+        return out
+    }
+}

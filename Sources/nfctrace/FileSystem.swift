@@ -1,0 +1,95 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import NFCCapture
+
+/// The few file operations `nfctrace fuzz` needs (directories of corpus and crash files),
+/// through libc so the CLI does not pull in Foundation.
+enum FileSystem {
+    static func exists(_ path: String) -> Bool { access(path, F_OK) == 0 }
+
+    static func isDirectory(_ path: String) -> Bool {
+        var st = stat()
+        return stat(path, &st) == 0 && (st.st_mode & S_IFMT) == S_IFDIR
+    }
+
+    static func size(_ path: String) -> Int? {
+        var st = stat()
+        return stat(path, &st) == 0 ? Int(st.st_size) : nil
+    }
+
+    /// Names in a directory (no `.` and `..`), sorted; empty when it cannot be read.
+    static func list(_ path: String) -> [String] {
+        guard let dir = opendir(path) else { return [] }
+        defer { closedir(dir) }
+        var names: [String] = []
+        while let entry = readdir(dir) {
+            let name = withUnsafePointer(to: entry.pointee.d_name) { $0.withMemoryRebound(to: CChar.self, capacity: 256) { String(cString: $0) } }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        return names.sorted()
+    }
+
+    /// `mkdir -p`.
+    static func makeDirectories(_ path: String) throws(CLIFailure) {
+        var current = path.hasPrefix("/") ? "" : "."
+        for part in path.split(separator: "/") {
+            current += "/" + part
+            if !isDirectory(current) && mkdir(current, 0o755) != 0 && errno != EEXIST {
+                throw CLIFailure(message: "cannot create \(current): \(String(cString: strerror(errno)))", code: 74)
+            }
+        }
+    }
+
+    static func read(_ path: String) throws(CLIFailure) -> [UInt8] {
+        do {
+            let input = try ByteInput.open(path)
+            var bytes: [UInt8] = []
+            while !input.isAtEnd { bytes += input.read(1 << 16) }
+            if let e = input.ioError { throw CLIFailure(message: "\(path): \(e)", code: 74) }
+            return bytes
+        } catch let e as CLIFailure {
+            throw e
+        } catch {
+            throw CLIFailure(message: "\(error)", code: 74)
+        }
+    }
+
+    static func write(_ bytes: [UInt8], to path: String) throws(CLIFailure) {
+        do {
+            let out = try ByteOutput.create(path)
+            out.write(bytes)
+            try out.finish()
+        } catch {
+            throw CLIFailure(message: error.description, code: 74)
+        }
+    }
+
+    static func remove(_ path: String) { unlink(path) }
+
+    /// `rm -rf` of a directory nfctrace made itself (corpus swaps).
+    static func removeTree(_ path: String) {
+        for name in list(path) {
+            let p = path + "/" + name
+            if isDirectory(p) { removeTree(p) } else { unlink(p) }
+        }
+        rmdir(path)
+    }
+
+    static func rename(_ from: String, _ to: String) throws(CLIFailure) {
+        guard Glibc.rename(from, to) == 0 else { throw CLIFailure(message: "cannot move \(from) to \(to): \(String(cString: strerror(errno)))", code: 74) }
+    }
+
+    static func currentDirectory() -> String {
+        var buffer = [CChar](repeating: 0, count: 4096)
+        return getcwd(&buffer, buffer.count) != nil ? String(cString: buffer) : "."
+    }
+
+    /// The absolute path of a possibly relative one.
+    static func absolute(_ path: String) -> String { path.hasPrefix("/") ? path : currentDirectory() + "/" + path }
+
+    /// Shell quoting for commands printed for the user to copy.
+    static func quoted(_ s: String) -> String {
+        s.allSatisfy { $0.isLetter || $0.isNumber || "/._-=+:@".contains($0) } ? s : "'" + s.split(separator: "'", omittingEmptySubsequences: false).joined(separator: "'\\''") + "'"
+    }
+}
