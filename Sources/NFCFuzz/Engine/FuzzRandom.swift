@@ -1,20 +1,17 @@
-/// The fuzzer's only source of randomness: SplitMix64 from a 64-bit seed.
+import NFCCore
+
+/// The fuzzer's only source of randomness: NFCCore's SplitMix64 from a 64-bit seed, with the
+/// choices mutations need.
 ///
 /// Every mutation takes one of these by `inout`, so a seed replays the same mutation and no
 /// state is shared between callers (libFuzzer hands each custom-mutator call its own seed).
 public struct FuzzRandom: RandomNumberGenerator, Sendable {
-    private var state: UInt64
+    private var source: SplitMix64
 
-    public init(seed: UInt64) { state = seed }
+    public init(seed: UInt64) { source = SplitMix64(seed: seed) }
 
-    /// SplitMix64 (Steele, Lea, Flood 2014): full period, good enough mixing for mutation choices.
-    public mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
+    /// NFCCore's SplitMix64: full period, good enough mixing for mutation choices.
+    public mutating func next() -> UInt64 { source.next() }
 
     /// 0..<n; 0 when n ≤ 0, so callers never have to guard empty collections twice.
     public mutating func below(_ n: Int) -> Int {
