@@ -36,7 +36,17 @@ public struct FuzzTargetInfo: Sendable, Hashable {
         .init(name: "FuzzEmulateISO15693", shape: .framesISO15693, summary: "reader frames against each ISO 15693 tag model; answers decode against their requests", roundTrip: false),
     ]
 
+    /// The planted-bug parsers of `scripts/bench-fuzz` (they live only in FuzzTesting/). Not
+    /// listed, but `nfctrace fuzz` runs them, so that `scripts/fuzz-smoke` can check a real crash
+    /// report from end to end.
+    public static let planted: [FuzzTargetInfo] = [
+        .init(name: "FuzzPlantedNaive", shape: .type2, summary: "planted bug: naive TLV parser, plain libFuzzer", roundTrip: false),
+        .init(name: "FuzzPlantedNaiveStructured", shape: .type2, summary: "planted bug: naive TLV parser, structure-aware", roundTrip: false),
+        .init(name: "FuzzPlantedDeep", shape: .type2, summary: "planted bug: Text record inside a valid NDEF TLV, plain libFuzzer", roundTrip: false),
+        .init(name: "FuzzPlantedDeepStructured", shape: .type2, summary: "planted bug: Text record inside a valid NDEF TLV, structure-aware", roundTrip: false),
+    ]
+
     public static func named(_ name: String) -> FuzzTargetInfo? {
-        all.first { $0.name.lowercased() == name.lowercased() }
+        (all + planted).first { $0.name.lowercased() == name.lowercased() }
     }
 }
