@@ -93,11 +93,17 @@ enum FeliCaDumps {
         var systems: [FeliCaCardSystem] = []
         // Entries after a `System NN:` line belong to that system; files without one (older
         // Flipper firmware) hold one system whose code they do not say.
+        // Systems are numbered from 0 in file order, and the IDm of system n carries n in its
+        // first nibble (protocols.md §5.2), so a Manufacture id with another number is the card
+        // seen through another system: the IDm of system 0 is derived from it, and said so.
+        if idm.inSystem(0) != idm {
+            notes.append("\(f.name): Manufacture id \(idm) has system number \(idm.rawValue >> 60) in its first nibble; system 0 answers with \(idm.inSystem(0))")
+        }
         var current: Int? = nil
         func system(_ e: FlipperNFCFile.Entry) throws(DumpError) -> Int {
             if let current { return current }
             notes.append("\(f.name): no System line; one system with code FFFF (answers a Polling for any system)")
-            systems.append(FeliCaCardSystem(code: 0xFFFF, idm: idm, pmm: pmm))
+            systems.append(FeliCaCardSystem(code: 0xFFFF, idm: idm.inSystem(0), pmm: pmm))
             current = 0
             return 0
         }
