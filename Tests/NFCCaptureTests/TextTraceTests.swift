@@ -110,8 +110,9 @@ import NFCCore
     }
 
     /// Quotes and backslashes in a malformed event's reason survive write → read, and an escaped
-    /// quote does not swallow the attributes after it (found by FuzzTextTrace).
-    @Test(arguments: ["\"", "a\\b", "\\", "say \"hi\" # not a comment", "end\\\""])
+    /// quote does not swallow the attributes after it (found by FuzzTextTrace); also when a
+    /// combining mark follows the quote or backslash (one Character, two scalars).
+    @Test(arguments: ["\"", "a\\b", "\\", "say \"hi\" # not a comment", "end\\\"", "\"\u{07A9}x", "\\\u{0301}", "x\u{07A9}[\""])
     func reasonsWithQuotesAndBackslashesRoundTrip(reason: String) throws {
         let frame = Frame(.malformed(reason: reason), bytes: [0x01, 0xFE], bitRate: 424)
         let text = try Fixtures.write([frame], format: .nfctrace)

@@ -11,13 +11,15 @@ enum TextTraceSyntax {
     static let malformed = "malformed"
 
     /// A quoted value's text: `\\` and `"` escaped with a backslash (docs/trace-format.md).
+    /// Works on Unicode scalars, not Characters: a quote or backslash followed by a combining
+    /// mark is one Character, but the reader's tokenizer sees the quote byte.
     static func escaped(_ s: String) -> String {
-        var out = ""
-        for c in s {
+        var out = String.UnicodeScalarView()
+        for c in s.unicodeScalars {
             if c == "\\" || c == "\"" { out.append("\\") }
             out.append(c)
         }
-        return out
+        return String(out)
     }
 
     /// First line is `nfctrace <version>` (a UTF-8 BOM and leading blank lines are tolerated).
@@ -344,11 +346,13 @@ final class TextTraceReader: FrameReader {
 
     /// The value of `"…"` with `\\` and `\"` unescaped (another escaped character stays as
     /// written, backslash included); unquoted text as it is.
+    /// Unicode scalars, like `escaped` (a quote followed by a combining mark is still a quote).
     static func unquote(_ s: Substring) -> String {
-        guard s.count >= 2, s.first == "\"", s.last == "\"" else { return String(s) }
-        var out = ""
+        let scalars = s.unicodeScalars
+        guard scalars.count >= 2, scalars.first == "\"", scalars.last == "\"" else { return String(s) }
+        var out = String.UnicodeScalarView()
         var escaped = false
-        for c in s.dropFirst().dropLast() {
+        for c in scalars.dropFirst().dropLast() {
             if escaped {
                 if c != "\"" && c != "\\" { out.append("\\") }
                 out.append(c)
@@ -360,7 +364,7 @@ final class TextTraceReader: FrameReader {
             }
         }
         if escaped { out.append("\\") }
-        return out
+        return String(out)
     }
 }
 
