@@ -55,3 +55,14 @@ public protocol ShapeMutator: Sendable {
     /// Whether `input` decodes as this shape without breaching its rules (what the rate tests count).
     func isWellFormed(_ input: [UInt8]) -> Bool
 }
+
+extension ShapeMutator {
+    /// The content of a tag in a generated frame session: fresh, then often changed in its
+    /// structure and sometimes broken.
+    func sessionContent(_ m: inout MutationContext) -> [UInt8] {
+        var image = generate(&m)
+        if m.random.chance(40) { image = mutateStructure(image, &m) ?? image }
+        if m.random.chance(15) { image = breakStructure(image, &m) ?? image }
+        return image
+    }
+}

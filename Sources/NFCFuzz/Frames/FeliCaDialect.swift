@@ -43,9 +43,7 @@ struct FeliCaDialect: FrameDialect {
     }
 
     func session(_ m: inout MutationContext) -> [FuzzFrame] {
-        var image = memory.generate(&m)
-        if m.random.chance(40) { image = memory.mutateStructure(image, &m) ?? image }
-        if m.random.chance(15) { image = memory.breakStructure(image, &m) ?? image }
+        let image = memory.sessionContent(&m)
         let idm = Self.idm(&m.random)
         let pmm = FeliCaPMm(rawValue: m.random.pick(0x0010_0B4B_428F_FF00, 0x0012_0B4B_4293_FF00, 0x00F1_0000_0001_4300))
         func r(_ c: FeliCaCommand) -> FuzzFrame { .data(.reader, technology, payload: c.encode(), crc: true) }

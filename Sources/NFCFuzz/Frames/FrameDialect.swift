@@ -38,9 +38,7 @@ struct NFCADialect: FrameDialect {
     let memory = Type2Shape()
 
     func session(_ m: inout MutationContext) -> [FuzzFrame] {
-        var image = memory.generate(&m)
-        if m.random.chance(40) { image = memory.mutateStructure(image, &m) ?? image }
-        if m.random.chance(15) { image = memory.breakStructure(image, &m) ?? image }
+        let image = memory.sessionContent(&m)
         let header = Array((image + [UInt8](repeating: 0, count: 16)).prefix(16))
         let uid = Array(header[0..<3]) + Array(header[4..<8])
         let cl1 = [0x88] + Array(uid[0..<3])

@@ -7,9 +7,7 @@ struct ISO15693Dialect: FrameDialect {
     let memory = Type5Shape()
 
     func session(_ m: inout MutationContext) -> [FuzzFrame] {
-        var image = memory.generate(&m)
-        if m.random.chance(40) { image = memory.mutateStructure(image, &m) ?? image }
-        if m.random.chance(15) { image = memory.breakStructure(image, &m) ?? image }
+        var image = memory.sessionContent(&m)
         let blockSize = m.random.pick(4, 4, 8, 32)
         if image.count % blockSize != 0 { image += [UInt8](repeating: 0, count: blockSize - image.count % blockSize) }
         let blockCount = image.count / blockSize
