@@ -31,8 +31,8 @@ import Testing
             #1 0x5563a59af0f8 in fuzzer::PrintStackTrace() /home/build-user/llvm-project/compiler-rt/lib/fuzzer/FuzzerUtil.cpp:210:5
             #3 0x7fad9134404f  (/lib/x86_64-linux-gnu/libc.so.6+0x3c04f) (BuildId: 93ac61ec5a8eb1396f9fbd350e3169a558528a40)
             #4 0x5563a59c92a7 in specialized RangeReplaceableCollection<>.removeFirst() /<compiler-generated>
-            #5 0x5563a59c92a7 in static NaiveTLVParser.parse(_:) /work/wt-fuzz/FuzzTesting/Sources/PlantedBugs/PlantedParsers.swift:16:35
-            #6 0x5563a59c8a9a in fuzzTest(_:_:) /work/wt-fuzz/FuzzTesting/Sources/FuzzPlantedNaive/FuzzPlantedNaive.swift:7:24
+            #5 0x5563a59c92a7 in static NaiveTLVParser.parse(_:) /src/nfctrace/FuzzTesting/Sources/PlantedBugs/PlantedParsers.swift:16:35
+            #6 0x5563a59c8a9a in fuzzTest(_:_:) /src/nfctrace/FuzzTesting/Sources/FuzzPlantedNaive/FuzzPlantedNaive.swift:7:24
             #7 0x5563a59c8a9a in LLVMFuzzerTestOneInput /<compiler-generated>:5:13
         """
 
