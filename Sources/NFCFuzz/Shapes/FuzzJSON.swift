@@ -1,3 +1,5 @@
+import NFCCore
+
 /// A small JSON value for mutating Proxmark3 dump files structurally (object member order and
 /// duplicate keys are kept; numbers keep their text so that odd spellings survive).
 indirect enum FuzzJSON: Equatable, Sendable {
@@ -12,27 +14,13 @@ indirect enum FuzzJSON: Equatable, Sendable {
 
     var text: String {
         switch self {
-        case .object(let members): return "{" + members.map { "\(Self.quote($0.0)): \($0.1.text)" }.joined(separator: ", ") + "}"
+        case .object(let members): return "{" + members.map { "\(JSONText.quoted($0.0)): \($0.1.text)" }.joined(separator: ", ") + "}"
         case .array(let items): return "[" + items.map(\.text).joined(separator: ", ") + "]"
-        case .string(let s): return Self.quote(s)
+        case .string(let s): return JSONText.quoted(s)
         case .number(let n): return n
         case .bool(let b): return b ? "true" : "false"
         case .null: return "null"
         }
-    }
-
-    static func quote(_ s: String) -> String {
-        var out = "\""
-        for u in s.unicodeScalars {
-            switch u {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            default:
-                if u.value < 0x20 { out += "\\u00" + (u.value < 0x10 ? "0" : "") + String(u.value, radix: 16) } else { out.unicodeScalars.append(u) }
-            }
-        }
-        return out + "\""
     }
 
     subscript(key: String) -> FuzzJSON? {
