@@ -28,7 +28,11 @@ enum Fixtures {
     }
 
     static func read(_ bytes: [UInt8], options: CaptureReadOptions = CaptureReadOptions()) throws -> (frames: [Frame], error: CaptureError?, reader: FrameReader) {
-        let reader = try Capture.open(ByteInput.memory(bytes, name: "test.cap"), options: options)
+        try readAll(Capture.open(ByteInput.memory(bytes, name: "test.cap"), options: options))
+    }
+
+    /// Every frame of `reader`, and the error that stopped it (nil at a clean end).
+    static func readAll(_ reader: FrameReader) -> (frames: [Frame], error: CaptureError?, reader: FrameReader) {
         var frames: [Frame] = []
         do {
             while let f = try reader.next() { frames.append(f) }

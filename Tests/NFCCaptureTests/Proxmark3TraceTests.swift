@@ -7,14 +7,7 @@ import NFCCore
 
     func readShared(_ name: String) throws -> (frames: [Frame], error: CaptureError?, reader: FrameReader) {
         let input = try ByteInput.open("\(Self.shared ?? "")/pm3-traces/\(name)")
-        let reader = try Capture.open(input)
-        var frames: [Frame] = []
-        do {
-            while let f = try reader.next() { frames.append(f) }
-            return (frames, nil, reader)
-        } catch {
-            return (frames, error, reader)
-        }
+        return Fixtures.readAll(try Capture.open(input))
     }
 
     @Test(.enabled(if: shared != nil, "../shared/pm3-traces is not beside this checkout"),

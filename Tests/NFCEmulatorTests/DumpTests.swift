@@ -88,12 +88,7 @@ import NFCCore
         ("\u{01}\u{02}\u{03}", "x.nfc: 3 bytes is no page dump size nfctrace recognises (540 NTAG215, 180 NTAG213, 924 NTAG216, 64 Ultralight, or a Proxmark3 binary); give the model"),
     ] as [(String, String)])
     func damagedDumpsNameTheLineOrField(text: String, message: String) {
-        #expect(throws: DumpError.self) { try TagDump.load(Array(text.utf8), name: "x.nfc") }
-        do {
-            _ = try TagDump.load(Array(text.utf8), name: "x.nfc")
-        } catch {
-            #expect(error.description == message)
-        }
+        expectDumpError(text, message)
     }
 
     @Test func jsonParser() throws {
@@ -166,5 +161,15 @@ func mutated(_ bytes: [UInt8], edits: ClosedRange<Int>, using rng: inout SplitMi
             #expect((again.content as? Type2Dump)?.atqa == (first.content as? Type2Dump)?.atqa, "ATQA \(written)")
             #expect(again.makeTag()?.savedDump() == saved)
         }
+    }
+}
+
+/// Loading `text` as a dump named x.nfc fails with a DumpError whose description is `message`.
+func expectDumpError(_ text: String, _ message: String, sourceLocation: SourceLocation = #_sourceLocation) {
+    #expect(throws: DumpError.self, sourceLocation: sourceLocation) { try TagDump.load(Array(text.utf8), name: "x.nfc") }
+    do {
+        _ = try TagDump.load(Array(text.utf8), name: "x.nfc")
+    } catch {
+        #expect(error.description == message, sourceLocation: sourceLocation)
     }
 }
