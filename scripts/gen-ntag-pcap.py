@@ -13,6 +13,8 @@ import argparse
 import struct
 import sys
 
+from nfc_crc import crc_a
+
 
 def records(path):
     with open(path, "rb") as f:
@@ -26,15 +28,6 @@ def records(path):
         out.append((sec * 1_000_000 + usec, data[i + 16:i + 16 + incl]))
         i += 16 + incl
     return data[:24], out
-
-
-def crc_a(data):
-    crc = 0x6363
-    for b in data:
-        crc ^= b
-        for _ in range(8):
-            crc = (crc >> 1) ^ 0x8408 if crc & 1 else crc >> 1
-    return bytes([crc & 0xFF, crc >> 8])
 
 
 def article_session(recs):
@@ -53,7 +46,7 @@ def article_session(recs):
     data = b"".join(pages[p] for p in range(4, 16))
     command = bytes([0x3A, 0x04, 0x0F])
     t = session[-1][0]
-    for i, payload in enumerate((command + crc_a(command), data + crc_a(data))):
+    for i, payload in enumerate((command + bytes(crc_a(command)), data + bytes(crc_a(data)))):
         header = bytes([0, 0xFE if i == 0 else 0xFF]) + struct.pack(">H", len(payload))
         session.append((t + 1000 * (i + 1), header + payload))
     return session

@@ -13,6 +13,8 @@ Run: scripts/make-felica-traces.py Traces/
 """
 import sys
 
+from nfc_crc import crc_f
+
 BYTE_US = 8 / 212.0 * 1000          # one byte at 212 kbit/s, in microseconds
 PREAMBLE_SYNC_BYTES = 8             # 48-bit preamble + B2 4D, not in the captured bytes
 POLLING_SLOT0_US = 2417             # 512 x 64 / fc
@@ -22,16 +24,6 @@ READER_GAP_US = 1800                # reader turnaround after an answer (PC/SC-c
 PMM_SUICA = [0x03, 0x01, 0x4B, 0x02, 0x4F, 0x49, 0x93, 0xFF]     # FeliCa Standard, IC 01 (RC-S915)
 PMM_STUDENT = [0x03, 0x20, 0x4B, 0x02, 0x4F, 0x49, 0x93, 0xFF]   # FeliCa Standard, IC 20 (RC-S962)
 PMM_LITE_S = [0x00, 0xF1, 0x00, 0x00, 0x00, 0x01, 0x43, 0x00]    # FeliCa Lite-S (RC-S966)
-
-
-def crc_f(data):
-    crc = 0
-    for b in data:
-        crc ^= b << 8
-        for _ in range(8):
-            crc = ((crc << 1) ^ 0x1021) if crc & 0x8000 else crc << 1
-            crc &= 0xFFFF
-    return [crc >> 8, crc & 0xFF]
 
 
 def packet(body):

@@ -14,6 +14,8 @@ Run: scripts/make-iso15693-traces.py Traces/
 """
 import sys
 
+from nfc_crc import crc_15693 as crc
+
 FC = 13.56e6
 BIT = 512 / FC * 1e6                 # 37.76 us
 T1 = 4352 / FC * 1e6                 # 320.9 us
@@ -28,16 +30,6 @@ ST25DV = [0xE0, 0x02, 0x24, 0x03, 0x6A, 0x1B, 0x5E, 0x42]
 TAGIT = [0xE0, 0x07, 0x00, 0x00, 0x1A, 0x2B, 0x3C, 0x4D]    # a Texas Instruments Tag-it HF-I Plus
 CC = [0xE1, 0x40, 0x30, 0x01]                               # the source article's CC
 NDEF_TLV = [0x03, 0x0C, 0xD1, 0x01, 0x08, 0x54, 0x02, 0x65, 0x6E, 0x48, 0x65, 0x6C, 0x6C, 0x6F, 0xFE]
-
-
-def crc(data):
-    reg = 0xFFFF
-    for b in data:
-        reg ^= b
-        for _ in range(8):
-            reg = (reg >> 1) ^ 0x8408 if reg & 1 else reg >> 1
-    reg ^= 0xFFFF
-    return [reg & 0xFF, reg >> 8]
 
 
 def with_crc(data):

@@ -9,20 +9,13 @@ four pages, FAST_READ returning end-start+1 pages. Times are microseconds at 106
 """
 import sys
 
+from nfc_crc import crc_a
+
 UID = [0x04, 0xA2, 0x2C, 0x12, 0xDE, 0x5F, 0x80]
 PWD = [0x12, 0x34, 0x56, 0x78]
 PACK = [0x80, 0x80]
 VERSION_NTAG215 = [0x00, 0x04, 0x04, 0x02, 0x01, 0x00, 0x11, 0x03]
 URI = "nfctrace.example/tags/ntag215?id=42"   # with prefix 0x04 = "https://"
-
-
-def crc_a(data):
-    crc = 0x6363
-    for b in data:
-        crc ^= b
-        for _ in range(8):
-            crc = (crc >> 1) ^ 0x8408 if crc & 1 else crc >> 1
-    return [crc & 0xFF, crc >> 8]
 
 
 def with_crc(data):
