@@ -12,10 +12,10 @@ import Testing
     static let messageCount = 12_000
 
     @Test(.enabled(if: Oracle.isAvailable || Oracle.isRequired,
-                   "ndeflib is not importable by python3 on PATH (pip install ndeflib); set NFCTRACE_REQUIRE_ORACLES=1 to fail instead"))
+                   "ndeflib is not importable by NFCTRACE_PYTHON or python3 on PATH (scripts/setup installs it); set NFCTRACE_REQUIRE_ORACLES=1 to fail instead"))
     func strictDecodingAgreesWithNDEFLib() throws {
         guard let python = Oracle.python, Oracle.isAvailable else {
-            Issue.record("NFCTRACE_REQUIRE_ORACLES=1, but `python3 -c 'import ndef'` fails: install ndeflib (pip install ndeflib)")
+            Issue.record("NFCTRACE_REQUIRE_ORACLES=1, but `\(Oracle.python ?? "python3") -c 'import ndef'` fails: run scripts/setup (ndeflib into .build-venv) or set NFCTRACE_PYTHON")
             return
         }
         let lines = try Oracle.run(python: python, count: Self.messageCount, seed: 1)
@@ -125,7 +125,10 @@ enum Oracle {
         var values: [[String: String?]]?
     }
 
+    /// NFCTRACE_PYTHON (the virtual environment scripts/setup fills with ndeflib), else python3 on PATH.
     static let python: String? = {
+        if let chosen = ProcessInfo.processInfo.environment["NFCTRACE_PYTHON"],
+           FileManager.default.isExecutableFile(atPath: chosen) { return chosen }
         let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
         for dir in path.split(separator: ":") {
             let candidate = "\(dir)/python3"
