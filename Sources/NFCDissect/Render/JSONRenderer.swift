@@ -6,21 +6,26 @@ import NFCCore
 public final class JSONRenderer {
     public static let schemaVersion = 1
     private var clock = RelativeClock()
-    private var w = JSONWriter()
+    /// Reused across events; moved into a local while one is written.
+    private var writer: JSONWriter? = JSONWriter(capacity: 16384)
 
     public init() {}
 
     public func render(_ event: DissectionEvent, into out: inout [UInt8]) {
+        // The writer is moved into a local for the event (see JSONWriter).
+        var w = writer ?? JSONWriter(capacity: 16384)
+        writer = nil
+        defer { writer = w }
         w.reset()
         switch event {
-        case .frame(let d): renderFrame(d)
-        case .session(let s): renderSession(s)
+        case .frame(let d): renderFrame(d, &w)
+        case .session(let s): renderSession(s, &w)
         }
-        out.append(contentsOf: w.out)
+        out.append(contentsOf: w.bytes)
         out.append(0x0A)
     }
 
-    private func renderFrame(_ d: FrameDissection) {
+    private func renderFrame(_ d: FrameDissection, _ w: inout JSONWriter) {
         let f = d.frame
         w.beginObject()
         w.string("type", "frame")
@@ -64,7 +69,7 @@ public final class JSONRenderer {
         w.endObject()
     }
 
-    private func renderSession(_ s: SessionSummary) {
+    private func renderSession(_ s: SessionSummary, _ w: inout JSONWriter) {
         w.beginObject()
         w.string("type", "session")
         w.int("number", s.number)
@@ -76,124 +81,5 @@ public final class JSONRenderer {
         w.fields("memory", s.memory)
         w.diagnostics(s.diagnostics)
         w.endObject()
-    }
-}
-
-/// Writes JSON straight into one reusable byte buffer (no dictionaries, no per-object arrays).
-struct JSONWriter {
-    private(set) var out: [UInt8] = []
-    private var needsComma = false
-
-    init() { out.reserveCapacity(4096) }
-
-    mutating func reset() {
-        out.removeAll(keepingCapacity: true)
-        needsComma = false
-    }
-
-    private mutating func key(_ k: StaticString) {
-        // Keys are literals of this file: plain ASCII, copied without escaping.
-        if needsComma { out.append(0x2C) }
-        out.append(0x22)
-        k.withUTF8Buffer { out.append(contentsOf: $0) }
-        out.append(0x22)
-        out.append(0x3A)
-        needsComma = true
-    }
-
-    mutating func beginObject() {
-        if needsComma { out.append(0x2C) }
-        out.append(0x7B)
-        needsComma = false
-    }
-
-    mutating func endObject() {
-        out.append(0x7D)
-        needsComma = true
-    }
-
-    mutating func string(_ k: StaticString, _ v: String) { key(k); JSONText.appendString(v, to: &out) }
-    mutating func int(_ k: StaticString, _ v: Int) { key(k); Decimal.append(Int64(v), width: 0, into: &out) }
-    mutating func bool(_ k: StaticString, _ v: Bool) { key(k); out.append(contentsOf: (v ? "true" : "false").utf8) }
-    mutating func decimal(_ k: StaticString, _ whole: Int64, _ tenth: Int64) {
-        key(k)
-        Decimal.append(whole, width: 0, into: &out)
-        out.append(0x2E)
-        out.append(0x30 + UInt8(tenth))
-    }
-    mutating func hex(_ k: StaticString, _ bytes: [UInt8]) {
-        key(k)
-        out.append(0x22)
-        Hex.append(bytes, separator: [], to: &out)
-        out.append(0x22)
-    }
-    mutating func stringArray(_ k: StaticString, _ v: [String]) {
-        key(k)
-        out.append(0x5B)
-        for (i, x) in v.enumerated() {
-            if i > 0 { out.append(0x2C) }
-            JSONText.appendString(x, to: &out)
-        }
-        out.append(0x5D)
-    }
-
-    mutating func intArray(_ k: StaticString, _ v: [Int]) {
-        key(k)
-        appendInts(v)
-    }
-
-    private mutating func appendInts(_ v: [Int]) {
-        out.append(0x5B)
-        for (i, x) in v.enumerated() {
-            if i > 0 { out.append(0x2C) }
-            Decimal.append(Int64(x), width: 0, into: &out)
-        }
-        out.append(0x5D)
-    }
-
-    mutating func fields(_ k: StaticString, _ fields: [Field]) {
-        key(k)
-        appendFields(fields)
-    }
-
-    private mutating func appendFields(_ fields: [Field]) {
-        out.append(0x5B)
-        needsComma = false
-        for f in fields {
-            beginObject()
-            string("key", f.key)
-            string("label", f.label)
-            string("value", f.value)
-            if let r = f.range {
-                key("range")
-                out.append(0x5B)
-                Decimal.append(Int64(r.lowerBound), width: 0, into: &out)
-                out.append(0x2C)
-                Decimal.append(Int64(r.upperBound), width: 0, into: &out)
-                out.append(0x5D)
-            }
-            if !f.children.isEmpty {
-                key("children")
-                appendFields(f.children)
-            }
-            endObject()
-        }
-        out.append(0x5D)
-        needsComma = true
-    }
-
-    mutating func diagnostics(_ diags: [Diagnostic]) {
-        key("diagnostics")
-        out.append(0x5B)
-        needsComma = false
-        for d in diags {
-            beginObject()
-            string("severity", d.severity.rawValue)
-            string("message", d.message)
-            if let r = d.range { intArray("range", [r.lowerBound, r.upperBound]) }
-            endObject()
-        }
-        out.append(0x5D)
-        needsComma = true
     }
 }

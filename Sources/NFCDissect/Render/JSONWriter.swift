@@ -1,0 +1,259 @@
+import NFCCore
+
+/// Writes JSON into one reusable raw buffer: no dictionaries, no per-object arrays, and no
+/// copy-on-write or exclusivity checks per byte (the JSON output of `nfctrace dissect` is about
+/// a kilobyte per frame, so this is the renderer's whole cost).
+///
+/// Keep the writer in a local variable while writing (a class's stored property would be
+/// checked for exclusive access on every call).
+struct JSONWriter {
+    /// Owns the memory; the writer keeps the pointer and counts beside it.
+    private final class Storage {
+        var base: UnsafeMutablePointer<UInt8>
+        init(capacity: Int) { base = .allocate(capacity: capacity) }
+        deinit { base.deallocate() }
+    }
+
+    private var storage: Storage
+    private var base: UnsafeMutablePointer<UInt8>
+    private var count = 0
+    private var capacity: Int
+    private var needsComma = false
+
+    init(capacity: Int = 4096) {
+        self.capacity = max(64, capacity)
+        storage = Storage(capacity: self.capacity)
+        base = storage.base
+    }
+
+    /// What has been written since the last reset.
+    var bytes: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: base, count: count) }
+    var out: [UInt8] { Array(bytes) }
+
+    mutating func reset() {
+        count = 0
+        needsComma = false
+    }
+
+    // MARK: raw bytes
+
+    @inline(__always)
+    private mutating func reserve(_ n: Int) {
+        if count &+ n > capacity { grow(to: count + n) }
+    }
+
+    @inline(never)
+    private mutating func grow(to needed: Int) {
+        var c = capacity
+        while c < needed { c *= 2 }
+        let bigger = Storage(capacity: c)
+        bigger.base.update(from: base, count: count)
+        storage = bigger
+        base = bigger.base
+        capacity = c
+    }
+
+    /// After `reserve`: writes without checking.
+    @inline(__always)
+    private mutating func put(_ b: UInt8) {
+        base[count] = b
+        count &+= 1
+    }
+
+    @inline(__always)
+    private mutating func byte(_ b: UInt8) {
+        reserve(1)
+        put(b)
+    }
+
+    @inline(__always)
+    private mutating func raw(_ bytes: UnsafeBufferPointer<UInt8>) {
+        guard let src = bytes.baseAddress, !bytes.isEmpty else { return }
+        reserve(bytes.count)
+        (base + count).update(from: src, count: bytes.count)
+        count &+= bytes.count
+    }
+
+    /// `"k":`, with the comma before it when the object or array already has a member. Keys are
+    /// literals of the renderers: plain ASCII, copied without escaping.
+    @inline(__always)
+    private mutating func key(_ k: StaticString) {
+        reserve(k.utf8CodeUnitCount + 4)
+        if needsComma { put(0x2C) }
+        put(0x22)
+        (base + count).update(from: k.utf8Start, count: k.utf8CodeUnitCount)
+        count &+= k.utf8CodeUnitCount
+        put(0x22)
+        put(0x3A)
+        needsComma = true
+    }
+
+    /// Bytes that need an escape in a JSON string: control characters, `"` and `\`.
+    @inline(__always)
+    private static func needsEscape(_ b: UInt8) -> Bool { b < 0x20 || b == 0x22 || b == 0x5C }
+
+    /// A JSON string literal in one pass over the UTF-8 (worst case six bytes per input byte).
+    private mutating func quoted(_ utf8: UnsafeBufferPointer<UInt8>) {
+        reserve(utf8.count &* 6 &+ 2)
+        put(0x22)
+        for b in utf8 {
+            if !Self.needsEscape(b) {
+                put(b)
+                continue
+            }
+            put(0x5C)
+            switch b {
+            case 0x22: put(0x22)
+            case 0x5C: put(0x5C)
+            case 0x0A: put(0x6E)
+            case 0x0D: put(0x72)
+            case 0x09: put(0x74)
+            default:
+                put(0x75); put(0x30); put(0x30)
+                put(Self.hexDigit(b >> 4)); put(Self.hexDigit(b & 0x0F))
+            }
+        }
+        put(0x22)
+    }
+
+    @inline(__always)
+    private static func hexDigit(_ nibble: UInt8) -> UInt8 { nibble < 10 ? 0x30 &+ nibble : 0x37 &+ nibble }
+
+    private mutating func quoted(_ s: String) {
+        if let done: Void = s.utf8.withContiguousStorageIfAvailable({ quoted($0) }) { return done }
+        var copy = s
+        copy.withUTF8 { quoted($0) }
+    }
+
+    private mutating func decimal(_ value: Int) {
+        reserve(21)   // sign and up to 20 digits
+        var v = value.magnitude
+        if value < 0 { put(0x2D) }
+        if v < 10 {
+            put(0x30 &+ UInt8(v))
+            return
+        }
+        // Digits land at the end of a 20-byte window, then move down.
+        var digits = 0
+        var end = base + count + 20
+        repeat {
+            end -= 1
+            end.pointee = 0x30 &+ UInt8(v % 10)
+            v /= 10
+            digits &+= 1
+        } while v > 0
+        (base + count).update(from: end, count: digits)
+        count &+= digits
+    }
+
+    // MARK: members
+
+    mutating func beginObject() {
+        reserve(2)
+        if needsComma { put(0x2C) }
+        put(0x7B)
+        needsComma = false
+    }
+
+    mutating func endObject() {
+        byte(0x7D)
+        needsComma = true
+    }
+
+    mutating func string(_ k: StaticString, _ v: String) { key(k); quoted(v) }
+    mutating func int(_ k: StaticString, _ v: Int) { key(k); decimal(v) }
+    mutating func bool(_ k: StaticString, _ v: Bool) {
+        key(k)
+        let text: StaticString = v ? "true" : "false"
+        raw(UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+    }
+
+    /// `whole.tenth` (a time in microseconds with one decimal).
+    mutating func decimal(_ k: StaticString, _ whole: Int64, _ tenth: Int64) {
+        key(k)
+        decimal(Int(truncatingIfNeeded: whole))
+        reserve(2)
+        put(0x2E)
+        put(0x30 &+ UInt8(truncatingIfNeeded: tenth))
+    }
+
+    /// Bytes as one uppercase hex string without separators.
+    mutating func hex(_ k: StaticString, _ bytes: [UInt8]) {
+        key(k)
+        reserve(bytes.count &* 2 &+ 2)
+        put(0x22)
+        for b in bytes {
+            put(Self.hexDigit(b >> 4))
+            put(Self.hexDigit(b & 0x0F))
+        }
+        put(0x22)
+    }
+
+    mutating func stringArray(_ k: StaticString, _ v: [String]) {
+        key(k)
+        byte(0x5B)
+        for (i, x) in v.enumerated() {
+            if i > 0 { byte(0x2C) }
+            quoted(x)
+        }
+        byte(0x5D)
+    }
+
+    mutating func intArray(_ k: StaticString, _ v: [Int]) {
+        key(k)
+        byte(0x5B)
+        for (i, x) in v.enumerated() {
+            if i > 0 { byte(0x2C) }
+            decimal(x)
+        }
+        byte(0x5D)
+    }
+
+    private mutating func range(_ r: Range<Int>) {
+        key("range")
+        byte(0x5B)
+        decimal(r.lowerBound)
+        byte(0x2C)
+        decimal(r.upperBound)
+        byte(0x5D)
+    }
+
+    mutating func fields(_ k: StaticString, _ fields: [Field]) {
+        key(k)
+        appendFields(fields)
+    }
+
+    private mutating func appendFields(_ fields: [Field]) {
+        byte(0x5B)
+        needsComma = false
+        for f in fields {
+            beginObject()
+            string("key", f.key)
+            string("label", f.label)
+            string("value", f.value)
+            if let r = f.range { range(r) }
+            if !f.children.isEmpty {
+                key("children")
+                appendFields(f.children)
+            }
+            endObject()
+        }
+        byte(0x5D)
+        needsComma = true
+    }
+
+    mutating func diagnostics(_ diags: [Diagnostic]) {
+        key("diagnostics")
+        byte(0x5B)
+        needsComma = false
+        for d in diags {
+            beginObject()
+            string("severity", d.severity.rawValue)
+            string("message", d.message)
+            if let r = d.range { range(r) }
+            endObject()
+        }
+        byte(0x5D)
+        needsComma = true
+    }
+}

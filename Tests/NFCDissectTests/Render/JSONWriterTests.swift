@@ -1,0 +1,65 @@
+import Foundation
+import Testing
+import NFCCore
+@testable import NFCDissect
+
+/// The raw-buffer JSON writer against NFCCore's reference escaping (`JSONText`), which the
+/// other JSON outputs use.
+@Suite struct JSONWriterTests {
+    static func written(_ body: (inout JSONWriter) -> Void, capacity: Int = 64) -> String {
+        var w = JSONWriter(capacity: capacity)
+        w.beginObject()
+        body(&w)
+        w.endObject()
+        return String(decoding: w.out, as: UTF8.self)
+    }
+
+    @Test func stringsAreEscapedLikeTheReference() {
+        var rng = SplitMix64(seed: 7)
+        let pool: [String] = ["a", "Z", " ", "\"", "\\", "\n", "\r", "\t", "\u{0}", "\u{1}", "\u{1F}", "\u{7F}",
+                              "é", "→", "ü", "📡", "e\u{301}", "/", "{", "}"]
+        for _ in 0..<3_000 {
+            let n = Int(rng.next() % 40)
+            let s = (0..<n).map { _ in pool[Int(rng.next() % UInt64(pool.count))] }.joined()
+            #expect(Self.written { $0.string("k", s) } == "{\"k\":\(JSONText.quoted(s))}")
+        }
+    }
+
+    @Test func everyControlCharacterIsEscaped() throws {
+        let s = String(decoding: (0..<0x20).map { UInt8($0) } + [0x22, 0x5C], as: UTF8.self)
+        let json = Self.written { $0.string("k", s) }
+        #expect(!json.utf8.contains { $0 < 0x20 })
+        let back = try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: String]
+        #expect(back?["k"] == s)
+    }
+
+    @Test func integersAndArrays() {
+        let values = [0, 9, 10, -1, -10, 1_234_567, Int.max, Int.min]
+        for v in values { #expect(Self.written { $0.int("n", v) } == "{\"n\":\(v)}") }
+        #expect(Self.written { $0.intArray("a", values) } == "{\"a\":[\(values.map(String.init).joined(separator: ","))]}")
+        #expect(Self.written { $0.intArray("a", []); $0.bool("t", true); $0.bool("f", false) } == "{\"a\":[],\"t\":true,\"f\":false}")
+        #expect(Self.written { $0.decimal("t", 171, 5) } == "{\"t\":171.5}")
+        #expect(Self.written { $0.hex("b", [0x00, 0xA2, 0xFF]) } == "{\"b\":\"00A2FF\"}")
+        #expect(Self.written { $0.stringArray("s", ["x", "\"y\""]) } == "{\"s\":[\"x\",\"\\\"y\\\"\"]}")
+    }
+
+    @Test func growsPastItsCapacityAndResets() throws {
+        let long = String(repeating: "0123456789\"", count: 10_000)
+        var w = JSONWriter(capacity: 64)
+        w.beginObject()
+        w.string("v", long)
+        w.fields("f", [Field("a.b", "A", "x", range: 1..<3, children: [Field("a.c", "C", long)])])
+        w.diagnostics([Diagnostic(.warning, "w", range: 0..<1)])
+        w.endObject()
+        let object = try JSONSerialization.jsonObject(with: Data(w.out)) as? [String: Any]
+        #expect(object?["v"] as? String == long)
+        let field = (object?["f"] as? [[String: Any]])?.first
+        #expect(field?["range"] as? [Int] == [1, 3])
+        #expect(((field?["children"] as? [[String: Any]])?.first?["value"]) as? String == long)
+        #expect(((object?["diagnostics"] as? [[String: Any]])?.first?["severity"]) as? String == "warning")
+        w.reset()
+        w.beginObject()
+        w.endObject()
+        #expect(w.out == Array("{}".utf8))
+    }
+}
