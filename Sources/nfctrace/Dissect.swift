@@ -41,32 +41,28 @@ struct Dissect: ParsableCommand {
         let out = ByteOutput.standardOutput()
         let detail: DissectionDetail = verbose || format == .json ? .full : .summary
         let dissector = Dissector(detail: detail)
-        var worst: Diagnostic.Severity? = nil
-        let emit: (DissectionEvent) -> Void
+        let render: (DissectionEvent, inout [UInt8]) -> Void
         switch format {
         case .json:
             let renderer = JSONRenderer()
-            emit = { event in
-                if case .frame(let d) = event, let s = d.worstSeverity { worst = max(worst ?? s, s) }
-                out.withBuffer { renderer.render(event, into: &$0) }
-            }
+            render = { renderer.render($0, into: &$1) }
         case .text:
             let renderer = TextRenderer(verbose: verbose, color: CLI.useColor(color, output: out))
             out.write(renderer.header())
-            emit = { event in
-                if case .frame(let d) = event, let s = d.worstSeverity { worst = max(worst ?? s, s) }
-                out.withBuffer { renderer.render(event, into: &$0) }
-            }
+            render = { renderer.render($0, into: &$1) }
         }
-        var damage: CaptureError? = nil
+        // The renderer and the output belong to the rendering thread until run returns.
+        var worst: Diagnostic.Severity? = nil
+        var damage: Error? = nil
         do {
-            while let frame = try reader.next() {
-                dissector.process(frame, emit: emit)
+            worst = try PipelinedDissection.run(dissector, frames: { try reader.next() }) { events in
+                out.withBuffer { buffer in
+                    for event in events { render(event, &buffer) }
+                }
             }
         } catch {
             damage = error
         }
-        dissector.finish(emit: emit)
         try out.finish()
         if let damage { throw damage }
         if let level = failOn, let worst {

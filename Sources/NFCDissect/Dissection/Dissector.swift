@@ -4,15 +4,43 @@ import NFCCore
 /// tag session that ended just before it (a new activation) or with it (field off).
 struct TechnologyResult {
     var dissection: FrameDissection
-    var endedBefore: SessionSummary? = nil
-    var endedAfter: SessionSummary? = nil
+    var endedBefore: EndedSession? = nil
+    var endedAfter: EndedSession? = nil
+}
+
+/// A tag session that has ended. Its summary (memory map, TLVs, NDEF) is built when asked for,
+/// from a snapshot of the session, so that `nfctrace dissect` can build it on the thread that
+/// renders while the next frames are dissected.
+public struct EndedSession: Sendable {
+    public let number: Int
+    private let build: @Sendable () -> SessionSummary
+
+    init(number: Int, build: @escaping @Sendable () -> SessionSummary) {
+        self.number = number
+        self.build = build
+    }
+
+    public func summary() -> SessionSummary { build() }
+}
+
+/// A dissection event whose session summary may not be built yet.
+public enum PendingEvent: Sendable {
+    case frame(FrameDissection)
+    case session(EndedSession)
+
+    public func resolved() -> DissectionEvent {
+        switch self {
+        case .frame(let d): return .frame(d)
+        case .session(let s): return .session(s.summary())
+        }
+    }
 }
 
 /// One technology's session-aware dissector.
 protocol TechnologyDissector: AnyObject {
     func dissect(_ frame: Frame, number: Int) -> TechnologyResult
     /// The summary of the open session at the end of the capture (or on field off elsewhere).
-    func endSession() -> SessionSummary?
+    func endSession() -> EndedSession?
 }
 
 /// Numbers tag sessions across technologies.
@@ -55,6 +83,12 @@ public final class Dissector {
 
     /// Dissects one frame; `emit` receives every event that is complete.
     public func process(_ frame: Frame, emit: (DissectionEvent) -> Void) {
+        processPending(frame, emit: { emit($0.resolved()) })
+    }
+
+    /// Dissects one frame; session summaries are handed over unbuilt (`PendingEvent.resolved()`
+    /// builds them, on any thread).
+    public func processPending(_ frame: Frame, emit: (PendingEvent) -> Void) {
         frameNumber += 1
         var result: TechnologyResult
         switch frame.event {
@@ -64,7 +98,7 @@ public final class Dissector {
             result = dissector(for: lastTechnology).dissect(frame, number: frameNumber)
             if frame.event == .fieldOff {
                 // Field loss ends every tag's session, whatever its technology.
-                var summaries: [SessionSummary] = result.endedAfter.map { [$0] } ?? []
+                var summaries: [EndedSession] = result.endedAfter.map { [$0] } ?? []
                 for (t, d) in dissectors where t != lastTechnology {
                     if let s = d.endSession() { summaries.append(s) }
                 }
@@ -88,7 +122,7 @@ public final class Dissector {
     }
 
     /// Emits the held frame (now that its successor is known) and holds `d`.
-    private func release(_ d: FrameDissection, emit: (DissectionEvent) -> Void) {
+    private func release(_ d: FrameDissection, emit: (PendingEvent) -> Void) {
         if var h = held {
             if d.responseTo == h.number { h.responseIn = d.number }
             emit(.frame(h))
@@ -96,15 +130,20 @@ public final class Dissector {
         held = d
     }
 
-    private func flushHeld(_ emit: (DissectionEvent) -> Void) {
+    private func flushHeld(_ emit: (PendingEvent) -> Void) {
         if let h = held { emit(.frame(h)) }
         held = nil
     }
 
     /// Emits what is still held and the summaries of sessions open at the end of the capture.
     public func finish(emit: (DissectionEvent) -> Void) {
+        finishPending(emit: { emit($0.resolved()) })
+    }
+
+    /// `finish(emit:)` with session summaries handed over unbuilt.
+    public func finishPending(emit: (PendingEvent) -> Void) {
         flushHeld(emit)
-        var summaries: [SessionSummary] = []
+        var summaries: [EndedSession] = []
         for d in dissectors.values { if let s = d.endSession() { summaries.append(s) } }
         for s in summaries.sorted(by: { $0.number < $1.number }) { emit(.session(s)) }
     }
@@ -146,5 +185,5 @@ final class RawDissector: TechnologyDissector {
         return TechnologyResult(dissection: d)
     }
 
-    func endSession() -> SessionSummary? { nil }
+    func endSession() -> EndedSession? { nil }
 }

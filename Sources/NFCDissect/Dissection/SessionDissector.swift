@@ -16,7 +16,7 @@ protocol SessionDissector: TechnologyDissector {
     var session: Session? { get set }
     /// A reader or tag frame in the context of the session. Returns the summary of a session
     /// that this frame ended before it (a new activation, another card answering).
-    func dataFrame(_ ctx: inout FrameContext, direction: Direction) -> SessionSummary?
+    func dataFrame(_ ctx: inout FrameContext, direction: Direction) -> EndedSession?
 }
 
 extension SessionDissector {

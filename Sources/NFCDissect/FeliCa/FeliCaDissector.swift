@@ -19,16 +19,17 @@ final class FeliCaDissector: SessionDissector {
         self.counter = counter
     }
 
-    func dataFrame(_ ctx: inout FrameContext, direction: Direction) -> SessionSummary? {
+    func dataFrame(_ ctx: inout FrameContext, direction: Direction) -> EndedSession? {
         guard direction == .tagToReader else { readerFrame(&ctx); return nil }
         return cardFrame(&ctx)
     }
 
-    func endSession() -> SessionSummary? {
+    func endSession() -> EndedSession? {
         guard var s = session else { return nil }
         s.noteUnanswered(s.pending)
         session = nil
-        return FeliCaSessionSummary.make(s, detail: detail)
+        let detail = self.detail
+        return EndedSession(number: s.number) { [s] in FeliCaSessionSummary.make(s, detail: detail) }
     }
 
     // MARK: LEN and CRC_F
@@ -85,7 +86,7 @@ final class FeliCaDissector: SessionDissector {
     // MARK: card frames
 
     /// Returns the summary of a session this frame ended (a Polling answered by another card).
-    private func cardFrame(_ ctx: inout FrameContext) -> SessionSummary? {
+    private func cardFrame(_ ctx: inout FrameContext) -> EndedSession? {
         if session == nil { session = FeliCaSession(number: counter.take(), frame: ctx.number) }
         let payload = Self.payload(&ctx)
         guard let pending = session?.pending else {
@@ -152,8 +153,8 @@ final class FeliCaDissector: SessionDissector {
 
     /// Polling answers decide the session's card, its current system and system switches.
     private func pollingAnswer(idm: FeliCaIDm, pmm: FeliCaPMm, requestData rd: UInt16?, pending: FeliCaPending,
-                               _ ctx: inout FrameContext) -> SessionSummary? {
-        var ended: SessionSummary? = nil
+                               _ ctx: inout FrameContext) -> EndedSession? {
+        var ended: EndedSession? = nil
         var polledCode: UInt16? = nil
         var requestCode: UInt8 = 0
         if case .polling(let sc, let rc, _)? = pending.command {

@@ -14,16 +14,17 @@ final class ISO14443ADissector: SessionDissector {
         self.counter = counter
     }
 
-    func dataFrame(_ ctx: inout FrameContext, direction: Direction) -> SessionSummary? {
+    func dataFrame(_ ctx: inout FrameContext, direction: Direction) -> EndedSession? {
         guard direction == .tagToReader else { return readerFrame(&ctx) }
         tagFrame(&ctx)
         return nil
     }
 
-    func endSession() -> SessionSummary? {
+    func endSession() -> EndedSession? {
         guard let s = session else { return nil }
         session = nil
-        return ISO14443ASessionSummary.make(s, detail: detail)
+        let detail = self.detail
+        return EndedSession(number: s.number) { [s] in ISO14443ASessionSummary.make(s, detail: detail) }
     }
 
     private func startSession(at number: Int) {
@@ -33,10 +34,10 @@ final class ISO14443ADissector: SessionDissector {
     // MARK: reader frames
 
     /// Returns the summary of a session that this frame ended (a new activation).
-    private func readerFrame(_ ctx: inout FrameContext) -> SessionSummary? {
+    private func readerFrame(_ ctx: inout FrameContext) -> EndedSession? {
         let frame = ctx.frame
         let bytes = frame.bytes
-        var ended: SessionSummary? = nil
+        var ended: EndedSession? = nil
         let activation = ISO14443ACommand.recognises(bytes, lastByteBits: frame.lastByteBits)
         if activation, bytes.count == 1, bytes[0] == ISO14443A.reqa || bytes[0] == ISO14443A.wupa,
            let s = session, s.tagAnswered {

@@ -20,15 +20,16 @@ final class ISO15693Dissector: SessionDissector {
         self.counter = counter
     }
 
-    func dataFrame(_ ctx: inout FrameContext, direction: Direction) -> SessionSummary? {
+    func dataFrame(_ ctx: inout FrameContext, direction: Direction) -> EndedSession? {
         guard direction == .tagToReader else { readerFrame(&ctx); return nil }
         return tagFrame(&ctx)
     }
 
-    func endSession() -> SessionSummary? {
+    func endSession() -> EndedSession? {
         guard let s = session else { return nil }
         session = nil
-        return ISO15693SessionSummary.make(s, detail: detail)
+        let detail = self.detail
+        return EndedSession(number: s.number) { [s] in ISO15693SessionSummary.make(s, detail: detail) }
     }
 
     private func startSession(at number: Int) {
@@ -72,7 +73,7 @@ final class ISO15693Dissector: SessionDissector {
     // MARK: tag frames
 
     /// Returns the summary of a session this answer ended (an Inventory found another VICC).
-    private func tagFrame(_ ctx: inout FrameContext) -> SessionSummary? {
+    private func tagFrame(_ ctx: inout FrameContext) -> EndedSession? {
         if session == nil { startSession(at: ctx.number) }
         let split = CRCSplit(ctx.frame, expected: true, kind: .b)
         guard let pending = session?.pending else {
@@ -90,7 +91,7 @@ final class ISO15693Dissector: SessionDissector {
             ctx.summary = "answer to a malformed request"
             return nil
         }
-        var ended: SessionSummary? = nil
+        var ended: EndedSession? = nil
         // Only an answer the reader accepts (CRC correct or not captured) can show a new VICC.
         let accepted: Bool
         switch split.status {

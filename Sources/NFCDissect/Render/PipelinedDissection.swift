@@ -1,0 +1,34 @@
+import NFCCore
+
+/// Dissection on one core, rendering on the other: what `nfctrace dissect` runs.
+///
+/// Frames are dissected in order on the calling thread (session state is sequential); finished
+/// events go to a worker thread in batches, where session summaries are built and `consume`
+/// renders and writes them. The output is the same as dissecting and rendering on one thread.
+public enum PipelinedDissection {
+    /// Reads frames with `next` until it returns nil or throws. `consume` gets every event, in
+    /// order, on the worker thread; it owns what it touches until `run` returns. Returns the
+    /// worst severity among the frames' diagnostics. A reader error is rethrown after every
+    /// event before it has been consumed (a damaged file loses nothing that came before).
+    public static func run(_ dissector: Dissector, frames next: () throws -> Frame?,
+                           consume: @escaping ([DissectionEvent]) -> Void) throws -> Diagnostic.Severity? {
+        let pipeline = BatchPipeline<PendingEvent> { pending in
+            consume(pending.map { $0.resolved() })
+        }
+        var worst: Diagnostic.Severity? = nil
+        let emit: (PendingEvent) -> Void = { event in
+            if case .frame(let d) = event, let s = d.worstSeverity { worst = max(worst ?? s, s) }
+            pipeline.submit(event)
+        }
+        var failure: Error? = nil
+        do {
+            while let frame = try next() { dissector.processPending(frame, emit: emit) }
+        } catch {
+            failure = error
+        }
+        dissector.finishPending(emit: emit)
+        pipeline.finish()
+        if let failure { throw failure }
+        return worst
+    }
+}
