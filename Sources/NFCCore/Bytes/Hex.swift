@@ -1,17 +1,39 @@
 /// Hexadecimal text for bytes, both ways. The one place nfctrace turns bytes into hex and back.
 public enum Hex {
-    @usableFromInline static let upperDigits: [UInt8] = Array("0123456789ABCDEF".utf8)
+    /// The uppercase hex digit of a nibble (0–15), without a table (no global to initialise).
+    @inlinable @inline(__always) @usableFromInline
+    static func digit(ofNibble n: UInt8) -> UInt8 { n < 10 ? 0x30 &+ n : 0x37 &+ n }
 
     /// `[0x04, 0xA2]` → `"04 A2"` (uppercase, one separator between bytes).
+    @inlinable
     public static func string<C: Collection>(_ bytes: C, separator: String = " ") -> String where C.Element == UInt8 {
+        if separator == " " { return spaced(bytes) }
         let sep = Array(separator.utf8)
         let count = bytes.isEmpty ? 0 : bytes.count * 2 + (bytes.count - 1) * sep.count
         return String(unsafeUninitializedCapacity: count) { buffer in
             var i = 0
             for b in bytes {
                 if i > 0 { for s in sep { buffer[i] = s; i += 1 } }
-                buffer[i] = upperDigits[Int(b >> 4)]
-                buffer[i + 1] = upperDigits[Int(b & 0x0F)]
+                buffer[i] = digit(ofNibble: b >> 4)
+                buffer[i + 1] = digit(ofNibble: b & 0x0F)
+                i += 2
+            }
+            return i
+        }
+    }
+
+    /// The usual case of `string`: one space between bytes.
+    @inlinable @usableFromInline
+    static func spaced<C: Collection>(_ bytes: C) -> String where C.Element == UInt8 {
+        let n = bytes.count
+        guard n > 0 else { return "" }
+        return String(unsafeUninitializedCapacity: n * 3 - 1) { buffer in
+            guard let p = buffer.baseAddress else { return 0 }
+            var i = 0
+            for b in bytes {
+                if i > 0 { p[i] = 0x20; i += 1 }
+                p[i] = digit(ofNibble: b >> 4)
+                p[i + 1] = digit(ofNibble: b & 0x0F)
                 i += 2
             }
             return i
@@ -25,15 +47,15 @@ public enum Hex {
         for b in bytes {
             if !first { out.append(contentsOf: separator) }
             first = false
-            out.append(upperDigits[Int(b >> 4)])
-            out.append(upperDigits[Int(b & 0x0F)])
+            out.append(digit(ofNibble: b >> 4))
+            out.append(digit(ofNibble: b & 0x0F))
         }
     }
 
     @inlinable
     public static func appendByte(_ b: UInt8, to out: inout [UInt8]) {
-        out.append(upperDigits[Int(b >> 4)])
-        out.append(upperDigits[Int(b & 0x0F)])
+        out.append(digit(ofNibble: b >> 4))
+        out.append(digit(ofNibble: b & 0x0F))
     }
 
     /// `0x1A8B` → `"1A8B"` with `digits` hex digits (zero padded).
@@ -43,7 +65,7 @@ public enum Hex {
             var x = UInt64(truncatingIfNeeded: v)
             var i = n - 1
             while i >= 0 {
-                buffer[i] = upperDigits[Int(x & 0xF)]
+                buffer[i] = digit(ofNibble: UInt8(x & 0xF))
                 x >>= 4
                 i -= 1
             }
@@ -52,7 +74,15 @@ public enum Hex {
     }
 
     /// `"0x3A"`-style text for one byte.
-    public static func byte(_ b: UInt8) -> String { "0x" + value(b, digits: 2) }
+    public static func byte(_ b: UInt8) -> String {
+        String(unsafeUninitializedCapacity: 4) { buffer in
+            buffer[0] = 0x30
+            buffer[1] = 0x78
+            buffer[2] = digit(ofNibble: b >> 4)
+            buffer[3] = digit(ofNibble: b & 0x0F)
+            return 4
+        }
+    }
 
     /// Parses hex text such as `"04 A2 2C"`, `"04a22c"`, `"04:A2:2C"` or `"0x04 0xA2"`.
     /// Whitespace, `:`, `-` and `,` separate bytes; a byte is one or two digits when separated,

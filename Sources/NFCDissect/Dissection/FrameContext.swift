@@ -34,9 +34,18 @@ struct FrameContext {
 
     /// Fields come out in byte order (stable for equal starts), whatever order they were added in.
     func finish(session: Int?) -> FrameDissection {
-        let ordered = sink.fields.enumerated().sorted { a, b in
-            let x = a.element.range?.lowerBound ?? Int.max
-            let y = b.element.range?.lowerBound ?? Int.max
+        let fields = sink.fields
+        func start(_ f: Field) -> Int { f.range?.lowerBound ?? Int.max }
+        // Most dissectors add fields in byte order already; sort (stably) only when not.
+        var inOrder = true
+        var previous = Int.min
+        for f in fields {
+            let x = start(f)
+            if x < previous { inOrder = false; break }
+            previous = x
+        }
+        let ordered = inOrder ? fields : fields.enumerated().sorted { a, b in
+            let x = start(a.element), y = start(b.element)
             return x != y ? x < y : a.offset < b.offset
         }.map(\.element)
         return FrameDissection(number: number, frame: frame, layer: layer, summary: summary, crc: crc,
