@@ -1,8 +1,8 @@
 /// Hexadecimal text for bytes, both ways. The one place nfctrace turns bytes into hex and back.
 public enum Hex {
     /// The uppercase hex digit of a nibble (0–15), without a table (no global to initialise).
-    @inlinable @inline(__always) @usableFromInline
-    static func digit(ofNibble n: UInt8) -> UInt8 { n < 10 ? 0x30 &+ n : 0x37 &+ n }
+    @inlinable @inline(__always)
+    public static func digit(ofNibble n: UInt8) -> UInt8 { n < 10 ? 0x30 &+ n : 0x37 &+ n }
 
     /// `[0x04, 0xA2]` → `"04 A2"` (uppercase, one separator between bytes).
     @inlinable

@@ -122,8 +122,9 @@ public final class Dissector {
     }
 
     /// Emits the held frame (now that its successor is known) and holds `d`.
-    private func release(_ d: FrameDissection, emit: (PendingEvent) -> Void) {
-        if var h = held {
+    private func release(_ d: consuming FrameDissection, emit: (PendingEvent) -> Void) {
+        // take(): the held dissection moves out instead of being copied (and retained) field by field.
+        if var h = held.take() {
             if d.responseTo == h.number { h.responseIn = d.number }
             emit(.frame(h))
         }
@@ -131,8 +132,7 @@ public final class Dissector {
     }
 
     private func flushHeld(_ emit: (PendingEvent) -> Void) {
-        if let h = held { emit(.frame(h)) }
-        held = nil
+        if let h = held.take() { emit(.frame(h)) }
     }
 
     /// Emits what is still held and the summaries of sessions open at the end of the capture.

@@ -34,20 +34,21 @@ struct FrameContext {
 
     /// Fields come out in byte order (stable for equal starts), whatever order they were added in.
     func finish(session: Int?) -> FrameDissection {
-        let fields = sink.fields
+        // A frame has a handful of fields, usually in byte order already: a stable insertion
+        // sort in place costs nothing then.
+        var ordered = sink.fields
         func start(_ f: Field) -> Int { f.range?.lowerBound ?? Int.max }
-        // Most dissectors add fields in byte order already; sort (stably) only when not.
-        var inOrder = true
-        var previous = Int.min
-        for f in fields {
-            let x = start(f)
-            if x < previous { inOrder = false; break }
-            previous = x
+        if ordered.count > 1 {
+            for i in 1..<ordered.count {
+                let key = start(ordered[i])
+                var j = i
+                while j > 0, start(ordered[j - 1]) > key { j -= 1 }
+                if j < i {
+                    let moving = ordered.remove(at: i)
+                    ordered.insert(moving, at: j)
+                }
+            }
         }
-        let ordered = inOrder ? fields : fields.enumerated().sorted { a, b in
-            let x = start(a.element), y = start(b.element)
-            return x != y ? x < y : a.offset < b.offset
-        }.map(\.element)
         return FrameDissection(number: number, frame: frame, layer: layer, summary: summary, crc: crc,
                                fields: ordered, diagnostics: diagnostics, responseTo: responseTo, session: session)
     }

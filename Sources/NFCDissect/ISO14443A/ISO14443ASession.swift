@@ -36,7 +36,13 @@ public struct Type2MemoryImage: Sendable, Equatable {
     }
 
     /// The per-byte "known" mask memory decoders take.
-    public var knownBytes: [Bool] { known.flatMap { [$0, $0, $0, $0] } }
+    public var knownBytes: [Bool] {
+        var mask = [Bool](repeating: false, count: known.count * 4)
+        for (p, isKnown) in known.enumerated() where isKnown {
+            for i in p * 4..<p * 4 + 4 { mask[i] = true }
+        }
+        return mask
+    }
 
     /// Every page (256 × 4 bytes), unknown ones as zeros.
     public var allBytes: [UInt8] { bytes }

@@ -212,6 +212,29 @@ enum Type2Frames {
         ]))
     }
 
+    /// `Page 0x04 (user memory)`, written in one go (this runs for every page a reader reads).
+    /// Without a known model a READ near page FF does not wrap, so pages can pass 0xFF.
+    static func pageLabel(_ page: Int, _ region: Type2MemoryMap.Region) -> String {
+        let digits = page > 0xFF ? 3 : 2
+        var name = region.rawValue
+        return name.withUTF8 { name in
+            String(unsafeUninitializedCapacity: 8 + digits + 2 + name.count + 1) { out in
+                var i = 0
+                for b in "Page 0x".utf8 { out[i] = b; i += 1 }
+                var shift = (digits - 1) * 4
+                while shift >= 0 {
+                    out[i] = Hex.digit(ofNibble: UInt8((page >> shift) & 0xF))
+                    i += 1
+                    shift -= 4
+                }
+                out[i] = 0x20; out[i + 1] = 0x28; i += 2
+                for b in name { out[i] = b; i += 1 }
+                out[i] = 0x29
+                return i + 1
+            }
+        }
+    }
+
     static func describePages(first: Int, data: [UInt8], wrapAt total: Int?, _ ctx: inout FrameContext, _ s: ISO14443ASession) {
         let count = data.count / 4
         let map = s.memoryMap
@@ -230,15 +253,16 @@ enum Type2Frames {
         if let t = total, first + count > t { ctx.summary += ", wrapped to page 0x00" }
         if ctx.sink.enabled {
             var children: [Field] = []
+            children.reserveCapacity(pages.count)
             for (i, p) in pages.enumerated() {
-                let bytes = Array(data[i * 4..<i * 4 + 4])
+                let bytes = data[i * 4..<i * 4 + 4]
                 var value = Hex.string(bytes)
                 if regions[i] == .pwd || regions[i] == .pack { value += " (PWD and PACK always read as zeros)" }
-                if regions[i] == .capabilityContainer, bytes[0] == 0xE1 {
-                    value += " (NDEF magic, mapping \(bytes[1] >> 4).\(bytes[1] & 0xF), data area \(Int(bytes[2]) * 8) bytes)"
+                if regions[i] == .capabilityContainer, bytes[bytes.startIndex] == 0xE1 {
+                    let version = bytes[bytes.startIndex + 1], size = bytes[bytes.startIndex + 2]
+                    value += " (NDEF magic, mapping \(version >> 4).\(version & 0xF), data area \(Int(size) * 8) bytes)"
                 }
-                // Without a known model a READ near page FF does not wrap, so pages can pass 0xFF.
-                children.append(Field("ntag.page_data", "Page 0x\(Hex.value(p, digits: p > 0xFF ? 3 : 2)) (\(regions[i].rawValue))", value, range: i * 4..<i * 4 + 4))
+                children.append(Field("ntag.page_data", pageLabel(p, regions[i]), value, range: i * 4..<i * 4 + 4))
             }
             ctx.sink.add(Field("ntag.data", "Data", "\(count) page\(count == 1 ? "" : "s"), \(data.count) bytes", range: 0..<data.count, children: children))
         }

@@ -81,8 +81,9 @@ struct JSONWriter {
         reserve(k.utf8CodeUnitCount + 4)
         if needsComma { put(0x2C) }
         put(0x22)
-        (base + count).update(from: k.utf8Start, count: k.utf8CodeUnitCount)
-        count &+= k.utf8CodeUnitCount
+        // Keys are a few bytes: a loop beats a call to memcpy.
+        let src = k.utf8Start
+        for i in 0..<k.utf8CodeUnitCount { put(src[i]) }
         put(0x22)
         put(0x3A)
         needsComma = true
@@ -92,17 +93,47 @@ struct JSONWriter {
     @inline(__always)
     private static func needsEscape(_ b: UInt8) -> Bool { b < 0x20 || b == 0x22 || b == 0x5C }
 
-    /// A JSON string literal in one pass over the UTF-8 (worst case six bytes per input byte).
+    /// Whether any of the 8 bytes of `w` needs an escape (< 0x20, `"` or `\`), eight at a time:
+    /// the classic "has a byte less than n" and "has a zero byte" bit tricks.
+    @inline(__always)
+    private static func wordNeedsEscape(_ w: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        let control = (w &- ones &* 0x20) & ~w & highs
+        let q = w ^ (ones &* 0x22)
+        let quote = (q &- ones) & ~q & highs
+        let b = w ^ (ones &* 0x5C)
+        let backslash = (b &- ones) & ~b & highs
+        return (control | quote | backslash) != 0
+    }
+
+    /// A JSON string literal. Plain text (the usual case) moves eight bytes at a time with no
+    /// call per run; from the first byte that needs an escape on, byte by byte.
     private mutating func quoted(_ utf8: UnsafeBufferPointer<UInt8>) {
-        reserve(utf8.count &* 6 &+ 2)
+        let n = utf8.count
+        reserve(n &* 6 &+ 2)   // worst case: every byte as \u00XX
         put(0x22)
-        for b in utf8 {
-            if !Self.needsEscape(b) {
-                put(b)
+        guard let src = utf8.baseAddress else {
+            put(0x22)
+            return
+        }
+        var i = 0
+        while i &+ 8 <= n {
+            let w = UnsafeRawPointer(src + i).loadUnaligned(as: UInt64.self)
+            if Self.wordNeedsEscape(w) { break }
+            UnsafeMutableRawPointer(base + count).storeBytes(of: w, as: UInt64.self)
+            count &+= 8
+            i &+= 8
+        }
+        while i < n {
+            let c = src[i]
+            i &+= 1
+            if !Self.needsEscape(c) {
+                put(c)
                 continue
             }
             put(0x5C)
-            switch b {
+            switch c {
             case 0x22: put(0x22)
             case 0x5C: put(0x5C)
             case 0x0A: put(0x6E)
@@ -110,7 +141,7 @@ struct JSONWriter {
             case 0x09: put(0x74)
             default:
                 put(0x75); put(0x30); put(0x30)
-                put(Self.hexDigit(b >> 4)); put(Self.hexDigit(b & 0x0F))
+                put(Self.hexDigit(c >> 4)); put(Self.hexDigit(c & 0x0F))
             }
         }
         put(0x22)
@@ -226,17 +257,21 @@ struct JSONWriter {
     private mutating func appendFields(_ fields: [Field]) {
         byte(0x5B)
         needsComma = false
-        for f in fields {
-            beginObject()
-            string("key", f.key)
-            string("label", f.label)
-            string("value", f.value)
-            if let r = f.range { range(r) }
-            if !f.children.isEmpty {
-                key("children")
-                appendFields(f.children)
+        // Members are read in place: `for f in fields` would copy (retain and release) each
+        // field's three strings and its children.
+        fields.withUnsafeBufferPointer { fields in
+            for i in fields.indices {
+                beginObject()
+                string("key", fields[i].key)
+                string("label", fields[i].label)
+                string("value", fields[i].value)
+                if let r = fields[i].range { range(r) }
+                if !fields[i].children.isEmpty {
+                    key("children")
+                    appendFields(fields[i].children)
+                }
+                endObject()
             }
-            endObject()
         }
         byte(0x5D)
         needsComma = true
