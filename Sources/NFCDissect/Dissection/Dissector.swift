@@ -68,7 +68,17 @@ public final class Dissector {
         self.detail = detail
     }
 
+    /// The last dissector used: captures rarely switch technology, so most frames skip the lookup.
+    private var current: (technology: Technology, dissector: TechnologyDissector)?
+
     private func dissector(for technology: Technology) -> TechnologyDissector {
+        if let c = current, c.technology == technology { return c.dissector }
+        let d = existingOrNewDissector(for: technology)
+        current = (technology, d)
+        return d
+    }
+
+    private func existingOrNewDissector(for technology: Technology) -> TechnologyDissector {
         if let d = dissectors[technology] { return d }
         let d: TechnologyDissector
         switch technology {

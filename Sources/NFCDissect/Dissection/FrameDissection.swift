@@ -51,7 +51,11 @@ public struct FrameDissection: Sendable {
     }
 
     /// Worst diagnostic severity, if any.
-    public var worstSeverity: Diagnostic.Severity? { diagnostics.map(\.severity).max() }
+    public var worstSeverity: Diagnostic.Severity? {
+        var worst: Diagnostic.Severity? = nil
+        for d in diagnostics where worst.map({ d.severity > $0 }) ?? true { worst = d.severity }
+        return worst
+    }
 }
 
 /// What a tag session amounted to, emitted when it ends (field off, new activation, end of capture).

@@ -51,6 +51,8 @@ func hexValue(_ bytes: some Collection<UInt8>) -> String {
 
 /// `"text"` with control characters shown as escapes, so a value stays on one line.
 func quoted(_ s: String) -> String {
+    // Plain text (the usual case) is copied whole; scalar by scalar only when something needs escaping.
+    if !s.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C || $0 == 0x7F }) { return "\"" + s + "\"" }
     var out = "\""
     for scalar in s.unicodeScalars {
         switch scalar {
