@@ -3,6 +3,9 @@ import NFCCore
 /// Builds the end-of-session summary of an ISO 14443-A tag: identity, authentication, and the
 /// memory rebuilt from the pages the reader read and wrote.
 enum ISO14443ASessionSummary {
+    /// `Page 0x00` … `Page 0xFF`, made once (a session summary lists every page it knows).
+    static let pageLabels: [String] = (0..<Type2MemoryImage.maxPages).map { "Page \(Hex.byte(UInt8($0)))" }
+
     static func make(_ s: ISO14443ASession, detail: DissectionDetail) -> SessionSummary {
         var headline: [String] = []
         var tag: [Field] = []
@@ -53,14 +56,14 @@ enum ISO14443ASessionSummary {
                 let span = map.pages(of: region).map { $0.count == 1 ? Hex.byte(UInt8($0.lowerBound)) : "\(Hex.byte(UInt8($0.lowerBound)))…\(Hex.byte(UInt8(truncatingIfNeeded: $0.upperBound)))" } ?? ""
                 if full {
                     var children: [Field] = []
-                    for p in known {
-                        guard let bytes = s.memory.page(p) else { continue }
-                        var value = Hex.string(bytes)
+                    children.reserveCapacity(known.count)
+                    for p in known where s.memory.known[p] {
+                        var value = Hex.string(s.memory.bytes[p * 4..<p * 4 + 4])
                         if region == .pwd, case .authenticated(let pwd, _) = s.authentication {
                             value += " (reads as zeros; PWD_AUTH used \(Hex.string(pwd)))"
                         }
                         if s.memory.written[p] { value += " (written)" }
-                        children.append(Field("memory.page", "Page \(Hex.byte(UInt8(p)))", value))
+                        children.append(Field("memory.page", pageLabels[p], value))
                     }
                     let total = map.pages(of: region)?.count ?? known.count
                     memory.append(Field("memory.region", "\(region.rawValue) (\(span))", "\(known.count) of \(total) pages known", children: children))
