@@ -6,14 +6,17 @@ import NFCCore
 /// events go to a worker thread in batches, where session summaries are built and `consume`
 /// renders and writes them. The output is the same as dissecting and rendering on one thread.
 public enum PipelinedDissection {
+    /// One batch of events, each resolved (its session summary built) as it is read.
+    public typealias Batch = LazyMapSequence<[PendingEvent], DissectionEvent>
+
     /// Reads frames with `next` until it returns nil or throws. `consume` gets every event, in
     /// order, on the worker thread; it owns what it touches until `run` returns. Returns the
     /// worst severity among the frames' diagnostics. A reader error is rethrown after every
     /// event before it has been consumed (a damaged file loses nothing that came before).
     public static func run(_ dissector: Dissector, frames next: () throws -> Frame?,
-                           consume: @escaping ([DissectionEvent]) -> Void) throws -> Diagnostic.Severity? {
+                           consume: @escaping (Batch) -> Void) throws -> Diagnostic.Severity? {
         let pipeline = BatchPipeline<PendingEvent> { pending in
-            consume(pending.map { $0.resolved() })
+            consume(pending.lazy.map { $0.resolved() })
         }
         var worst: Diagnostic.Severity? = nil
         let emit: (PendingEvent) -> Void = { event in
