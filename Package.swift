@@ -42,7 +42,11 @@ let package = Package(
             dependencies: [
                 "NFCCore", "NFCCapture", "NFCDissect", "NFCEmulator", "NFCReplay", "NFCFuzz", "NFCFuzzTargets",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]
+            ],
+            // mimalloc (Debian libmimalloc-dev, installed by scripts/setup) replaces malloc in the
+            // CLI: dissection allocates small objects on one thread and frees them on the other,
+            // which glibc's allocator serialises (docs/performance.md).
+            linkerSettings: [.linkedLibrary("mimalloc")]
         ),
         .testTarget(
             name: "NFCCoreTests",
