@@ -110,13 +110,16 @@ struct JSONWriter {
     /// A JSON string literal. Plain text (the usual case) moves eight bytes at a time with no
     /// call per run; from the first byte that needs an escape on, byte by byte.
     private mutating func quoted(_ utf8: UnsafeBufferPointer<UInt8>) {
+        byte(0x22)
+        escaped(utf8)
+        byte(0x22)
+    }
+
+    /// The inside of a JSON string literal (no quotes).
+    private mutating func escaped(_ utf8: UnsafeBufferPointer<UInt8>) {
         let n = utf8.count
-        reserve(n &* 6 &+ 2)   // worst case: every byte as \u00XX
-        put(0x22)
-        guard let src = utf8.baseAddress else {
-            put(0x22)
-            return
-        }
+        reserve(n &* 6)   // worst case: every byte as \u00XX
+        guard let src = utf8.baseAddress else { return }
         var i = 0
         while i &+ 8 <= n {
             let w = UnsafeRawPointer(src + i).loadUnaligned(as: UInt64.self)
@@ -144,16 +147,30 @@ struct JSONWriter {
                 put(Self.hexDigit(c >> 4)); put(Self.hexDigit(c & 0x0F))
             }
         }
-        put(0x22)
     }
 
     @inline(__always)
     private static func hexDigit(_ nibble: UInt8) -> UInt8 { nibble < 10 ? 0x30 &+ nibble : 0x37 &+ nibble }
 
     private mutating func quoted(_ s: String) {
-        if let done: Void = s.utf8.withContiguousStorageIfAvailable({ quoted($0) }) { return done }
+        byte(0x22)
+        escaped(s)
+        byte(0x22)
+    }
+
+    private mutating func escaped(_ s: String) {
+        if let done: Void = s.utf8.withContiguousStorageIfAvailable({ escaped($0) }) { return done }
         var copy = s
-        copy.withUTF8 { quoted($0) }
+        copy.withUTF8 { escaped($0) }
+    }
+
+    /// Fixed JSON text between values (plain ASCII literals of this file).
+    @inline(__always)
+    private mutating func literal(_ text: StaticString) {
+        let n = text.utf8CodeUnitCount
+        reserve(n)
+        let src = text.utf8Start
+        for i in 0..<n { put(src[i]) }
     }
 
     private mutating func decimal(_ value: Int) {
@@ -164,16 +181,20 @@ struct JSONWriter {
             put(0x30 &+ UInt8(v))
             return
         }
-        // Digits land at the end of a 20-byte window, then move down.
-        var digits = 0
-        var end = base + count + 20
-        repeat {
-            end -= 1
-            end.pointee = 0x30 &+ UInt8(v % 10)
-            v /= 10
+        var digits = 2
+        var limit: UInt = 100
+        while v >= limit && digits < 20 {
             digits &+= 1
+            if limit > UInt.max / 10 { break }
+            limit &*= 10
+        }
+        // Written from the last digit back, in place (no copy for two or three digits).
+        var at = base + count + digits
+        repeat {
+            at -= 1
+            at.pointee = 0x30 &+ UInt8(v % 10)
+            v /= 10
         } while v > 0
-        (base + count).update(from: end, count: digits)
         count &+= digits
     }
 
@@ -261,10 +282,15 @@ struct JSONWriter {
         // field's three strings and its children.
         fields.withUnsafeBufferPointer { fields in
             for i in fields.indices {
-                beginObject()
-                string("key", fields[i].key)
-                string("label", fields[i].label)
-                string("value", fields[i].value)
+                // `{"key":"…","label":"…","value":"…"`: the fixed text as three literal runs.
+                literal(i == 0 ? "{\"key\":\"" : ",{\"key\":\"")
+                escaped(fields[i].key)
+                literal("\",\"label\":\"")
+                escaped(fields[i].label)
+                literal("\",\"value\":\"")
+                escaped(fields[i].value)
+                byte(0x22)
+                needsComma = true
                 if let r = fields[i].range { range(r) }
                 if !fields[i].children.isEmpty {
                     key("children")
