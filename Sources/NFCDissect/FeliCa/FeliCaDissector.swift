@@ -25,9 +25,8 @@ final class FeliCaDissector: SessionDissector {
     }
 
     func endSession() -> EndedSession? {
-        guard var s = session else { return nil }
+        guard var s = session.take() else { return nil }
         s.noteUnanswered(s.pending)
-        session = nil
         let detail = self.detail
         return EndedSession(number: s.number) { [s] in FeliCaSessionSummary.make(s, detail: detail) }
     }
@@ -65,8 +64,8 @@ final class FeliCaDissector: SessionDissector {
 
     private func readerFrame(_ ctx: inout FrameContext) {
         if session == nil { session = FeliCaSession(number: counter.take(), frame: ctx.number) }
-        guard var s = session else { return }
-        session = nil   // move out, so that writes to the stored blocks do not copy them
+        // take(): moved out, not copied, so that writes to its memory do not copy it either
+        guard var s = session.take() else { return }
         defer { session = s }
         let payload = Self.payload(&ctx)
         s.noteUnanswered(s.pending)
@@ -113,8 +112,8 @@ final class FeliCaDissector: SessionDissector {
         if case .polling(let idm, let pmm, let rd) = response {
             return pollingAnswer(idm: idm, pmm: pmm, requestData: rd, pending: pending, &ctx)
         }
-        guard var s = session else { return nil }
-        session = nil
+        // take(): moved out, not copied, so that writes to its memory do not copy it either
+        guard var s = session.take() else { return nil }
         defer { session = s }
         s.cardAnswered = true
         FeliCaResponseFrames.describe(response, to: pending.command, &ctx, &s)
@@ -140,8 +139,8 @@ final class FeliCaDissector: SessionDissector {
                 ctx.summary = "IDm \(idm), PMm \(pmm)" + (rd.map { ", RD \(Hex.value($0, digits: 4))" } ?? "")
                 return
             }
-            guard var s = session else { return }
-            session = nil
+            // take(): moved out, not copied, so that writes to its memory do not copy it either
+            guard var s = session.take() else { return }
             defer { session = s }
             FeliCaResponseFrames.describe(r, to: nil, &ctx, &s)
             if ctx.summary.isEmpty { ctx.summary = r.code.name }
@@ -167,8 +166,8 @@ final class FeliCaDissector: SessionDissector {
             session = FeliCaSession(number: counter.take(), frame: ctx.number)
             ctx.note("another card (IDm \(idm)) answered: new session")
         }
-        guard var s = session else { return ended }
-        session = nil
+        // take(): moved out, not copied, so that writes to its memory do not copy it either
+        guard var s = session.take() else { return ended }
         defer { session = s }
         s.pending = Self.afterAnswer(pending)
         if laterSlot, let current = s.idm, !idm.isSameCard(as: current) {

@@ -21,8 +21,7 @@ final class ISO14443ADissector: SessionDissector {
     }
 
     func endSession() -> EndedSession? {
-        guard let s = session else { return nil }
-        session = nil
+        guard let s = session.take() else { return nil }
         let detail = self.detail
         return EndedSession(number: s.number) { [s] in ISO14443ASessionSummary.make(s, detail: detail) }
     }
@@ -44,8 +43,8 @@ final class ISO14443ADissector: SessionDissector {
             ended = endSession()
         }
         if session == nil { startSession(at: ctx.number) }
-        guard var s = session else { return ended }
-        session = nil   // move out, so that writes to the rebuilt memory do not copy it
+        // take(): moved out, not copied, so that writes to its memory do not copy it either
+        guard var s = session.take() else { return ended }
         defer { session = s }
         if activation || isRATS(frame, s) || isPPS(frame, s) {
             let expectsCRC = activation ? ISO14443ACommand.carriesCRC(bytes, lastByteBits: frame.lastByteBits) : true
@@ -157,8 +156,8 @@ final class ISO14443ADissector: SessionDissector {
 
     private func tagFrame(_ ctx: inout FrameContext) {
         if session == nil { startSession(at: ctx.number) }
-        guard var s = session else { return }
-        session = nil   // move out, so that writes to the rebuilt memory do not copy it
+        // take(): moved out, not copied, so that writes to its memory do not copy it either
+        guard var s = session.take() else { return }
         defer { session = s }
         guard let pending = s.pending else {
             let split = CRCSplit(unknownFrame: ctx.frame, kind: .a)

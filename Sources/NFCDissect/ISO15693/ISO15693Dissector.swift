@@ -26,8 +26,7 @@ final class ISO15693Dissector: SessionDissector {
     }
 
     func endSession() -> EndedSession? {
-        guard let s = session else { return nil }
-        session = nil
+        guard let s = session.take() else { return nil }
         let detail = self.detail
         return EndedSession(number: s.number) { [s] in ISO15693SessionSummary.make(s, detail: detail) }
     }
@@ -40,8 +39,8 @@ final class ISO15693Dissector: SessionDissector {
 
     private func readerFrame(_ ctx: inout FrameContext) {
         if session == nil { startSession(at: ctx.number) }
-        guard var s = session else { return }
-        session = nil   // move out, so that writes to the rebuilt memory do not copy it
+        // take(): moved out, not copied, so that writes to its memory do not copy it either
+        guard var s = session.take() else { return }
         defer { session = s }
         let split = CRCSplit(ctx.frame, expected: true, kind: .b)
         ctx.apply(split, key: "iso15693.crc")
@@ -105,8 +104,8 @@ final class ISO15693Dissector: SessionDissector {
             startSession(at: ctx.number)
             session?.pending = pending
         }
-        guard var s = session else { return ended }
-        session = nil
+        // take(): moved out, not copied, so that writes to its memory do not copy it either
+        guard var s = session.take() else { return ended }
         defer { session = s }
         ctx.responseTo = pending.frame
         // Every VICC in a 16-slot inventory answers in its own slot: the request stays open.
