@@ -241,22 +241,16 @@ struct JSONWriter {
         put(0x22)
     }
 
-    mutating func stringArray(_ k: StaticString, _ v: [String]) {
-        key(k)
-        byte(0x5B)
-        for (i, x) in v.enumerated() {
-            if i > 0 { byte(0x2C) }
-            quoted(x)
-        }
-        byte(0x5D)
-    }
+    mutating func stringArray(_ k: StaticString, _ v: [String]) { array(k, v) { $0.quoted($1) } }
+    mutating func intArray(_ k: StaticString, _ v: [Int]) { array(k, v) { $0.decimal($1) } }
 
-    mutating func intArray(_ k: StaticString, _ v: [Int]) {
+    /// `"k":[…]`, each element written by `element`.
+    private mutating func array<T>(_ k: StaticString, _ v: [T], _ element: (inout JSONWriter, T) -> Void) {
         key(k)
         byte(0x5B)
         for (i, x) in v.enumerated() {
             if i > 0 { byte(0x2C) }
-            decimal(x)
+            element(&self, x)
         }
         byte(0x5D)
     }
