@@ -7,36 +7,22 @@ public enum Hex {
     /// `[0x04, 0xA2]` → `"04 A2"` (uppercase, one separator between bytes).
     @inlinable
     public static func string<C: Collection>(_ bytes: C, separator: String = " ") -> String where C.Element == UInt8 {
-        if separator == " " { return spaced(bytes) }
-        let sep = Array(separator.utf8)
-        let count = bytes.isEmpty ? 0 : bytes.count * 2 + (bytes.count - 1) * sep.count
-        return String(unsafeUninitializedCapacity: count) { buffer in
-            var i = 0
-            for b in bytes {
-                if i > 0 { for s in sep { buffer[i] = s; i += 1 } }
-                buffer[i] = digit(ofNibble: b >> 4)
-                buffer[i + 1] = digit(ofNibble: b & 0x0F)
-                i += 2
-            }
-            return i
-        }
-    }
-
-    /// The usual case of `string`: one space between bytes.
-    @inlinable @usableFromInline
-    static func spaced<C: Collection>(_ bytes: C) -> String where C.Element == UInt8 {
         let n = bytes.count
         guard n > 0 else { return "" }
-        return String(unsafeUninitializedCapacity: n * 3 - 1) { buffer in
-            guard let p = buffer.baseAddress else { return 0 }
-            var i = 0
-            for b in bytes {
-                if i > 0 { p[i] = 0x20; i += 1 }
-                p[i] = digit(ofNibble: b >> 4)
-                p[i + 1] = digit(ofNibble: b & 0x0F)
-                i += 2
+        var separator = separator
+        // The separator's UTF-8 is read in place (a one-space literal needs no array).
+        return separator.withUTF8 { sep in
+            String(unsafeUninitializedCapacity: n * 2 + (n - 1) * sep.count) { buffer in
+                guard let p = buffer.baseAddress else { return 0 }
+                var i = 0
+                for b in bytes {
+                    if i > 0 { for s in sep { p[i] = s; i += 1 } }
+                    p[i] = digit(ofNibble: b >> 4)
+                    p[i + 1] = digit(ofNibble: b & 0x0F)
+                    i += 2
+                }
+                return i
             }
-            return i
         }
     }
 

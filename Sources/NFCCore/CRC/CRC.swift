@@ -50,10 +50,15 @@ public enum CRC {
 
     /// The two CRC bytes as they are sent after `bytes`.
     public static func bytes<C: Collection>(_ kind: Kind, _ bytes: C) -> [UInt8] where C.Element == UInt8 {
-        let v = compute(kind, bytes)
+        let (first, second) = transmitted(kind, compute(kind, bytes))
+        return [first, second]
+    }
+
+    /// A CRC value's two bytes in transmission order: low byte first for CRC_A/CRC_B, high first for CRC_F.
+    static func transmitted(_ kind: Kind, _ v: UInt16) -> (UInt8, UInt8) {
         switch kind {
-        case .a, .b: return [UInt8(v & 0xFF), UInt8(v >> 8)]
-        case .felica: return [UInt8(v >> 8), UInt8(v & 0xFF)]
+        case .a, .b: return (UInt8(v & 0xFF), UInt8(v >> 8))
+        case .felica: return (UInt8(v >> 8), UInt8(v & 0xFF))
         }
     }
 
@@ -76,12 +81,10 @@ public enum CRC {
         let r = range ?? 0..<frame.count
         guard r.count >= 2, r.lowerBound >= 0, r.upperBound <= frame.count else { return .tooShort }
         let body = frame[r.lowerBound..<r.upperBound - 2]
-        let v = compute(kind, body)
-        let first = frame[r.upperBound - 2], second = frame[r.upperBound - 1]
-        let (high, low) = (UInt8(v >> 8), UInt8(truncatingIfNeeded: v))
-        let matches = kind == .felica ? (first == high && second == low) : (first == low && second == high)
+        let expected = transmitted(kind, compute(kind, body))
+        let found = (frame[r.upperBound - 2], frame[r.upperBound - 1])
         // Arrays only for the diagnostic of a mismatch: every frame with a CRC passes here.
-        return matches ? .ok : .mismatch(expected: bytes(kind, body), found: [first, second])
+        return expected == found ? .ok : .mismatch(expected: [expected.0, expected.1], found: [found.0, found.1])
     }
 }
 

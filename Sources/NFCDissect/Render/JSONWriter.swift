@@ -144,13 +144,11 @@ struct JSONWriter {
             case 0x09: put(0x74)
             default:
                 put(0x75); put(0x30); put(0x30)
-                put(Self.hexDigit(c >> 4)); put(Self.hexDigit(c & 0x0F))
+                put(Hex.digit(ofNibble: c >> 4)); put(Hex.digit(ofNibble: c & 0x0F))
             }
         }
     }
 
-    @inline(__always)
-    private static func hexDigit(_ nibble: UInt8) -> UInt8 { nibble < 10 ? 0x30 &+ nibble : 0x37 &+ nibble }
 
     private mutating func quoted(_ s: String) {
         byte(0x22)
@@ -235,8 +233,8 @@ struct JSONWriter {
         reserve(bytes.count &* 2 &+ 2)
         put(0x22)
         for b in bytes {
-            put(Self.hexDigit(b >> 4))
-            put(Self.hexDigit(b & 0x0F))
+            put(Hex.digit(ofNibble: b >> 4))
+            put(Hex.digit(ofNibble: b & 0x0F))
         }
         put(0x22)
     }
