@@ -14,13 +14,19 @@ struct TechnologyResult {
 public struct EndedSession: Sendable {
     public let number: Int
     private let build: @Sendable () -> SessionSummary
+    private var built: SessionSummary? = nil
 
     init(number: Int, build: @escaping @Sendable () -> SessionSummary) {
         self.number = number
         self.build = build
     }
 
-    public func summary() -> SessionSummary { build() }
+    public func summary() -> SessionSummary { built ?? build() }
+
+    /// Builds the summary now (on this thread), so that `summary()` only hands it out.
+    public mutating func buildNow() {
+        if built == nil { built = build() }
+    }
 }
 
 /// A dissection event whose session summary may not be built yet.
@@ -33,6 +39,13 @@ public enum PendingEvent: Sendable {
         case .frame(let d): return .frame(d)
         case .session(let s): return .session(s.summary())
         }
+    }
+
+    /// Builds a session's summary now, on this thread; a frame is left as it is.
+    public mutating func buildSummary() {
+        guard case .session(var s) = self else { return }
+        s.buildNow()
+        self = .session(s)
     }
 }
 

@@ -6,9 +6,16 @@ import Glibc
 /// dissector's state is sequential, but rendering a finished frame needs nothing but that frame.
 /// At most `depth` batches wait at any time, so memory stays bounded whatever the capture's
 /// length; a producer that gets ahead waits for the worker.
+///
+/// When the worker is the slower side (the queue is full as a batch is handed over), the
+/// producer first runs `help` on that batch: work the worker would otherwise do (for `nfctrace
+/// dissect`, building session summaries), done on a core that would only wait.
 public final class BatchPipeline<Item: Sendable> {
     private let batchSize: Int
     private let depth: Int
+    private let help: ((inout [Item]) -> Void)?
+    /// How many batches the producer has helped with (for tests and benchmarks).
+    public private(set) var helped = 0
     private var batch: [Item] = []
     private let shared: Shared
     private var thread: pthread_t?
@@ -68,9 +75,14 @@ public final class BatchPipeline<Item: Sendable> {
     /// `consume` is called on the worker thread with each batch, in submission order. It must
     /// own whatever it touches (the caller hands its renderer and output over and does not use
     /// them until `finish()` has returned).
-    public init(batchSize: Int = 256, depth: Int = 8, consume: @escaping ([Item]) -> Void) {
+    ///
+    /// `help`, when given, may change a batch on the calling thread before it is handed over; it
+    /// must leave what `consume` makes of the batch unchanged.
+    public init(batchSize: Int = 256, depth: Int = 8, help: ((inout [Item]) -> Void)? = nil,
+                consume: @escaping ([Item]) -> Void) {
         self.batchSize = max(1, batchSize)
         self.depth = max(1, depth)
+        self.help = help
         self.shared = Shared(consume: consume)
         batch.reserveCapacity(self.batchSize)
         thread = shared.start()
@@ -86,12 +98,21 @@ public final class BatchPipeline<Item: Sendable> {
 
     private func handOver() {
         guard !batch.isEmpty else { return }
-        let full = batch
+        var full = batch
         batch = []
         batch.reserveCapacity(batchSize)
         guard thread != nil else {
             shared.consume(full)
             return
+        }
+        if let help {
+            pthread_mutex_lock(shared.lock)
+            let behind = shared.waiting >= depth
+            pthread_mutex_unlock(shared.lock)
+            if behind {
+                help(&full)
+                helped += 1
+            }
         }
         pthread_mutex_lock(shared.lock)
         while shared.waiting >= depth { pthread_cond_wait(shared.changed, shared.lock) }

@@ -13,11 +13,18 @@ public enum PipelinedDissection {
     /// order, on the worker thread; it owns what it touches until `run` returns. Returns the
     /// worst severity among the frames' diagnostics. A reader error is rethrown after every
     /// event before it has been consumed (a damaged file loses nothing that came before).
+    /// `batchSize` and `depth` are those of `BatchPipeline`; `helped`, when given, is told how
+    /// many batches had their summaries built on the calling thread.
     public static func run(_ dissector: Dissector, frames next: () throws -> Frame?,
+                           batchSize: Int = 256, depth: Int = 8, helped: ((Int) -> Void)? = nil,
                            consume: @escaping (Batch) -> Void) throws -> Diagnostic.Severity? {
-        let pipeline = BatchPipeline<PendingEvent> { pending in
+        // Summaries are the worker's biggest job; when it falls behind, the dissecting thread
+        // builds those of the batch it hands over instead of waiting.
+        let pipeline = BatchPipeline<PendingEvent>(batchSize: batchSize, depth: depth, help: { batch in
+            for i in batch.indices { batch[i].buildSummary() }
+        }, consume: { pending in
             consume(pending.lazy.map { $0.resolved() })
-        }
+        })
         var worst: Diagnostic.Severity? = nil
         let emit: (PendingEvent) -> Void = { event in
             if case .frame(let d) = event, let s = d.worstSeverity { worst = max(worst ?? s, s) }
@@ -31,6 +38,7 @@ public enum PipelinedDissection {
         }
         dissector.finishPending(emit: emit)
         pipeline.finish()
+        helped?(pipeline.helped)
         if let failure { throw failure }
         return worst
     }

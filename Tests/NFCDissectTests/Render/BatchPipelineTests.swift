@@ -46,6 +46,32 @@ import NFCDissect
         #expect(furthestAhead > batchSize, "the producer did get ahead of a slow worker")
     }
 
+    @Test func producerHelpsOnlyWhenTheWorkerIsBehind() {
+        // A slow worker: the producer helps (here it negates items; the worker undoes it), and
+        // what the worker sees is still every item once, in order.
+        let slow = Seen()
+        let helping = BatchPipeline<Int>(batchSize: 8, depth: 2, help: { batch in
+            for i in batch.indices { batch[i] = -batch[i] }
+        }, consume: { batch in
+            usleep(300)
+            slow.items.append(contentsOf: batch.map { abs($0) })
+            slow.batches.append(batch.filter { $0 < 0 }.count)
+        })
+        for i in 1...800 { helping.submit(i) }
+        helping.finish()
+        #expect(slow.items == Array(1...800))
+        #expect(helping.helped > 0)
+        #expect(slow.batches.filter { $0 == 8 }.count == helping.helped, "helped batches arrive changed")
+        // A fast worker with a deep queue: the producer never has to help.
+        let fast = Seen()
+        let idle = BatchPipeline<Int>(batchSize: 8, depth: 10_000, help: { _ in Issue.record("helped a worker that keeps up") },
+                                      consume: { fast.items.append(contentsOf: $0) })
+        for i in 1...800 { idle.submit(i) }
+        idle.finish()
+        #expect(fast.items == Array(1...800))
+        #expect(idle.helped == 0)
+    }
+
     @Test func finishIsIdempotentAndDeinitDrains() {
         let seen = Seen()
         do {

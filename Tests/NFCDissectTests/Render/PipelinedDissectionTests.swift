@@ -1,3 +1,4 @@
+import Glibc
 import Testing
 import NFCCapture
 import NFCCore
@@ -9,7 +10,10 @@ import NFCDissect
     struct Failure: Error {}
 
     /// Renders `frames` through the pipeline; `failAfter` makes the frame source throw there.
-    static func pipelined(_ frames: [Frame], mode: GoldenTests.Mode, failAfter: Int? = nil) -> (output: String, error: Error?) {
+    /// `slowWorker` makes the rendering thread the slower one, so the dissecting thread builds
+    /// session summaries for it.
+    static func pipelined(_ frames: [Frame], mode: GoldenTests.Mode, failAfter: Int? = nil,
+                          slowWorker: Bool = false, helped: ((Int) -> Void)? = nil) -> (output: String, error: Error?) {
         let dissector = Dissector(detail: mode == .text ? .summary : .full)
         let text = TextRenderer(verbose: mode == .verbose, color: false)
         let json = JSONRenderer()
@@ -23,7 +27,8 @@ import NFCDissect
                 guard i < frames.count else { return nil }
                 defer { i += 1 }
                 return frames[i]
-            }) { events in
+            }, batchSize: slowWorker ? 16 : 256, depth: slowWorker ? 2 : 8, helped: helped) { events in
+                if slowWorker { usleep(2_000) }
                 for e in events {
                     if mode == .json { json.render(e, into: &sink.bytes) } else { text.render(e, into: &sink.bytes) }
                 }
@@ -76,6 +81,42 @@ import NFCDissect
             #expect(error == nil)
             #expect(output == Self.sequential(frames, mode: mode), "\(mode)")
         }
+    }
+
+    /// With a worker that falls behind, the dissecting thread builds summaries of the batches it
+    /// hands over: the output must not change.
+    @Test func summariesBuiltByTheDissectingThread() throws {
+        var all: [Frame] = []
+        for path in GoldenTests.traces { all += try Self.frames(GoldenTests.root + "/" + path) }
+        let frames = Array(repeatElement(all, count: 10).joined())
+        for mode in GoldenTests.Mode.allCases {
+            var helped = 0
+            let (output, error) = Self.pipelined(frames, mode: mode, slowWorker: true, helped: { helped = $0 })
+            #expect(error == nil)
+            #expect(helped > 10, "the dissecting thread built summaries")
+            #expect(output == Self.sequential(frames, mode: mode), "\(mode)")
+        }
+    }
+
+    @Test func anEndedSessionBuiltEarlyIsTheSame() throws {
+        let frames = try Self.frames(GoldenTests.root + "/Traces/ntag215-password-read.pcap")
+        let dissector = Dissector(detail: .full)
+        let json = JSONRenderer()
+        var late: [[UInt8]] = [], early: [[UInt8]] = []
+        let emit: (PendingEvent) -> Void = { event in
+            guard case .session(let s) = event else { return }
+            var built = s
+            built.buildNow()
+            var a: [UInt8] = [], b: [UInt8] = []
+            json.render(.session(s.summary()), into: &a)
+            json.render(.session(built.summary()), into: &b)
+            late.append(a)
+            early.append(b)
+        }
+        for f in frames { dissector.processPending(f, emit: emit) }
+        dissector.finishPending(emit: emit)
+        #expect(late.count >= 3)
+        #expect(late == early)
     }
 
     @Test func aFailingSourceLosesNothingBeforeIt() throws {
