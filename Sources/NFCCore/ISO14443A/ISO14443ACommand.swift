@@ -190,8 +190,19 @@ public enum ISO14443ACommand: Sendable, Hashable {
         case .shortFrame(let b):
             if b == 0x35 { return "OPTIONAL TIMESLOT" }
             return "short frame \(Hex.byte(b))"
-        case .anticollision(let level, _, _): return level == .one ? "ANTICOLL" : "ANTICOLL-\(level.rawValue)"
-        case .select(let level, _): return level == .one ? "SELECT" : "SELECT-\(level.rawValue)"
+        // Literals: the names are on every activation's hot path.
+        case .anticollision(let level, _, _):
+            switch level {
+            case .one: return "ANTICOLL"
+            case .two: return "ANTICOLL-2"
+            case .three: return "ANTICOLL-3"
+            }
+        case .select(let level, _):
+            switch level {
+            case .one: return "SELECT"
+            case .two: return "SELECT-2"
+            case .three: return "SELECT-3"
+            }
         case .hlta: return "HLTA"
         case .rats: return "RATS"
         case .pps: return "PPS"

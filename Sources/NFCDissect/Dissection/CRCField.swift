@@ -48,7 +48,7 @@ struct CRCSplit {
         switch status {
         case .ok(let kind):
             if let r = range {
-                sink.add(Field(key, kind.rawValue, "\(Hex.string(frame.bytes[r])) (correct)", range: r))
+                sink.add(Field(key, kind.rawValue, .hex(frame.bytes[r], suffix: " (correct)"), range: r))
             }
         case .mismatch(let kind, let expected, let found):
             sink.add(Field(key, kind.rawValue, "\(Hex.string(found)) (wrong, expected \(Hex.string(expected)))", range: range))

@@ -95,15 +95,18 @@ final class ISO14443ADissector: SessionDissector {
             ctx.summary = command.name
             ctx.sink.add(Field("iso14443a.short_frame", "Short frame", Hex.byte(b), range: 0..<1))
         case .anticollision(let level, let nvb, let known):
-            ctx.summary = "\(command.name) (cascade level \(level.rawValue))"
-            ctx.sink.add(Field("iso14443a.sel", "SEL", "\(Hex.byte(level.selCode)) (cascade level \(level.rawValue))", range: 0..<1))
-            ctx.sink.add(Field("iso14443a.nvb", "NVB", "\(Hex.byte(nvb.raw)): \(nvb.byteCount) bytes + \(nvb.extraBits) bits, \(nvb.uidBitCount) UID bits known", range: 1..<2))
+            ctx.summary = command.name + Self.levelNote(level)
+            ctx.sink.add(Field("iso14443a.sel", "SEL", .byte(level.selCode, suffix: Self.levelNote(level)), range: 0..<1))
+            // NVB 0x20 (nothing known yet) is the usual first ANTICOLLISION.
+            let nvbNote = nvb.raw == 0x20 ? ": 2 bytes + 0 bits, 0 UID bits known"
+                : ": \(nvb.byteCount) bytes + \(nvb.extraBits) bits, \(nvb.uidBitCount) UID bits known"
+            ctx.sink.add(Field("iso14443a.nvb", "NVB", .byte(nvb.raw, suffix: nvbNote), range: 1..<2))
             if !known.isEmpty {
                 ctx.summary += ", \(nvb.uidBitCount) UID bits known"
                 ctx.sink.add(Field("iso14443a.uid_bits", "Known UID bits", Hex.string(known), range: 2..<2 + known.count))
             }
         case .select(let level, let uid):
-            ctx.sink.add(Field("iso14443a.sel", "SEL", "\(Hex.byte(level.selCode)) (cascade level \(level.rawValue))", range: 0..<1))
+            ctx.sink.add(Field("iso14443a.sel", "SEL", .byte(level.selCode, suffix: Self.levelNote(level)), range: 0..<1))
             ctx.sink.add(Field("iso14443a.nvb", "NVB", "70 (40 UID bits: SELECT)", range: 1..<2))
             describeUIDLevel(uid, offset: 2, &ctx)
             ctx.summary = "\(command.name) \(uidLevelText(uid))"
@@ -132,15 +135,24 @@ final class ISO14443ADissector: SessionDissector {
         ctx.apply(split, key: "iso14443a.crc")
     }
 
+    /// ` (cascade level n)` as a literal.
+    static func levelNote(_ level: CascadeLevel) -> String {
+        switch level {
+        case .one: return " (cascade level 1)"
+        case .two: return " (cascade level 2)"
+        case .three: return " (cascade level 3)"
+        }
+    }
+
     func describeUIDLevel(_ uid: UIDLevelData, offset: Int, _ ctx: inout FrameContext) {
         if uid.hasCascadeTag {
             ctx.sink.add(Field("iso14443a.ct", "Cascade tag", "88 (more cascade levels follow)", range: offset..<offset + 1))
-            ctx.sink.add(Field("iso14443a.uid_cln", "UID CLn", Hex.string(uid.uidBytes), range: offset + 1..<offset + 4))
+            ctx.sink.add(Field("iso14443a.uid_cln", "UID CLn", .hex(uid.uidBytes), range: offset + 1..<offset + 4))
         } else {
-            ctx.sink.add(Field("iso14443a.uid_cln", "UID CLn", Hex.string(uid.bytes), range: offset..<offset + 4))
+            ctx.sink.add(Field("iso14443a.uid_cln", "UID CLn", .hex(uid.bytes), range: offset..<offset + 4))
         }
         if uid.bccIsValid {
-            ctx.sink.add(Field("iso14443a.bcc", "BCC", "\(Hex.byte(uid.bcc)) (correct)", range: offset + 4..<offset + 5))
+            ctx.sink.add(Field("iso14443a.bcc", "BCC", .byte(uid.bcc, suffix: " (correct)"), range: offset + 4..<offset + 5))
         } else {
             ctx.sink.add(Field("iso14443a.bcc", "BCC", "\(Hex.byte(uid.bcc)) (wrong, expected \(Hex.byte(uid.expectedBCC)))", range: offset + 4..<offset + 5))
             ctx.warn("BCC mismatch, expected \(Hex.byte(uid.expectedBCC))", range: offset + 4..<offset + 5)
@@ -200,10 +212,10 @@ final class ISO14443ADissector: SessionDissector {
             let size = atqa.uidSize.byteCount.map { "\($0)-byte UID" } ?? "RFU UID size"
             ctx.summary = "ATQA \(Hex.value(atqa.value, digits: 4)): \(size)"
             if atqa.isType1Tag { ctx.summary += ", Type 1 Tag" }
-            ctx.sink.add(Field("iso14443a.atqa", "ATQA", Hex.value(atqa.value, digits: 4), range: 0..<2, children: [
+            ctx.sink.add(Field("iso14443a.atqa", "ATQA", .bigEndian(atqa.value), range: 0..<2, children: [
                 Field("iso14443a.atqa.uid_size", "UID size", size, range: 0..<1),
                 Field("iso14443a.atqa.bit_frame", "Bit frame anticollision", atqa.bitFrameIsValid ? "bit \(atqa.bitFrameAnticollision.trailingZeroBitCount + 1)" : "none (\(Hex.byte(atqa.bitFrameAnticollision)))", range: 0..<1),
-                Field("iso14443a.atqa.proprietary", "Proprietary coding", Hex.byte(atqa.proprietaryCoding), range: 1..<2),
+                Field("iso14443a.atqa.proprietary", "Proprietary coding", .byte(atqa.proprietaryCoding), range: 1..<2),
             ]))
             if !atqa.bitFrameIsValid && !atqa.isType1Tag { ctx.warn("ATQA b1…b5 must have exactly one bit set", range: 0..<1) }
             if atqa.rfuBitsSet { ctx.warn("ATQA RFU bits are set") }
@@ -288,7 +300,7 @@ final class ISO14443ADissector: SessionDissector {
             if let hint = sak.mifareClassicHint { bits.append(Field("iso14443a.sak.mifare", "MIFARE", hint, range: 0..<1)) }
         }
         if sak.raw & 0x02 != 0 { ctx.note("SAK b2 is RFU and set") }
-        ctx.sink.add(Field("iso14443a.sak", "SAK", Hex.byte(sak.raw), range: 0..<1, children: bits))
+        ctx.sink.add(Field("iso14443a.sak", "SAK", .byte(sak.raw), range: 0..<1, children: bits))
     }
 
     private func describeATS(_ ats: ATS, _ ctx: inout FrameContext) {

@@ -18,15 +18,15 @@ enum ISO14443ASessionSummary {
         }
         if let uid = s.uid {
             headline.append("UID \(Hex.string(uid))")
-            tag.append(Field("tag.uid", "UID", Hex.string(uid)))
+            tag.append(Field("tag.uid", "UID", .hex(uid)))
             if let maker = uid.first, uid.count > 4 {
                 tag.append(Field("tag.manufacturer", "IC manufacturer", manufacturerName(maker)))
             }
         } else if !s.levels.isEmpty {
             headline.append("partial UID \(Hex.string(s.levels.flatMap(\.uidBytes)))")
         }
-        if let atqa = s.atqa { tag.append(Field("tag.atqa", "ATQA", Hex.value(atqa.value, digits: 4))) }
-        if let sak = s.sak { tag.append(Field("tag.sak", "SAK", Hex.byte(sak.raw))) }
+        if let atqa = s.atqa { tag.append(Field("tag.atqa", "ATQA", .bigEndian(atqa.value))) }
+        if let sak = s.sak { tag.append(Field("tag.sak", "SAK", .byte(sak.raw))) }
         if let ats = s.ats { tag.append(Field("tag.ats", "ATS", Hex.string(ats.encode()))) }
         if let auth = s.authentication.summary {
             headline.append(auth)
@@ -58,11 +58,12 @@ enum ISO14443ASessionSummary {
                     var children: [Field] = []
                     children.reserveCapacity(known.count)
                     for p in known where s.memory.known[p] {
-                        var value = Hex.string(s.memory.bytes[p * 4..<p * 4 + 4])
+                        let bytes = s.memory.bytes[p * 4..<p * 4 + 4]
+                        var value = FieldValue.hex(bytes, suffix: s.memory.written[p] ? " (written)" : "")
                         if region == .pwd, case .authenticated(let pwd, _) = s.authentication {
-                            value += " (reads as zeros; PWD_AUTH used \(Hex.string(pwd)))"
+                            value = .hex(bytes, suffix: " (reads as zeros; PWD_AUTH used \(Hex.string(pwd)))"
+                                            + (s.memory.written[p] ? " (written)" : ""))
                         }
-                        if s.memory.written[p] { value += " (written)" }
                         children.append(Field("memory.page", pageLabels[p], value))
                     }
                     let total = map.pages(of: region)?.count ?? known.count

@@ -8,8 +8,8 @@ enum Type2Frames {
     }
 
     /// `0x04 (user memory)`.
-    static func pageText(_ page: UInt8, _ s: ISO14443ASession) -> String {
-        "\(Hex.byte(page)) (\(s.memoryMap.region(ofPage: Int(page)).rawValue))"
+    static func pageText(_ page: UInt8, _ s: ISO14443ASession) -> FieldValue {
+        .byte(page, note: s.memoryMap.region(ofPage: Int(page)).rawValue)
     }
 
     // MARK: requests
@@ -40,7 +40,7 @@ enum Type2Frames {
         s.pending = (ctx.number, .type2(command))
         ctx.summary = command.summary
         if command.code != .compatibilityWrite || continuation == .none {
-            ctx.sink.add(Field("ntag.command", "Command", "\(command.code.name) (\(Hex.byte(command.code.rawValue)))", range: 0..<1))
+            ctx.sink.add(Field("ntag.command", "Command", .named(command.code.name, code: command.code.rawValue), range: 0..<1))
         }
         let map = s.memoryMap
         let known = s.model != nil
@@ -57,7 +57,7 @@ enum Type2Frames {
             if known, Int(end) > map.lastPage { ctx.note("end page beyond the last page \(Hex.byte(UInt8(map.lastPage))); the tag answers NAK") }
         case .write(let page, let data):
             ctx.sink.add(Field("ntag.page", "Page", pageText(page, s), range: 1..<2))
-            ctx.sink.add(Field("ntag.data", "Data", Hex.string(data), range: 2..<6))
+            ctx.sink.add(Field("ntag.data", "Data", .hex(data), range: 2..<6))
             switch page {
             case 0, 1: ctx.note("pages 0–1 hold the UID and are read-only; the tag answers NAK")
             case 2: ctx.note("page 2: only the lock bits are written, OR-ed into the current value")
@@ -77,7 +77,7 @@ enum Type2Frames {
             ctx.sink.add(Field("ntag.increment", "Increment", "\(v)", range: 2..<5))
             ctx.sink.add(Field("ntag.ignored", "Ignored byte", Hex.byte(ignored), range: 5..<6))
         case .pwdAuth(let pwd):
-            ctx.sink.add(Field("ntag.pwd", "Password", Hex.string(pwd), range: 1..<5))
+            ctx.sink.add(Field("ntag.pwd", "Password", .hex(pwd), range: 1..<5))
         case .readSignature(let a):
             ctx.sink.add(Field("ntag.address", "Address", Hex.byte(a), range: 1..<2))
         case .writeSignature(let block, let data):
@@ -148,7 +148,7 @@ enum Type2Frames {
         case .pack(let pack):
             if case .pwdAuth(let pwd) = command { s.authentication = .authenticated(password: pwd, pack: pack) }
             ctx.summary = "PACK \(Hex.string(pack)), authenticated"
-            ctx.sink.add(Field("ntag.pack", "PACK", Hex.string(pack), range: 0..<2))
+            ctx.sink.add(Field("ntag.pack", "PACK", .hex(pack), range: 0..<2))
         case .counter(let v):
             if case .readCounter(let n) = command { s.counters[Int(n)] = v }
             ctx.summary = "counter value \(v)"
@@ -199,15 +199,15 @@ enum Type2Frames {
     }
 
     static func describeVersion(_ v: Type2Version, _ ctx: inout FrameContext) {
-        ctx.sink.add(Field("ntag.version", "Version", Hex.string(v.bytes), range: 0..<8, children: [
-            Field("ntag.version.header", "Fixed header", Hex.byte(v.fixedHeader), range: 0..<1),
-            Field("ntag.version.vendor", "Vendor", "\(Hex.byte(v.vendorID)) (\(v.vendorName))", range: 1..<2),
-            Field("ntag.version.type", "Product type", "\(Hex.byte(v.productType)) (\(v.productTypeName))", range: 2..<3),
-            Field("ntag.version.subtype", "Product subtype", Hex.byte(v.productSubtype), range: 3..<4),
-            Field("ntag.version.major", "Major version", Hex.byte(v.majorVersion), range: 4..<5),
-            Field("ntag.version.minor", "Minor version", Hex.byte(v.minorVersion), range: 5..<6),
-            Field("ntag.version.storage", "Storage size", "\(Hex.byte(v.storageSize)) (\(v.storageSizeDescription))", range: 6..<7),
-            Field("ntag.version.protocol", "Protocol", "\(Hex.byte(v.protocolType))" + (v.protocolType == 3 ? " (ISO/IEC 14443-3)" : ""), range: 7..<8),
+        ctx.sink.add(Field("ntag.version", "Version", .hex(v.bytes), range: 0..<8, children: [
+            Field("ntag.version.header", "Fixed header", .byte(v.fixedHeader), range: 0..<1),
+            Field("ntag.version.vendor", "Vendor", .byte(v.vendorID, note: v.vendorName), range: 1..<2),
+            Field("ntag.version.type", "Product type", .byte(v.productType, note: v.productTypeName), range: 2..<3),
+            Field("ntag.version.subtype", "Product subtype", .byte(v.productSubtype), range: 3..<4),
+            Field("ntag.version.major", "Major version", .byte(v.majorVersion), range: 4..<5),
+            Field("ntag.version.minor", "Minor version", .byte(v.minorVersion), range: 5..<6),
+            Field("ntag.version.storage", "Storage size", .byte(v.storageSize, note: v.storageSizeDescription), range: 6..<7),
+            Field("ntag.version.protocol", "Protocol", .byte(v.protocolType, suffix: v.protocolType == 3 ? " (ISO/IEC 14443-3)" : ""), range: 7..<8),
             Field("ntag.model", "Model", v.model?.summary ?? "unknown"),
         ]))
     }
@@ -256,11 +256,11 @@ enum Type2Frames {
             children.reserveCapacity(pages.count)
             for (i, p) in pages.enumerated() {
                 let bytes = data[i * 4..<i * 4 + 4]
-                var value = Hex.string(bytes)
-                if regions[i] == .pwd || regions[i] == .pack { value += " (PWD and PACK always read as zeros)" }
+                var value = FieldValue.hex(bytes)
+                if regions[i] == .pwd || regions[i] == .pack { value = .hex(bytes, suffix: " (PWD and PACK always read as zeros)") }
                 if regions[i] == .capabilityContainer, bytes[bytes.startIndex] == 0xE1 {
                     let version = bytes[bytes.startIndex + 1], size = bytes[bytes.startIndex + 2]
-                    value += " (NDEF magic, mapping \(version >> 4).\(version & 0xF), data area \(Int(size) * 8) bytes)"
+                    value = .hex(bytes, suffix: " (NDEF magic, mapping \(version >> 4).\(version & 0xF), data area \(Int(size) * 8) bytes)")
                 }
                 children.append(Field("ntag.page_data", pageLabel(p, regions[i]), value, range: i * 4..<i * 4 + 4))
             }

@@ -7,15 +7,25 @@ import NFCCore
 public struct Field: Sendable, Equatable {
     public var key: String
     public var label: String
-    public var value: String
+    /// The value as the dissector found it; `value` is its text.
+    public var content: FieldValue
     /// Byte offsets inside the unit being dissected (the frame, or the memory image).
     public var range: Range<Int>?
     public var children: [Field]
 
+    public var value: String {
+        get { content.text }
+        set { content = FieldValue(newValue) }
+    }
+
     public init(_ key: String, _ label: String, _ value: String, range: Range<Int>? = nil, children: [Field] = []) {
+        self.init(key, label, FieldValue(value), range: range, children: children)
+    }
+
+    public init(_ key: String, _ label: String, _ value: FieldValue, range: Range<Int>? = nil, children: [Field] = []) {
         self.key = key
         self.label = label
-        self.value = value
+        self.content = value
         self.range = range
         self.children = children
     }
@@ -26,6 +36,144 @@ public struct Field: Sendable, Equatable {
         for c in children { if let f = c.first(key: key) { return f } }
         return nil
     }
+}
+
+/// A field's value: text, or up to eight bytes in hex between a fixed prefix and suffix.
+///
+/// Most values of a frame are a byte or a few bytes in hex with a fixed note (`0x93 (cascade
+/// level 1)`, `EB 68 (correct)`, `03 28 D1 01`, `READ (0x30)`). Kept as bytes, they cost the
+/// dissector no string building, and the renderers write the digits straight into their output.
+/// Two values are equal when their text is.
+public struct FieldValue: Sendable, Equatable, CustomStringConvertible {
+    public enum HexStyle: UInt8, Sendable {
+        /// `04 A2 2C`
+        case spaced
+        /// `0x04A22C`
+        case prefixed
+        /// `04A22C`
+        case plain
+    }
+
+    /// The whole text when there are no bytes; otherwise what comes before them.
+    public let prefix: String
+    /// Byte `i` in bits `8 i ..< 8 i + 8`.
+    let bytes: UInt64
+    let count: UInt8
+    let style: HexStyle
+    /// The hex digits are written as ` (0x…)` after the prefix.
+    let hexInParentheses: Bool
+    /// The suffix is written as ` (…)`.
+    let suffixInParentheses: Bool
+    public let suffix: String
+
+    /// The most bytes a value keeps as bytes; longer runs become text.
+    public static var maxBytes: Int { 8 }
+    /// The most UTF-8 bytes `writeHex` writes: ` (0x` + 16 digits + `)`.
+    static var maxHexLength: Int { 24 }
+
+    public init(_ text: String) {
+        self.init(text, bytes: 0, count: 0, style: .spaced, "")
+    }
+
+    private init(_ prefix: String, bytes: UInt64, count: Int, style: HexStyle, hexInParentheses: Bool = false,
+                 _ suffix: String, suffixInParentheses: Bool = false) {
+        self.prefix = prefix
+        self.bytes = bytes
+        self.count = UInt8(count)
+        self.style = style
+        self.hexInParentheses = hexInParentheses
+        self.suffix = suffix
+        self.suffixInParentheses = suffixInParentheses
+    }
+
+    /// `prefix`, the bytes in hex, `suffix`. More than `maxBytes` bytes are kept as text.
+    public static func hex<C: Collection>(_ bytes: C, style: HexStyle = .spaced, prefix: String = "",
+                                          suffix: String = "") -> FieldValue where C.Element == UInt8 {
+        guard bytes.count <= maxBytes else {
+            let digits: String
+            switch style {
+            case .spaced: digits = Hex.string(bytes)
+            case .prefixed: digits = "0x" + Hex.string(bytes, separator: "")
+            case .plain: digits = Hex.string(bytes, separator: "")
+            }
+            return FieldValue(prefix + digits + suffix)
+        }
+        var packed: UInt64 = 0
+        var shift: UInt64 = 0
+        for b in bytes {
+            packed |= UInt64(b) << shift
+            shift &+= 8
+        }
+        return FieldValue(prefix, bytes: packed, count: bytes.count, style: style, suffix)
+    }
+
+    /// An integer's bytes, most significant first (`0x0044` → `0044` in `.plain` style).
+    public static func bigEndian<T: FixedWidthInteger>(_ v: T, style: HexStyle = .plain) -> FieldValue {
+        let n = min(T.bitWidth / 8, maxBytes)
+        var packed: UInt64 = 0
+        for i in 0..<n { packed |= UInt64(UInt8(truncatingIfNeeded: v >> (8 * (n - 1 - i)))) << (8 * UInt64(i)) }
+        return FieldValue("", bytes: packed, count: n, style: style, "")
+    }
+
+    /// `0x3A` and `suffix`.
+    public static func byte(_ b: UInt8, suffix: String = "") -> FieldValue {
+        FieldValue("", bytes: UInt64(b), count: 1, style: .prefixed, suffix)
+    }
+
+    /// `0x3A (note)`.
+    public static func byte(_ b: UInt8, note: String) -> FieldValue {
+        FieldValue("", bytes: UInt64(b), count: 1, style: .prefixed, note, suffixInParentheses: true)
+    }
+
+    /// `NAME (0x30)`: a command's name and code.
+    public static func named(_ name: String, code: UInt8) -> FieldValue {
+        FieldValue(name, bytes: UInt64(code), count: 1, style: .prefixed, hexInParentheses: true, "")
+    }
+
+    var hasHex: Bool { count > 0 }
+
+    /// Writes the hex part (at most `maxHexLength` bytes) at `out`; returns how many.
+    @inline(__always)
+    func writeHex(_ out: UnsafeMutablePointer<UInt8>) -> Int {
+        var i = 0
+        if hexInParentheses {
+            out[0] = 0x20
+            out[1] = 0x28
+            i = 2
+        }
+        if style == .prefixed {
+            out[i] = 0x30
+            out[i &+ 1] = 0x78
+            i &+= 2
+        }
+        var w = bytes
+        for n in 0..<Int(count) {
+            if n > 0 && style == .spaced {
+                out[i] = 0x20
+                i &+= 1
+            }
+            let b = UInt8(truncatingIfNeeded: w)
+            out[i] = Hex.digit(ofNibble: b >> 4)
+            out[i &+ 1] = Hex.digit(ofNibble: b & 0x0F)
+            i &+= 2
+            w >>= 8
+        }
+        if hexInParentheses {
+            out[i] = 0x29
+            i &+= 1
+        }
+        return i
+    }
+
+    public var text: String {
+        guard hasHex else { return prefix }
+        let digits = String(unsafeUninitializedCapacity: Self.maxHexLength) { writeHex($0.baseAddress!) }
+        return prefix + digits + (suffixInParentheses ? " (" + suffix + ")" : suffix)
+    }
+
+    public var description: String { text }
+
+    public static func == (a: FieldValue, b: FieldValue) -> Bool { a.text == b.text }
 }
 
 extension Array where Element == Field {
