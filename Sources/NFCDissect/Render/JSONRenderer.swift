@@ -27,21 +27,27 @@ public final class JSONRenderer {
 
     private func renderFrame(_ d: FrameDissection, _ w: inout JSONWriter) {
         let f = d.frame
-        w.beginObject()
-        w.string("type", "frame")
-        w.int("number", d.number)
-        if let s = d.session { w.int("session", s) }
-        switch f.event {
-        case .data(.readerToTag): w.string("event", "data"); w.string("direction", "reader")
-        case .data(.tagToReader): w.string("event", "data"); w.string("direction", "tag")
-        case .fieldOn: w.string("event", "field-on")
-        case .fieldOff: w.string("event", "field-off")
-        case .malformed(let reason): w.string("event", "malformed"); w.string("reason", reason)
+        // The members every frame has are fixed text between values (no per-member calls).
+        w.json("{\"type\":\"frame\",\"number\":")
+        w.number(d.number)
+        if let s = d.session {
+            w.json(",\"session\":")
+            w.number(s)
         }
-        w.string("technology", f.technology.rawValue)
+        switch f.event {
+        case .data(.readerToTag): w.json(",\"event\":\"data\",\"direction\":\"reader\"")
+        case .data(.tagToReader): w.json(",\"event\":\"data\",\"direction\":\"tag\"")
+        case .fieldOn: w.json(",\"event\":\"field-on\"")
+        case .fieldOff: w.json(",\"event\":\"field-off\"")
+        case .malformed(let reason): w.json(",\"event\":\"malformed\""); w.string("reason", reason)
+        }
+        w.json(",\"technology\":")
+        w.stringValue(f.technology.rawValue)
         if let t = f.start {
-            w.int("start", Int(t.value))
-            w.string("time_unit", t.unit.rawValue)
+            w.json(",\"start\":")
+            w.number(Int(t.value))
+            w.json(",\"time_unit\":")
+            w.stringValue(t.unit.rawValue)
             if let (whole, tenth) = clock.microseconds(t) { w.decimal("time_us", whole, tenth) }
         }
         if let t = f.end { w.int("end", Int(t.value)) }
@@ -55,7 +61,9 @@ public final class JSONRenderer {
         w.string("summary", d.summary)
         switch d.crc {
         case .notExpected: break
-        case .ok(let k): w.string("crc", "ok"); w.string("crc_kind", k.rawValue)
+        case .ok(let k):
+            w.json(",\"crc\":\"ok\",\"crc_kind\":")
+            w.stringValue(k.rawValue)
         case .mismatch(let k, let e, let found):
             w.string("crc", "bad"); w.string("crc_kind", k.rawValue)
             w.hex("crc_expected", e); w.hex("crc_found", found)

@@ -128,6 +128,16 @@ struct JSONWriter {
             count &+= 8
             i &+= 8
         }
+        // The last 1–7 bytes of a string of 8 or more: one more word, ending at the last byte
+        // (it overlaps bytes already written, with the same values).
+        if i < n && n >= 8 && i &+ 8 > n {
+            let w = UnsafeRawPointer(src + (n &- 8)).loadUnaligned(as: UInt64.self)
+            if !Self.wordNeedsEscape(w) {
+                UnsafeMutableRawPointer(base + (count &- (i &+ 8 &- n))).storeBytes(of: w, as: UInt64.self)
+                count &+= n &- i
+                return
+            }
+        }
         while i < n {
             let c = src[i]
             i &+= 1
@@ -150,6 +160,23 @@ struct JSONWriter {
     }
 
 
+    /// The inside of a field value's string literal: its hex digits need no escaping. Read
+    /// through the pointer, in place (a copy of the value would retain and release its strings).
+    @inline(__always)
+    private mutating func value(_ f: UnsafePointer<Field>) {
+        if !f.pointee.content.prefix.isEmpty { escaped(f.pointee.content.prefix) }
+        guard f.pointee.content.hasHex else { return }
+        reserve(FieldValue.maxHexLength)
+        count &+= f.pointee.content.writeHex(base + count)
+        if f.pointee.content.suffixInParentheses {
+            literal(" (")
+            escaped(f.pointee.content.suffix)
+            byte(0x29)
+        } else if !f.pointee.content.suffix.isEmpty {
+            escaped(f.pointee.content.suffix)
+        }
+    }
+
     private mutating func quoted(_ s: String) {
         byte(0x22)
         escaped(s)
@@ -171,6 +198,11 @@ struct JSONWriter {
         for i in 0..<n { put(src[i]) }
     }
 
+    /// "00" "01" … "99": two digits per division (a literal, so nothing to initialise).
+    private static var digitPairs: StaticString {
+        "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899"
+    }
+
     private mutating func decimal(_ value: Int) {
         reserve(21)   // sign and up to 20 digits
         var v = value.magnitude
@@ -186,17 +218,42 @@ struct JSONWriter {
             if limit > UInt.max / 10 { break }
             limit &*= 10
         }
-        // Written from the last digit back, in place (no copy for two or three digits).
+        // Written from the last digit back, in place, two digits at a time.
+        let pairs = Self.digitPairs.utf8Start
         var at = base + count + digits
-        repeat {
+        while v >= 100 {
+            let pair = Int(v % 100) &* 2
+            v /= 100
+            at -= 2
+            at[0] = pairs[pair]
+            at[1] = pairs[pair &+ 1]
+        }
+        if v >= 10 {
+            let pair = Int(v) &* 2
+            at -= 2
+            at[0] = pairs[pair]
+            at[1] = pairs[pair &+ 1]
+        } else {
             at -= 1
-            at.pointee = 0x30 &+ UInt8(v % 10)
-            v /= 10
-        } while v > 0
+            at[0] = 0x30 &+ UInt8(v)
+        }
         count &+= digits
     }
 
     // MARK: members
+
+    /// Fixed JSON text of a renderer, written as is (its own commas and quotes included); the
+    /// next member gets a comma.
+    mutating func json(_ text: StaticString) {
+        literal(text)
+        needsComma = true
+    }
+
+    /// A bare number after `json(…"key":)`.
+    mutating func number(_ v: Int) { decimal(v) }
+
+    /// A quoted, escaped string after `json(…"key":)`.
+    mutating func stringValue(_ v: String) { quoted(v) }
 
     mutating func beginObject() {
         reserve(2)
@@ -280,7 +337,7 @@ struct JSONWriter {
                 literal("\",\"label\":\"")
                 escaped(fields[i].label)
                 literal("\",\"value\":\"")
-                escaped(fields[i].value)
+                value(fields.baseAddress! + i)
                 byte(0x22)
                 needsComma = true
                 if let r = fields[i].range { range(r) }

@@ -36,6 +36,20 @@ import NFCCore
     @Test func integersAndArrays() {
         let values = [0, 9, 10, -1, -10, 1_234_567, Int.max, Int.min]
         for v in values { #expect(Self.written { $0.int("n", v) } == "{\"n\":\(v)}") }
+        // Digits are written two at a time: every length, odd and even, both edges of each.
+        var edge = 1
+        for _ in 0..<19 {
+            let next = edge.multipliedReportingOverflow(by: 10)
+            for v in [edge - 1, edge, edge + 1, -edge, next.overflow ? Int.max : next.partialValue - 1] {
+                #expect(Self.written { $0.int("n", v) } == "{\"n\":\(v)}")
+            }
+            edge = next.overflow ? edge : next.partialValue
+        }
+        var rng = SplitMix64(seed: 3)
+        for _ in 0..<1_000 {
+            let v = Int(truncatingIfNeeded: rng.next()) >> Int(rng.next() % 64)
+            #expect(Self.written { $0.int("n", v) } == "{\"n\":\(v)}")
+        }
         #expect(Self.written { $0.intArray("a", values) } == "{\"a\":[\(values.map(String.init).joined(separator: ","))]}")
         #expect(Self.written { $0.intArray("a", []); $0.bool("t", true); $0.bool("f", false) } == "{\"a\":[],\"t\":true,\"f\":false}")
         #expect(Self.written { $0.decimal("t", 171, 5) } == "{\"t\":171.5}")
