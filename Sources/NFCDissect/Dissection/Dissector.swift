@@ -43,7 +43,8 @@ public enum PendingEvent: Sendable {
 
     /// Builds a session's summary now, on this thread; a frame is left as it is.
     public mutating func buildSummary() {
-        // Tested without binding first: binding would copy (retain and release) every frame.
+        // Matched without a binding first: binding a frame's payload would copy (retain and
+        // release) all of it.
         guard case .session = self, case .session(var s) = self else { return }
         s.buildNow()
         self = .session(s)
