@@ -58,13 +58,11 @@ enum ISO14443ASessionSummary {
                     var children: [Field] = []
                     children.reserveCapacity(known.count)
                     for p in known where s.memory.known[p] {
-                        let bytes = s.memory.bytes[p * 4..<p * 4 + 4]
-                        var value = FieldValue.hex(bytes, suffix: s.memory.written[p] ? " (written)" : "")
+                        var suffix = s.memory.written[p] ? " (written)" : ""
                         if region == .pwd, case .authenticated(let pwd, _) = s.authentication {
-                            value = .hex(bytes, suffix: " (reads as zeros; PWD_AUTH used \(Hex.string(pwd)))"
-                                            + (s.memory.written[p] ? " (written)" : ""))
+                            suffix = " (reads as zeros; PWD_AUTH used \(Hex.string(pwd)))" + suffix
                         }
-                        children.append(Field("memory.page", pageLabels[p], value))
+                        children.append(Field("memory.page", pageLabels[p], .hex(s.memory.bytes[p * 4..<p * 4 + 4], suffix: suffix)))
                     }
                     let total = map.pages(of: region)?.count ?? known.count
                     memory.append(Field("memory.region", "\(region.rawValue) (\(span))", "\(known.count) of \(total) pages known", children: children))

@@ -59,43 +59,44 @@ import NFCDissect
         return frames
     }
 
+    /// The frames of every trace of Traces/, one trace after the other, `times` over.
+    static func allTraces(times: Int) throws -> [Frame] {
+        var all: [Frame] = []
+        for path in GoldenTests.traces { all += try frames(GoldenTests.root + "/" + path) }
+        return Array(repeatElement(all, count: times).joined())
+    }
+
+    /// Checks in every mode that the pipeline writes what one thread writes; returns how many
+    /// batches the dissecting thread helped with in each mode.
+    @discardableResult
+    static func expectSameOutput(_ frames: [Frame], _ what: String, slowWorker: Bool = false) -> [Int] {
+        GoldenTests.Mode.allCases.map { mode in
+            var helped = 0
+            let (output, error) = pipelined(frames, mode: mode, slowWorker: slowWorker, helped: { helped = $0 })
+            #expect(error == nil)
+            #expect(output == sequential(frames, mode: mode), "\(what) \(mode)")
+            return helped
+        }
+    }
+
     @Test(arguments: GoldenTests.traces)
     func sameOutputAsOneThread(path: String) throws {
-        let frames = try Self.frames(GoldenTests.root + "/" + path)
-        for mode in GoldenTests.Mode.allCases {
-            let (output, error) = Self.pipelined(frames, mode: mode)
-            #expect(error == nil)
-            #expect(output == Self.sequential(frames, mode: mode), "\(path) \(mode)")
-        }
+        Self.expectSameOutput(try Self.frames(GoldenTests.root + "/" + path), path)
     }
 
     /// Every trace of Traces/ one after the other, 30 times: thousands of events in many
     /// batches, sessions of every technology ending on field off and on new activations.
     @Test func manyBatchesOfMixedSessions() throws {
-        var all: [Frame] = []
-        for path in GoldenTests.traces { all += try Self.frames(GoldenTests.root + "/" + path) }
-        let frames = Array(repeatElement(all, count: 30).joined())
+        let frames = try Self.allTraces(times: 30)
         #expect(frames.count > 2_000)
-        for mode in GoldenTests.Mode.allCases {
-            let (output, error) = Self.pipelined(frames, mode: mode)
-            #expect(error == nil)
-            #expect(output == Self.sequential(frames, mode: mode), "\(mode)")
-        }
+        Self.expectSameOutput(frames, "all traces")
     }
 
     /// With a worker that falls behind, the dissecting thread builds summaries of the batches it
     /// hands over: the output must not change.
     @Test func summariesBuiltByTheDissectingThread() throws {
-        var all: [Frame] = []
-        for path in GoldenTests.traces { all += try Self.frames(GoldenTests.root + "/" + path) }
-        let frames = Array(repeatElement(all, count: 10).joined())
-        for mode in GoldenTests.Mode.allCases {
-            var helped = 0
-            let (output, error) = Self.pipelined(frames, mode: mode, slowWorker: true, helped: { helped = $0 })
-            #expect(error == nil)
-            #expect(helped > 10, "the dissecting thread built summaries")
-            #expect(output == Self.sequential(frames, mode: mode), "\(mode)")
-        }
+        let helped = Self.expectSameOutput(try Self.allTraces(times: 10), "slow worker", slowWorker: true)
+        for h in helped { #expect(h > 10, "the dissecting thread built summaries") }
     }
 
     @Test func anEndedSessionBuiltEarlyIsTheSame() throws {
