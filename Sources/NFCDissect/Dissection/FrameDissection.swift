@@ -113,7 +113,10 @@ public struct FieldSink {
 
     @inline(__always)
     public mutating func add(_ make: @autoclosure () -> Field) {
-        if enabled { fields.append(make()) }
+        guard enabled else { return }
+        // A frame has a handful of fields: room for them at once instead of growing 1, 2, 4, 8.
+        if fields.capacity == 0 { fields.reserveCapacity(8) }
+        fields.append(make())
     }
 
     public mutating func add(contentsOf more: @autoclosure () -> [Field]) {

@@ -81,9 +81,7 @@ struct JSONWriter {
         reserve(k.utf8CodeUnitCount + 4)
         if needsComma { put(0x2C) }
         put(0x22)
-        // Keys are a few bytes: a loop beats a call to memcpy.
-        let src = k.utf8Start
-        for i in 0..<k.utf8CodeUnitCount { put(src[i]) }
+        copy(UnsafeRawPointer(k.utf8Start), k.utf8CodeUnitCount)
         put(0x22)
         put(0x3A)
         needsComma = true
@@ -118,8 +116,32 @@ struct JSONWriter {
     /// The inside of a JSON string literal (no quotes).
     private mutating func escaped(_ utf8: UnsafeBufferPointer<UInt8>) {
         let n = utf8.count
-        reserve(n &* 6)   // worst case: every byte as \u00XX
+        reserve(max(8, n &* 6))   // worst case: every byte as \u00XX; a whole word for short ones
         guard let src = utf8.baseAddress else { return }
+        if n < 8 {
+            // Most labels and many values are a few bytes: gathered into one word (two
+            // overlapping loads), the bytes past the end filled with a harmless letter.
+            var w: UInt64
+            if n >= 4 {
+                let lo = UInt64(UnsafeRawPointer(src).loadUnaligned(as: UInt32.self))
+                let hi = UInt64(UnsafeRawPointer(src + (n &- 4)).loadUnaligned(as: UInt32.self))
+                w = lo | hi << UInt64((n &- 4) &* 8)
+            } else if n >= 2 {
+                let lo = UInt64(UnsafeRawPointer(src).loadUnaligned(as: UInt16.self))
+                let hi = UInt64(UnsafeRawPointer(src + (n &- 2)).loadUnaligned(as: UInt16.self))
+                w = lo | hi << UInt64((n &- 2) &* 8)
+            } else if n == 1 {
+                w = UInt64(src[0])
+            } else {
+                return
+            }
+            let pad: UInt64 = 0x4141_4141_4141_4141 & ~(UInt64.max >> UInt64((8 &- n) &* 8))
+            if !Self.wordNeedsEscape(w | pad) {
+                UnsafeMutableRawPointer(base + count).storeBytes(of: w, as: UInt64.self)
+                count &+= n
+                return
+            }
+        }
         var i = 0
         while i &+ 8 <= n {
             let w = UnsafeRawPointer(src + i).loadUnaligned(as: UInt64.self)
@@ -194,8 +216,30 @@ struct JSONWriter {
     private mutating func literal(_ text: StaticString) {
         let n = text.utf8CodeUnitCount
         reserve(n)
-        let src = text.utf8Start
-        for i in 0..<n { put(src[i]) }
+        copy(UnsafeRawPointer(text.utf8Start), n)
+    }
+
+    /// Copies `n` bytes after `reserve`: eight at a time, the last (partial) word overlapping
+    /// the one before, short runs as two overlapping loads; reads nothing outside `src[0..<n]`.
+    @inline(__always)
+    private mutating func copy(_ src: UnsafeRawPointer, _ n: Int) {
+        let dst = UnsafeMutableRawPointer(base + count)
+        if n >= 8 {
+            var i = 0
+            while i &+ 8 <= n {
+                dst.storeBytes(of: src.loadUnaligned(fromByteOffset: i, as: UInt64.self), toByteOffset: i, as: UInt64.self)
+                i &+= 8
+            }
+            if i < n {
+                dst.storeBytes(of: src.loadUnaligned(fromByteOffset: n &- 8, as: UInt64.self), toByteOffset: n &- 8, as: UInt64.self)
+            }
+        } else if n >= 4 {
+            dst.storeBytes(of: src.loadUnaligned(as: UInt32.self), as: UInt32.self)
+            dst.storeBytes(of: src.loadUnaligned(fromByteOffset: n &- 4, as: UInt32.self), toByteOffset: n &- 4, as: UInt32.self)
+        } else {
+            for i in 0..<n { dst.storeBytes(of: src.load(fromByteOffset: i, as: UInt8.self), toByteOffset: i, as: UInt8.self) }
+        }
+        count &+= n
     }
 
     /// "00" "01" … "99": two digits per division (a literal, so nothing to initialise).

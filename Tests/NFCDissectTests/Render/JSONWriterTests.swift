@@ -25,6 +25,32 @@ import NFCCore
         }
     }
 
+    /// Strings shorter than a word are gathered into one (overlapping loads, padded); longer ones
+    /// go a word at a time with an overlapping last word. Every length up to 20, plain and with a
+    /// byte that needs an escape at each position, as string members and as field key, label and
+    /// value, starting at every offset of a small buffer (so growth meets each case).
+    @Test func everyShortLengthAndEscapePosition() {
+        for n in 0...20 {
+            var cases = [String(repeating: "x", count: n)]
+            for at in 0..<n {
+                for special in ["\"", "\\", "\n", "\u{1}"] {
+                    var chars = Array(repeating: "y", count: n)
+                    chars[at] = special
+                    cases.append(chars.joined())
+                }
+            }
+            for s in cases {
+                for pad in 0..<9 {
+                    let lead = String(repeating: "p", count: pad)
+                    let json = Self.written({ $0.string("k", lead); $0.string("s", s)
+                        $0.fields("f", [Field(s, s, FieldValue(s))]) }, capacity: 64)
+                    let q = JSONText.quoted(s)
+                    #expect(json == "{\"k\":\"\(lead)\",\"s\":\(q),\"f\":[{\"key\":\(q),\"label\":\(q),\"value\":\(q)}]}")
+                }
+            }
+        }
+    }
+
     @Test func everyControlCharacterIsEscaped() throws {
         let s = String(decoding: (0..<0x20).map { UInt8($0) } + [0x22, 0x5C], as: UTF8.self)
         let json = Self.written { $0.string("k", s) }
