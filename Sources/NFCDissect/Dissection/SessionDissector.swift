@@ -20,6 +20,17 @@ protocol SessionDissector: TechnologyDissector {
 }
 
 extension SessionDissector {
+    /// Runs `body` on the open session, moved out of `session` and back: neither the session nor
+    /// its memory is copied (`guard var s = session.take() … defer { session = s }` copied the
+    /// whole session on every frame). Nil when no session is open.
+    @inline(__always)
+    func withSession<R>(_ body: (inout Session) -> R) -> R? {
+        guard var s = session.take() else { return nil }
+        let result = body(&s)
+        session = consume s
+        return result
+    }
+
     func dissect(_ frame: Frame, number: Int) -> TechnologyResult {
         var ctx = FrameContext(frame, number: number, detail: detail, layer: Self.layer)
         var result = TechnologyResult(dissection: FrameDissection(number: number, frame: frame))

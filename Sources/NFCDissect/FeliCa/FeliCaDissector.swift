@@ -64,9 +64,10 @@ final class FeliCaDissector: SessionDissector {
 
     private func readerFrame(_ ctx: inout FrameContext) {
         if session == nil { session = FeliCaSession(number: counter.take(), frame: ctx.number) }
-        // take(): moved out, not copied, so that writes to its memory do not copy it either
-        guard var s = session.take() else { return }
-        defer { session = s }
+        withSession { readerFrame(&ctx, &$0) }
+    }
+
+    private func readerFrame(_ ctx: inout FrameContext, _ s: inout FeliCaSession) {
         let payload = Self.payload(&ctx)
         s.noteUnanswered(s.pending)
         do {
@@ -112,12 +113,11 @@ final class FeliCaDissector: SessionDissector {
         if case .polling(let idm, let pmm, let rd) = response {
             return pollingAnswer(idm: idm, pmm: pmm, requestData: rd, pending: pending, &ctx)
         }
-        // take(): moved out, not copied, so that writes to its memory do not copy it either
-        guard var s = session.take() else { return nil }
-        defer { session = s }
-        s.cardAnswered = true
-        FeliCaResponseFrames.describe(response, to: pending.command, &ctx, &s)
-        s.pending = Self.afterAnswer(pending)
+        withSession { s in
+            s.cardAnswered = true
+            FeliCaResponseFrames.describe(response, to: pending.command, &ctx, &s)
+            s.pending = Self.afterAnswer(pending)
+        }
         return nil
     }
 
@@ -139,10 +139,7 @@ final class FeliCaDissector: SessionDissector {
                 ctx.summary = "IDm \(idm), PMm \(pmm)" + (rd.map { ", RD \(Hex.value($0, digits: 4))" } ?? "")
                 return
             }
-            // take(): moved out, not copied, so that writes to its memory do not copy it either
-            guard var s = session.take() else { return }
-            defer { session = s }
-            FeliCaResponseFrames.describe(r, to: nil, &ctx, &s)
+            withSession { FeliCaResponseFrames.describe(r, to: nil, &ctx, &$0) }
             if ctx.summary.isEmpty { ctx.summary = r.code.name }
             return
         }
@@ -166,14 +163,18 @@ final class FeliCaDissector: SessionDissector {
             session = FeliCaSession(number: counter.take(), frame: ctx.number)
             ctx.note("another card (IDm \(idm)) answered: new session")
         }
-        // take(): moved out, not copied, so that writes to its memory do not copy it either
-        guard var s = session.take() else { return ended }
-        defer { session = s }
+        withSession { pollingAnswer(idm: idm, pmm: pmm, requestData: rd, pending: pending, polledCode: polledCode,
+                                    requestCode: requestCode, laterSlot: laterSlot, &ctx, &$0) }
+        return ended
+    }
+
+    private func pollingAnswer(idm: FeliCaIDm, pmm: FeliCaPMm, requestData rd: UInt16?, pending: FeliCaPending, polledCode: UInt16?,
+                               requestCode: UInt8, laterSlot: Bool, _ ctx: inout FrameContext, _ s: inout FeliCaSession) {
         s.pending = Self.afterAnswer(pending)
         if laterSlot, let current = s.idm, !idm.isSameCard(as: current) {
             describePollingAnswer(idm: idm, pmm: pmm, rd: rd, requestCode: requestCode, &ctx)
             ctx.warn("another card answered in a later time slot (IDm \(idm)); this session stays with \(current)")
-            return ended
+            return
         }
         s.cardAnswered = true
         s.pmm = pmm
@@ -198,7 +199,7 @@ final class FeliCaDissector: SessionDissector {
         if (requestCode == 0x01 || requestCode == 0x02) && rd == nil {
             ctx.note("no request data although RC \(Hex.value(requestCode, digits: 2)) asked for it", range: 0..<1)
         }
-        return ended
+        return
     }
 
     private func describePollingAnswer(idm: FeliCaIDm, pmm: FeliCaPMm, rd: UInt16?, requestCode: UInt8, _ ctx: inout FrameContext) {

@@ -39,13 +39,17 @@ final class ISO14443ADissector: SessionDissector {
         var ended: EndedSession? = nil
         let activation = ISO14443ACommand.recognises(bytes, lastByteBits: frame.lastByteBits)
         if activation, bytes.count == 1, bytes[0] == ISO14443A.reqa || bytes[0] == ISO14443A.wupa,
-           let s = session, s.tagAnswered {
+           session?.tagAnswered == true {
             ended = endSession()
         }
         if session == nil { startSession(at: ctx.number) }
-        // take(): moved out, not copied, so that writes to its memory do not copy it either
-        guard var s = session.take() else { return ended }
-        defer { session = s }
+        withSession { readerFrame(&ctx, activation: activation, &$0) }
+        return ended
+    }
+
+    private func readerFrame(_ ctx: inout FrameContext, activation: Bool, _ s: inout ISO14443ASession) {
+        let frame = ctx.frame
+        let bytes = frame.bytes
         if activation || isRATS(frame, s) || isPPS(frame, s) {
             let expectsCRC = activation ? ISO14443ACommand.carriesCRC(bytes, lastByteBits: frame.lastByteBits) : true
             let split = CRCSplit(frame, expected: expectsCRC, kind: .a)
@@ -59,15 +63,14 @@ final class ISO14443ADissector: SessionDissector {
                 ctx.diagnostics.append(Diagnostic(.error, "ISO 14443-3 command \(error)"))
                 s.pending = (ctx.number, .unknown)
             }
-            return ended
+            return
         }
         if s.isoDEPActive {
             let block = ISODEPFrames.describeRequest(&ctx)
             s.pending = (ctx.number, block.map { .isoDEP($0) } ?? .unknown)
-            return ended
+            return
         }
         Type2Frames.describeRequest(&ctx, session: &s)
-        return ended
     }
 
     /// RATS `E0 xx` + CRC_A, only before an ATS (afterwards E0 is no valid PCB either).
@@ -168,9 +171,10 @@ final class ISO14443ADissector: SessionDissector {
 
     private func tagFrame(_ ctx: inout FrameContext) {
         if session == nil { startSession(at: ctx.number) }
-        // take(): moved out, not copied, so that writes to its memory do not copy it either
-        guard var s = session.take() else { return }
-        defer { session = s }
+        withSession { tagFrame(&ctx, &$0) }
+    }
+
+    private func tagFrame(_ ctx: inout FrameContext, _ s: inout ISO14443ASession) {
         guard let pending = s.pending else {
             let split = CRCSplit(unknownFrame: ctx.frame, kind: .a)
             ctx.apply(split, key: "iso14443a.crc")

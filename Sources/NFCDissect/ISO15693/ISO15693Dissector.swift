@@ -39,9 +39,10 @@ final class ISO15693Dissector: SessionDissector {
 
     private func readerFrame(_ ctx: inout FrameContext) {
         if session == nil { startSession(at: ctx.number) }
-        // take(): moved out, not copied, so that writes to its memory do not copy it either
-        guard var s = session.take() else { return }
-        defer { session = s }
+        withSession { readerFrame(&ctx, &$0) }
+    }
+
+    private func readerFrame(_ ctx: inout FrameContext, _ s: inout ISO15693Session) {
         let split = CRCSplit(ctx.frame, expected: true, kind: .b)
         ctx.apply(split, key: "iso15693.crc")
         switch split.status {
@@ -104,13 +105,12 @@ final class ISO15693Dissector: SessionDissector {
             startSession(at: ctx.number)
             session?.pending = pending
         }
-        // take(): moved out, not copied, so that writes to its memory do not copy it either
-        guard var s = session.take() else { return ended }
-        defer { session = s }
-        ctx.responseTo = pending.frame
-        // Every VICC in a 16-slot inventory answers in its own slot: the request stays open.
-        if case .inventory = request.command {} else { s.pending = nil }
-        ISO15693ResponseFields.describe(request: request, requestFrame: pending.frame, split: split, &ctx, session: &s)
+        withSession { s in
+            ctx.responseTo = pending.frame
+            // Every VICC in a 16-slot inventory answers in its own slot: the request stays open.
+            if case .inventory = request.command {} else { s.pending = nil }
+            ISO15693ResponseFields.describe(request: request, requestFrame: pending.frame, split: split, &ctx, session: &s)
+        }
         return ended
     }
 }
