@@ -3,9 +3,19 @@ import NFCCore
 /// What a technology's dissector returns for one frame: its dissection, and the summary of a
 /// tag session that ended just before it (a new activation) or with it (field off).
 struct TechnologyResult {
-    var dissection: FrameDissection
+    /// Optional only so that `takeDissection()` can move it out.
+    private var dissection: FrameDissection?
     var endedBefore: EndedSession? = nil
     var endedAfter: EndedSession? = nil
+
+    init(dissection: FrameDissection, endedBefore: EndedSession? = nil, endedAfter: EndedSession? = nil) {
+        self.dissection = dissection
+        self.endedBefore = endedBefore
+        self.endedAfter = endedAfter
+    }
+
+    /// The frame's dissection, moved out (a copy would retain and release all of it). Once.
+    mutating func takeDissection() -> FrameDissection { dissection.take()! }
 }
 
 /// A tag session that has ended. Its summary (memory map, TLVs, NDEF) is built when asked for,
@@ -113,7 +123,7 @@ public final class Dissector {
 
     /// Dissects one frame; session summaries are handed over unbuilt (`PendingEvent.resolved()`
     /// builds them, on any thread).
-    public func processPending(_ frame: Frame, emit: (PendingEvent) -> Void) {
+    public func processPending(_ frame: Frame, emit: (consuming PendingEvent) -> Void) {
         frameNumber += 1
         var result: TechnologyResult
         switch frame.event {
@@ -127,7 +137,7 @@ public final class Dissector {
                 for (t, d) in dissectors where t != lastTechnology {
                     if let s = d.endSession() { summaries.append(s) }
                 }
-                release(result.dissection, emit: emit)
+                release(result.takeDissection(), emit: emit)
                 for s in summaries.sorted(by: { $0.number < $1.number }) { flushHeld(emit); emit(.session(s)) }
                 return
             }
@@ -139,7 +149,7 @@ public final class Dissector {
             flushHeld(emit)
             emit(.session(before))
         }
-        release(result.dissection, emit: emit)
+        release(result.takeDissection(), emit: emit)
         if let after = result.endedAfter {
             flushHeld(emit)
             emit(.session(after))
@@ -147,16 +157,18 @@ public final class Dissector {
     }
 
     /// Emits the held frame (now that its successor is known) and holds `d`.
-    private func release(_ d: consuming FrameDissection, emit: (PendingEvent) -> Void) {
+    private func release(_ d: consuming FrameDissection, emit: (consuming PendingEvent) -> Void) {
         // take(): the held dissection moves out instead of being copied (and retained) field by field.
-        if var h = held.take() {
-            if d.responseTo == h.number { h.responseIn = d.number }
-            emit(.frame(h))
+        let (number, responseTo) = (d.number, d.responseTo)
+        let previous = held.take()
+        held = consume d
+        if var h = consume previous {
+            if responseTo == h.number { h.responseIn = number }
+            emit(.frame(consume h))
         }
-        held = d
     }
 
-    private func flushHeld(_ emit: (PendingEvent) -> Void) {
+    private func flushHeld(_ emit: (consuming PendingEvent) -> Void) {
         if let h = held.take() { emit(.frame(h)) }
     }
 
@@ -166,7 +178,7 @@ public final class Dissector {
     }
 
     /// `finish(emit:)` with session summaries handed over unbuilt.
-    public func finishPending(emit: (PendingEvent) -> Void) {
+    public func finishPending(emit: (consuming PendingEvent) -> Void) {
         flushHeld(emit)
         var summaries: [EndedSession] = []
         for d in dissectors.values { if let s = d.endSession() { summaries.append(s) } }

@@ -33,23 +33,14 @@ struct FrameContext {
     }
 
     /// Fields come out in byte order (stable for equal starts), whatever order they were added in.
-    func finish(session: Int?) -> FrameDissection {
-        // A frame has a handful of fields, usually in byte order already: a stable insertion
-        // sort in place costs nothing then.
-        var ordered = sink.fields
-        func start(_ f: Field) -> Int { f.range?.lowerBound ?? Int.max }
-        if ordered.count > 1 {
-            for i in 1..<ordered.count {
-                let key = start(ordered[i])
-                var j = i
-                while j > 0, start(ordered[j - 1]) > key { j -= 1 }
-                if j < i {
-                    let moving = ordered.remove(at: i)
-                    ordered.insert(moving, at: j)
-                }
-            }
-        }
-        return FrameDissection(number: number, frame: frame, layer: layer, summary: summary, crc: crc,
-                               fields: ordered, diagnostics: diagnostics, responseTo: responseTo, session: session)
+    /// The fields, diagnostics and summary move into the dissection instead of being copied; the
+    /// context is left without them.
+    mutating func finish(session: Int?) -> FrameDissection {
+        var text = ""
+        swap(&text, &summary)
+        var diags: [Diagnostic] = []
+        swap(&diags, &diagnostics)
+        return FrameDissection(number: number, frame: frame, layer: layer, summary: text, crc: crc,
+                               fields: sink.takeInByteOrder(), diagnostics: diags, responseTo: responseTo, session: session)
     }
 }

@@ -122,4 +122,26 @@ public struct FieldSink {
     public mutating func add(contentsOf more: @autoclosure () -> [Field]) {
         if enabled { fields.append(contentsOf: more()) }
     }
+
+    /// The fields in byte order (stable for equal starts), whatever order they were added in;
+    /// the sink is left empty.
+    mutating func takeInByteOrder() -> [Field] {
+        var ordered = fields
+        fields = []
+        // A frame has a handful of fields, usually in byte order already: a stable insertion
+        // sort in place (the array is unique now) costs nothing then.
+        func start(_ f: Field) -> Int { f.range?.lowerBound ?? Int.max }
+        if ordered.count > 1 {
+            for i in 1..<ordered.count {
+                let key = start(ordered[i])
+                var j = i
+                while j > 0, start(ordered[j - 1]) > key { j -= 1 }
+                if j < i {
+                    let moving = ordered.remove(at: i)
+                    ordered.insert(moving, at: j)
+                }
+            }
+        }
+        return ordered
+    }
 }

@@ -33,7 +33,7 @@ extension SessionDissector {
 
     func dissect(_ frame: Frame, number: Int) -> TechnologyResult {
         var ctx = FrameContext(frame, number: number, detail: detail, layer: Self.layer)
-        var result = TechnologyResult(dissection: FrameDissection(number: number, frame: frame))
+        var endedBefore: EndedSession? = nil
         switch frame.event {
         case .fieldOn:
             ctx.layer = "RF"
@@ -42,19 +42,17 @@ extension SessionDissector {
             ctx.layer = "RF"
             ctx.summary = "field off"
             session?.lastFrame = number
-            result.dissection = ctx.finish(session: session?.number)
-            result.endedAfter = endSession()
-            return result
+            let dissection = ctx.finish(session: session?.number)
+            return TechnologyResult(dissection: dissection, endedAfter: endSession())
         case .malformed(let reason):
             ctx.layer = "capture"
             ctx.summary = "malformed record: \(reason)"
             ctx.diagnostics.append(Diagnostic(.error, "malformed record: \(reason)"))
             ctx.sink.add(Field("capture.record", "Record", Hex.string(frame.bytes), range: 0..<frame.bytes.count))
         case .data(let direction):
-            result.endedBefore = dataFrame(&ctx, direction: direction)
+            endedBefore = dataFrame(&ctx, direction: direction)
         }
         session?.lastFrame = number
-        result.dissection = ctx.finish(session: session?.number)
-        return result
+        return TechnologyResult(dissection: ctx.finish(session: session?.number), endedBefore: endedBefore)
     }
 }

@@ -91,7 +91,7 @@ public final class BatchPipeline<Item: Sendable> {
     deinit { finish() }
 
     /// Queues one item; hands a full batch to the worker (waiting while `depth` batches are queued).
-    public func submit(_ item: Item) {
+    public func submit(_ item: consuming Item) {
         batch.append(item)
         if batch.count >= batchSize { handOver() }
     }

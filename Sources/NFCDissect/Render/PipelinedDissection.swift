@@ -26,9 +26,15 @@ public enum PipelinedDissection {
             consume(pending.lazy.map { $0.resolved() })
         })
         var worst: Diagnostic.Severity? = nil
-        let emit: (PendingEvent) -> Void = { event in
-            if case .frame(let d) = event, let s = d.worstSeverity { worst = max(worst ?? s, s) }
-            pipeline.submit(event)
+        // Consumed and moved on: binding a frame without `consume` would copy all of it.
+        let emit: (consuming PendingEvent) -> Void = { event in
+            switch consume event {
+            case .frame(let d):
+                if let s = d.worstSeverity { worst = max(worst ?? s, s) }
+                pipeline.submit(.frame(consume d))
+            case .session(let s):
+                pipeline.submit(.session(consume s))
+            }
         }
         var failure: Error? = nil
         do {

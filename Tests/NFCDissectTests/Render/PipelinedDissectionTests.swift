@@ -104,7 +104,7 @@ import NFCDissect
         let dissector = Dissector(detail: .full)
         let json = JSONRenderer()
         var late: [[UInt8]] = [], early: [[UInt8]] = []
-        let emit: (PendingEvent) -> Void = { event in
+        let emit: (consuming PendingEvent) -> Void = { event in
             guard case .session(let s) = event else { return }
             var built = s
             built.buildNow()
