@@ -41,7 +41,7 @@ struct Dissect: ParsableCommand {
         let out = ByteOutput.standardOutput()
         let detail: DissectionDetail = verbose || format == .json ? .full : .summary
         let dissector = Dissector(detail: detail)
-        let render: (DissectionEvent, inout [UInt8]) -> Void
+        let render: (PendingEvent, inout [UInt8]) -> Void
         switch format {
         case .json:
             let renderer = JSONRenderer()
@@ -57,7 +57,10 @@ struct Dissect: ParsableCommand {
         do {
             worst = try PipelinedDissection.run(dissector, frames: { try reader.next() }) { events in
                 out.withBuffer { buffer in
-                    for event in events { render(event, &buffer) }
+                    // By index through the buffer: the events are read in place, not copied.
+                    events.withUnsafeBufferPointer { events in
+                        for i in events.indices { render(events[i], &buffer) }
+                    }
                 }
             }
         } catch {

@@ -24,18 +24,24 @@ struct TechnologyResult {
 public struct EndedSession: Sendable {
     public let number: Int
     private let build: @Sendable () -> SessionSummary
-    private var built: SessionSummary? = nil
+    /// Boxed: a summary is a few hundred bytes, and an ended session travels by value with
+    /// every frame's result and event (two of them inline made each move 736 bytes).
+    private indirect enum Built: Sendable { case summary(SessionSummary) }
+    private var built: Built? = nil
 
     init(number: Int, build: @escaping @Sendable () -> SessionSummary) {
         self.number = number
         self.build = build
     }
 
-    public func summary() -> SessionSummary { built ?? build() }
+    public func summary() -> SessionSummary {
+        if case .summary(let s)? = built { return s }
+        return build()
+    }
 
     /// Builds the summary now (on this thread), so that `summary()` only hands it out.
     public mutating func buildNow() {
-        if built == nil { built = build() }
+        if built == nil { built = .summary(build()) }
     }
 }
 

@@ -17,6 +17,10 @@ protocol SessionDissector: TechnologyDissector {
     /// A reader or tag frame in the context of the session. Returns the summary of a session
     /// that this frame ended before it (a new activation, another card answering).
     func dataFrame(_ ctx: inout FrameContext, direction: Direction) -> EndedSession?
+    /// Records `number` as the open session's last frame; returns the session's number. Written
+    /// by each dissector on its stored session: through the protocol's `session` getter the
+    /// shared loop would copy the whole session (memory included) twice per frame.
+    func sessionSaw(frame number: Int) -> Int?
 }
 
 extension SessionDissector {
@@ -41,8 +45,7 @@ extension SessionDissector {
         case .fieldOff:
             ctx.layer = "RF"
             ctx.summary = "field off"
-            session?.lastFrame = number
-            let dissection = ctx.finish(session: session?.number)
+            let dissection = ctx.finish(session: sessionSaw(frame: number))
             return TechnologyResult(dissection: dissection, endedAfter: endSession())
         case .malformed(let reason):
             ctx.layer = "capture"
@@ -52,7 +55,6 @@ extension SessionDissector {
         case .data(let direction):
             endedBefore = dataFrame(&ctx, direction: direction)
         }
-        session?.lastFrame = number
-        return TechnologyResult(dissection: ctx.finish(session: session?.number), endedBefore: endedBefore)
+        return TechnologyResult(dissection: ctx.finish(session: sessionSaw(frame: number)), endedBefore: endedBefore)
     }
 }

@@ -24,6 +24,11 @@ final class FeliCaDissector: SessionDissector {
         return cardFrame(&ctx)
     }
 
+    func sessionSaw(frame number: Int) -> Int? {
+        session?.lastFrame = number
+        return session?.number
+    }
+
     func endSession() -> EndedSession? {
         guard var s = session.take() else { return nil }
         s.noteUnanswered(s.pending)

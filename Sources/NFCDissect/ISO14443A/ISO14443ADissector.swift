@@ -20,6 +20,11 @@ final class ISO14443ADissector: SessionDissector {
         return nil
     }
 
+    func sessionSaw(frame number: Int) -> Int? {
+        session?.lastFrame = number
+        return session?.number
+    }
+
     func endSession() -> EndedSession? {
         guard let s = session.take() else { return nil }
         let detail = self.detail

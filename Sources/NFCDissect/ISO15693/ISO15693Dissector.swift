@@ -25,6 +25,11 @@ final class ISO15693Dissector: SessionDissector {
         return tagFrame(&ctx)
     }
 
+    func sessionSaw(frame number: Int) -> Int? {
+        session?.lastFrame = number
+        return session?.number
+    }
+
     func endSession() -> EndedSession? {
         guard let s = session.take() else { return nil }
         let detail = self.detail

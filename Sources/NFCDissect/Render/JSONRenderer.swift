@@ -12,15 +12,30 @@ public final class JSONRenderer {
     public init() {}
 
     public func render(_ event: DissectionEvent, into out: inout [UInt8]) {
+        switch event {
+        case .frame(let d): line(into: &out) { renderFrame(d, &$0) }
+        case .session(let s): line(into: &out) { renderSession(s, &$0) }
+        }
+    }
+
+    /// An event as the pipeline hands it over, read in place; a session's summary is built now
+    /// unless it already was.
+    public func render(_ event: PendingEvent, into out: inout [UInt8]) {
+        switch event {
+        case .frame(let d): line(into: &out) { renderFrame(d, &$0) }
+        case .session(let s): line(into: &out) { renderSession(s.summary(), &$0) }
+        }
+    }
+
+    /// One line: what `body` writes, then a newline.
+    @inline(__always)
+    private func line(into out: inout [UInt8], _ body: (inout JSONWriter) -> Void) {
         // The writer is moved into a local for the event (see JSONWriter).
         var w = writer ?? JSONWriter(capacity: 16384)
         writer = nil
         defer { writer = w }
         w.reset()
-        switch event {
-        case .frame(let d): renderFrame(d, &w)
-        case .session(let s): renderSession(s, &w)
-        }
+        body(&w)
         out.append(contentsOf: w.bytes)
         out.append(0x0A)
     }

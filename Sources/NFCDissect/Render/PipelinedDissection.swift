@@ -6,8 +6,10 @@ import NFCCore
 /// events go to a worker thread in batches, where session summaries are built and `consume`
 /// renders and writes them. The output is the same as dissecting and rendering on one thread.
 public enum PipelinedDissection {
-    /// One batch of events, each resolved (its session summary built) as it is read.
-    public typealias Batch = LazyMapSequence<[PendingEvent], DissectionEvent>
+    /// One batch of events in order; a session's summary may not be built yet (the renderers'
+    /// `render(_: PendingEvent, into:)` builds it, or `PendingEvent.resolved()`). Read the
+    /// events in place: turning each into a `DissectionEvent` would copy it.
+    public typealias Batch = [PendingEvent]
 
     /// Reads frames with `next` until it returns nil or throws. `consume` gets every event, in
     /// order, on the worker thread; it owns what it touches until `run` returns. Returns the
@@ -22,9 +24,7 @@ public enum PipelinedDissection {
         // builds those of the batch it hands over instead of waiting.
         let pipeline = BatchPipeline<PendingEvent>(batchSize: batchSize, depth: depth, help: { batch in
             for i in batch.indices { batch[i].buildSummary() }
-        }, consume: { pending in
-            consume(pending.lazy.map { $0.resolved() })
-        })
+        }, consume: consume)
         var worst: Diagnostic.Severity? = nil
         // Consumed and moved on: binding a frame without `consume` would copy all of it.
         let emit: (consuming PendingEvent) -> Void = { event in
