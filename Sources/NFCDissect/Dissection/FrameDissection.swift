@@ -128,17 +128,21 @@ public struct FieldSink {
     mutating func takeInByteOrder() -> [Field] {
         var ordered = fields
         fields = []
-        // A frame has a handful of fields, usually in byte order already: a stable insertion
-        // sort in place (the array is unique now) costs nothing then.
-        func start(_ f: Field) -> Int { f.range?.lowerBound ?? Int.max }
-        if ordered.count > 1 {
-            for i in 1..<ordered.count {
-                let key = start(ordered[i])
+        guard ordered.count > 1 else { return ordered }
+        // A frame has a handful of fields, usually in byte order but for the CRC (added first,
+        // at the end of the frame): a stable insertion sort in place, each field that is out of
+        // place moved once with the ones it passes shifted by one memory move.
+        ordered.withUnsafeMutableBufferPointer { buf in
+            guard let base = buf.baseAddress else { return }
+            func start(_ i: Int) -> Int { base[i].range?.lowerBound ?? Int.max }
+            for i in 1..<buf.count {
+                let key = start(i)
                 var j = i
-                while j > 0, start(ordered[j - 1]) > key { j -= 1 }
+                while j > 0, start(j - 1) > key { j -= 1 }
                 if j < i {
-                    let moving = ordered.remove(at: i)
-                    ordered.insert(moving, at: j)
+                    let moving = (base + i).move()
+                    (base + j + 1).moveInitialize(from: base + j, count: i - j)
+                    (base + j).initialize(to: moving)
                 }
             }
         }
