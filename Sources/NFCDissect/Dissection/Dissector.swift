@@ -69,7 +69,8 @@ public enum PendingEvent: Sendable {
 
 /// One technology's session-aware dissector.
 protocol TechnologyDissector: AnyObject {
-    func dissect(_ frame: Frame, number: Int) -> TechnologyResult
+    /// `frame` is consumed: it moves into the dissection.
+    func dissect(_ frame: consuming Frame, number: Int) -> TechnologyResult
     /// The summary of the open session at the end of the capture (or on field off elsewhere).
     func endSession() -> EndedSession?
 }
@@ -123,21 +124,23 @@ public final class Dissector {
     }
 
     /// Dissects one frame; `emit` receives every event that is complete.
-    public func process(_ frame: Frame, emit: (DissectionEvent) -> Void) {
+    public func process(_ frame: consuming Frame, emit: (DissectionEvent) -> Void) {
         processPending(frame, emit: { emit($0.resolved()) })
     }
 
     /// Dissects one frame; session summaries are handed over unbuilt (`PendingEvent.resolved()`
     /// builds them, on any thread).
-    public func processPending(_ frame: Frame, emit: (consuming PendingEvent) -> Void) {
+    public func processPending(_ frame: consuming Frame, emit: (consuming PendingEvent) -> Void) {
         frameNumber += 1
         var result: TechnologyResult
+        let technology = frame.technology
         switch frame.event {
         case .fieldOn, .fieldOff:
+            let fieldOff = frame.event == .fieldOff
             // Field events carry the trace's technology; they go to that dissector.
-            lastTechnology = frame.technology
+            lastTechnology = technology
             result = dissector(for: lastTechnology).dissect(frame, number: frameNumber)
-            if frame.event == .fieldOff {
+            if fieldOff {
                 // Field loss ends every tag's session, whatever its technology.
                 var summaries: [EndedSession] = result.endedAfter.map { [$0] } ?? []
                 for (t, d) in dissectors where t != lastTechnology {
@@ -148,8 +151,8 @@ public final class Dissector {
                 return
             }
         case .data, .malformed:
-            lastTechnology = frame.technology
-            result = dissector(for: frame.technology).dissect(frame, number: frameNumber)
+            lastTechnology = technology
+            result = dissector(for: technology).dissect(frame, number: frameNumber)
         }
         if let before = result.endedBefore {
             flushHeld(emit)
@@ -212,16 +215,16 @@ final class RawDissector: TechnologyDissector {
         self.detail = detail
     }
 
-    func dissect(_ frame: Frame, number: Int) -> TechnologyResult {
+    func dissect(_ frame: consuming Frame, number: Int) -> TechnologyResult {
         var d = FrameDissection(number: number, frame: frame, layer: technology.displayName)
-        switch frame.event {
+        switch d.frame.event {
         case .fieldOn: d.summary = "field on"
         case .fieldOff: d.summary = "field off"
         case .malformed(let reason):
             d.summary = "malformed record"
             d.diagnostics.append(Diagnostic(.error, "malformed record: \(reason)"))
         case .data:
-            d.crc = frame.crcStripped ? .stripped : .unknown
+            d.crc = d.frame.crcStripped ? .stripped : .unknown
             d.summary = "\(technology.displayName) frame"
             d.diagnostics.append(Diagnostic(.note, "no \(technology.displayName) dissector yet; bytes shown as captured"))
         }

@@ -2,7 +2,8 @@ import NFCCore
 
 /// What one frame's dissection accumulates before it becomes a `FrameDissection`.
 struct FrameContext {
-    let frame: Frame
+    /// Moves into the dissection when it is finished.
+    private(set) var frame: Frame
     let number: Int
     var sink: FieldSink
     var diagnostics: [Diagnostic] = []
@@ -11,7 +12,7 @@ struct FrameContext {
     var crc: CRCStatus = .notExpected
     var responseTo: Int?
 
-    init(_ frame: Frame, number: Int, detail: DissectionDetail, layer: String) {
+    init(_ frame: consuming Frame, number: Int, detail: DissectionDetail, layer: String) {
         self.frame = frame
         self.number = number
         self.sink = FieldSink(enabled: detail == .full)
@@ -40,7 +41,9 @@ struct FrameContext {
         swap(&text, &summary)
         var diags: [Diagnostic] = []
         swap(&diags, &diagnostics)
-        return FrameDissection(number: number, frame: frame, layer: layer, summary: text, crc: crc,
+        var moved = Frame(.fieldOn)
+        swap(&moved, &frame)
+        return FrameDissection(number: number, frame: moved, layer: layer, summary: text, crc: crc,
                                fields: sink.takeInByteOrder(), diagnostics: diags, responseTo: responseTo, session: session)
     }
 }

@@ -35,10 +35,10 @@ extension SessionDissector {
         return result
     }
 
-    func dissect(_ frame: Frame, number: Int) -> TechnologyResult {
+    func dissect(_ frame: consuming Frame, number: Int) -> TechnologyResult {
         var ctx = FrameContext(frame, number: number, detail: detail, layer: Self.layer)
         var endedBefore: EndedSession? = nil
-        switch frame.event {
+        switch ctx.frame.event {
         case .fieldOn:
             ctx.layer = "RF"
             ctx.summary = "field on"
@@ -51,7 +51,7 @@ extension SessionDissector {
             ctx.layer = "capture"
             ctx.summary = "malformed record: \(reason)"
             ctx.diagnostics.append(Diagnostic(.error, "malformed record: \(reason)"))
-            ctx.sink.add(Field("capture.record", "Record", Hex.string(frame.bytes), range: 0..<frame.bytes.count))
+            ctx.sink.add(Field("capture.record", "Record", Hex.string(ctx.frame.bytes), range: 0..<ctx.frame.bytes.count))
         case .data(let direction):
             endedBefore = dataFrame(&ctx, direction: direction)
         }
