@@ -59,7 +59,8 @@ struct Dissect: ParsableCommand {
                 out.withBuffer { buffer in
                     // By index through the buffer: the events are read in place, not copied.
                     events.withUnsafeBufferPointer { events in
-                        for i in events.indices { render(events[i], &buffer) }
+                        guard let base = events.baseAddress else { return }
+                        for i in events.indices { render(base[i], &buffer) }
                     }
                 }
             }

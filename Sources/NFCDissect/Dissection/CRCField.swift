@@ -44,19 +44,30 @@ struct CRCSplit {
     }
 
     /// Adds the CRC field and, on mismatch, the diagnostic that names the expected value.
-    func describe(_ frame: Frame, into sink: inout FieldSink, diagnostics: inout [Diagnostic], key: String) {
+    func describe(_ frame: Frame, into sink: inout FieldSink, diagnostics: inout [Diagnostic], key: FieldName) {
         switch status {
         case .ok(let kind):
             if let r = range {
-                sink.add(Field(key, kind.rawValue, .hex(frame.bytes[r], suffix: " (correct)"), range: r))
+                sink.add(Field(key, kind.fieldLabel, .hex(frame.bytes[r], suffix: " (correct)"), range: r))
             }
         case .mismatch(let kind, let expected, let found):
-            sink.add(Field(key, kind.rawValue, "\(Hex.string(found)) (wrong, expected \(Hex.string(expected)))", range: range))
+            sink.add(Field(key, kind.fieldLabel, "\(Hex.string(found)) (wrong, expected \(Hex.string(expected)))", range: range))
             diagnostics.append(Diagnostic(.warning, "\(kind.rawValue) mismatch, expected \(Hex.string(expected))", range: range))
         case .stripped:
             sink.add(Field(key, "CRC", "not captured (removed by the capture hardware)"))
         case .unknown, .notExpected:
             break
+        }
+    }
+}
+
+extension CRC.Kind {
+    /// The CRC field's label: the kind's name as a literal.
+    var fieldLabel: FieldName {
+        switch self {
+        case .a: return "CRC_A"
+        case .b: return "CRC_B"
+        case .felica: return "CRC_F"
         }
     }
 }

@@ -28,7 +28,7 @@ struct FrameContext {
     }
 
     /// Applies a CRC split: records its status, field and diagnostics.
-    mutating func apply(_ split: CRCSplit, key: String) {
+    mutating func apply(_ split: CRCSplit, key: FieldName) {
         crc = split.status
         split.describe(frame, into: &sink, diagnostics: &diagnostics, key: key)
     }

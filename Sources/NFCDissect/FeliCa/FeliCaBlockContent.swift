@@ -120,7 +120,7 @@ enum FeliCaBlockContent: Equatable {
         case .plain:
             break
         }
-        return Field(key, label, value, range: base..<base + data.count, children: children)
+        return Field(FieldName(key), FieldName(label), value, range: base..<base + data.count, children: children)
     }
 }
 
@@ -152,7 +152,7 @@ func type3Summary(_ blocks: [UInt16: [UInt8]]) -> String? {
 extension Field {
     /// The same field with every range moved by `offset` (a memory field placed in a frame).
     func shifted(by offset: Int) -> Field {
-        Field(key, label, value, range: range.map { $0.lowerBound + offset..<$0.upperBound + offset },
+        Field(keyName, labelName, content, range: range.map { $0.lowerBound + offset..<$0.upperBound + offset },
               children: children.map { $0.shifted(by: offset) })
     }
 }

@@ -33,7 +33,7 @@ enum FeliCaResponseFrames {
                 let name = node.map(FeliCaCommandFrames.nodeText) ?? "node \(i + 1)"
                 let text = v == 0xFFFF ? "absent" : "key version \(Hex.value(v, digits: 4))"
                 parts.append("\(name) \(text)")
-                children.append(Field("felica.key_version", name, text, range: 11 + 2 * i..<13 + 2 * i))
+                children.append(Field("felica.key_version", FieldName(name), text, range: 11 + 2 * i..<13 + 2 * i))
                 if let node { s.keyVersions.append((s.currentSystem ?? 0, node, v)) }
             }
             ctx.summary = parts.isEmpty ? "no key versions" : FeliCaCommandFrames.list(parts)

@@ -138,7 +138,7 @@ struct FeliCaServiceContent {
                 if let c = change(n) { f.children.append(Field("suica.change", "Balance change", "\(c > 0 ? "+" : "")\(c) yen")) }
                 children.append(f)
             }
-            fields.append(Field("felica.memory.service", title.prefix(1).uppercased() + title.dropFirst(), count, children: children))
+            fields.append(Field("felica.memory.service", FieldName(title.prefix(1).uppercased() + title.dropFirst()), count, children: children))
         } else {
             notes.append(title + " (" + count + "):")
             for n in numbers {

@@ -262,7 +262,7 @@ enum Type2Frames {
                     let version = bytes[bytes.startIndex + 1], size = bytes[bytes.startIndex + 2]
                     value = .hex(bytes, suffix: " (NDEF magic, mapping \(version >> 4).\(version & 0xF), data area \(Int(size) * 8) bytes)")
                 }
-                children.append(Field("ntag.page_data", pageLabel(p, regions[i]), value, range: i * 4..<i * 4 + 4))
+                children.append(Field("ntag.page_data", FieldName(pageLabel(p, regions[i])), value, range: i * 4..<i * 4 + 4))
             }
             ctx.sink.add(Field("ntag.data", "Data", "\(count) page\(count == 1 ? "" : "s"), \(data.count) bytes", range: 0..<data.count, children: children))
         }

@@ -98,7 +98,7 @@ enum ISO15693RequestFields {
         return parts.joined(separator: ", ")
     }
 
-    static func uidField(_ uid: ISO15693UID, key: String, range: Range<Int>) -> Field {
+    static func uidField(_ uid: ISO15693UID, key: FieldName, range: Range<Int>) -> Field {
         // In on-air order: serial (with the ICODE type bits), manufacturer code, E0.
         var children = [Field("\(key).on_air", "On air (LSB first)", Hex.string(uid.onAir), range: range)]
         if let icode = uid.nxpICODEType {
@@ -160,7 +160,7 @@ enum ISO15693RequestFields {
             if !p.isEmpty { ctx.sink.add(Field("iso15693.parameters", "Parameters", Hex.string(p), range: at..<at + p.count)) }
         default:
             guard let range = r.command.blockRange else { return }
-            let label = range.count == 1 && !isMultiple(r.command) ? "Block number" : "First block"
+            let label: FieldName = range.count == 1 && !isMultiple(r.command) ? "Block number" : "First block"
             ctx.sink.add(Field("iso15693.block", label, block(range.first, s), range: at..<at + width))
             var i = at + width
             if isMultiple(r.command) {

@@ -11,7 +11,7 @@ extension NDEFPayloadFields {
             out.append(Field("ndef.bt.address", "Device address", NDEFBluetoothOOB.addressText(address), range: at(r, 2..<8)))
         }
         for e in b.elements {
-            out.append(Field("ndef.bt.eir", e.name, eirValue(e), range: at(r, e.range)))
+            out.append(Field("ndef.bt.eir", FieldName(e.name), eirValue(e), range: at(r, e.range)))
         }
         return out
     }
@@ -47,7 +47,7 @@ extension NDEFPayloadFields {
                 // A Credential holds attributes of its own, after this one's 4-byte header.
                 children = wsc(NDEFWiFiSimpleConfig.attributes(in: a.value), r, base: range.lowerBound + 4)
             }
-            return Field("ndef.wsc.attribute", a.name, wscValue(a), range: at(r, range), children: children)
+            return Field("ndef.wsc.attribute", FieldName(a.name), wscValue(a), range: at(r, range), children: children)
         }
     }
 
@@ -83,7 +83,7 @@ extension NDEFPayloadFields {
         if let p2pLength = u16(at: 2 + wscLength) {
             out.append(Field("ndef.p2p.length", "P2P data length", "\(p2pLength)", range: at(r, (2 + wscLength)..<(4 + wscLength))))
         }
-        out += p.attributes.map { Field("ndef.p2p.attribute", $0.name, hexValue($0.value), range: at(r, $0.range)) }
+        out += p.attributes.map { Field("ndef.p2p.attribute", FieldName($0.name), hexValue($0.value), range: at(r, $0.range)) }
         return out
     }
 }

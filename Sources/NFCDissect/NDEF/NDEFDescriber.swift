@@ -27,7 +27,7 @@ public enum NDEFDescriber {
 struct NDEFFieldBuilder {
     let place: (Range<Int>) -> Range<Int>?
 
-    func message(_ result: NDEFDecodeResult, key: String = "ndef.message", label: String = "NDEF message") -> Field {
+    func message(_ result: NDEFDecodeResult, key: FieldName = "ndef.message", label: FieldName = "NDEF message") -> Field {
         var children = result.records.enumerated().map { record($0.element, index: $0.offset + 1) }
         if let unparsed = result.unparsedRange {
             children.append(Field("ndef.unparsed", "Not part of a record", plural(unparsed.count, "byte"), range: place(unparsed)))

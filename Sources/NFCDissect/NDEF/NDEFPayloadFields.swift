@@ -60,7 +60,7 @@ struct NDEFPayloadFields {
         case .wifiSimpleConfig(let w): return wsc(w.attributes, r)
         case .wifiPeerToPeer(let p): return peerToPeer(p, r)
         case .vCard(let v):
-            return v.lines.map { Field("ndef.vcard.line", $0.name, quoted($0.value), range: at(r, $0.range)) }
+            return v.lines.map { Field("ndef.vcard.line", FieldName($0.name), quoted($0.value), range: at(r, $0.range)) }
         case .androidApplication(let package):
             return [Field("ndef.aar.package", "Package", quoted(package), range: at(r, all))]
         case .bytes:
@@ -108,7 +108,7 @@ struct NDEFPayloadFields {
             case 0, 1, 2, 4: value = quoted(String(decoding: e.value, as: UTF8.self))
             default: value = hexValue(e.value)
             }
-            return Field("ndef.di.element", e.name, value, range: at(r, e.range))
+            return Field("ndef.di.element", FieldName(e.name), value, range: at(r, e.range))
         }
     }
 

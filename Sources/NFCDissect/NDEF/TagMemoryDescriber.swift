@@ -29,7 +29,7 @@ public enum TagMemoryDescriber {
                                 children: TagTLVDescriber.fields(area, prefix: "t2t")))
         }
         for a in layout.lockAreas + layout.reservedAreas {
-            let key = a.kind == .lock ? "t2t.lock_area" : "t2t.reserved_area"
+            let key: FieldName = a.kind == .lock ? "t2t.lock_area" : "t2t.reserved_area"
             var value = "bytes \(TagMemoryImage.describe([a.range]))"
             if let bits = a.lockBits { value += ": \(bits) lock bits, \(a.bytesLockedPerBit ?? 0) bytes each" }
             if a.isDefault { value += " (default: no Lock Control TLV)" }
@@ -40,7 +40,7 @@ public enum TagMemoryDescriber {
 
     /// Pages 0–2: UID, check bytes, internal byte and static lock bytes.
     static func header(_ image: TagMemoryImage) -> Field {
-        func part(_ key: String, _ label: String, _ range: Range<Int>) -> Field {
+        func part(_ key: FieldName, _ label: FieldName, _ range: Range<Int>) -> Field {
             let value = image.firstUnknown(in: range) == nil ? hexValue(image.bytes[range]) : "(not read)"
             return Field(key, label, value, range: range)
         }

@@ -27,13 +27,14 @@ enum TagTLVDescriber {
     }
 
     static func field(_ tlv: TagTLV, prefix: String, ndef: TagNDEFMessage?, control: Type2ControlArea?) -> Field {
-        let k = "\(prefix).tlv.\(key(tlv.tag))"
+        let k: FieldName = "\(prefix).tlv.\(key(tlv.tag))"
+        let name = FieldName(tlv.tag.name)
         let tagRange = tlv.tagOffset..<(tlv.tagOffset + 1)
         if tlv.tag == .null {
-            return Field(k, tlv.tag.name, tlv.repeatCount == 1 ? "padding" : "\(tlv.repeatCount) bytes of padding", range: tlv.range)
+            return Field(k, name, tlv.repeatCount == 1 ? "padding" : "\(tlv.repeatCount) bytes of padding", range: tlv.range)
         }
         if tlv.tag == .terminator {
-            return Field(k, tlv.tag.name, "end of the TLVs", range: tlv.range)
+            return Field(k, name, "end of the TLVs", range: tlv.range)
         }
         var children = [Field("\(k).type", "T", Hex.byte(tlv.tag.byte), range: tagRange)]
         if let length = tlv.length, let lengthRange = tlv.lengthRange {
@@ -59,10 +60,10 @@ enum TagTLVDescriber {
         } else {
             summary = "L=\(tlv.length ?? 0)"
         }
-        return Field(k, tlv.tag.name, summary, range: tlv.range, children: children)
+        return Field(k, name, summary, range: tlv.range, children: children)
     }
 
-    static func controlFields(_ a: Type2ControlArea, prefix k: String, range: Range<Int>?) -> [Field] {
+    static func controlFields(_ a: Type2ControlArea, prefix k: FieldName, range: Range<Int>?) -> [Field] {
         guard let v = a.tlvValue, v.count == 3 else { return [] }
         let n = Int(v[2] & 0x0F)
         var out = [

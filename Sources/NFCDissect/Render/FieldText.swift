@@ -7,7 +7,13 @@ enum FieldText {
     static func append(_ field: Field, depth: Int, style: Style, into out: inout [UInt8]) {
         out.append(contentsOf: repeatElement(0x20, count: depth * 4))
         if let r = field.range { out.append(contentsOf: style.dim("[\(r.lowerBound)..\(r.upperBound)] ").utf8) }
-        out.append(contentsOf: (field.value.isEmpty ? field.label : "\(field.label): \(field.value)").utf8)
+        field.labelName.withUTF8 { out.append(contentsOf: $0) }
+        let value = field.value
+        if !value.isEmpty {
+            out.append(0x3A)
+            out.append(0x20)
+            out.append(contentsOf: value.utf8)
+        }
         out.append(0x0A)
         for c in field.children { append(c, depth: depth + 1, style: style, into: &out) }
     }

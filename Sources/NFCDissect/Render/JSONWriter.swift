@@ -16,6 +16,8 @@ struct JSONWriter {
 
     private var storage: Storage
     private var base: UnsafeMutablePointer<UInt8>
+    /// String literals (field keys and labels) found to need no escaping, by address.
+    private var clean = CleanLiterals()
     private var count = 0
     private var capacity: Int
     private var needsComma = false
@@ -181,6 +183,48 @@ struct JSONWriter {
         }
     }
 
+
+    /// Remembers which string literals need no JSON escapes: a literal's bytes never change, so
+    /// after the first check its address is enough. 256 slots, each holding the last literal
+    /// seen whose address hashes there (field keys and labels of one capture fit easily).
+    private final class CleanLiterals {
+        static let slots = 256
+        let starts = UnsafeMutablePointer<UInt>.allocate(capacity: slots)
+        let counts = UnsafeMutablePointer<Int>.allocate(capacity: slots)
+        init() {
+            starts.initialize(repeating: 0, count: Self.slots)
+            counts.initialize(repeating: 0, count: Self.slots)
+        }
+        deinit {
+            starts.deallocate()
+            counts.deallocate()
+        }
+        @inline(__always)
+        static func slot(_ address: UInt) -> Int { Int(truncatingIfNeeded: (address ^ address >> 8) & UInt(slots - 1)) }
+    }
+
+    /// A field's key or label, inside its quotes: a literal known to be plain is copied, anything
+    /// else escaped (and a literal that turns out plain remembered).
+    @inline(__always)
+    private mutating func name(_ n: FieldName) {
+        guard let bytes = n.literal, let start = bytes.baseAddress else {
+            n.withUTF8 { escaped($0) }
+            return
+        }
+        let address = UInt(bitPattern: start)
+        let slot = CleanLiterals.slot(address)
+        if clean.starts[slot] == address && clean.counts[slot] == bytes.count {
+            reserve(bytes.count)
+            copy(UnsafeRawPointer(start), bytes.count)
+            return
+        }
+        let before = count
+        escaped(bytes)
+        if count &- before == bytes.count {
+            clean.starts[slot] = address
+            clean.counts[slot] = bytes.count
+        }
+    }
 
     /// The inside of a field value's string literal: its hex digits need no escaping. Read
     /// through the pointer, in place (a copy of the value would retain and release its strings).
@@ -373,21 +417,25 @@ struct JSONWriter {
         needsComma = false
         // Members are read in place: `for f in fields` would copy (retain and release) each
         // field's three strings and its children.
+        // Through `UnsafePointer.pointee` (an addressor), not the buffer's subscript (a getter,
+        // which copies the field).
         fields.withUnsafeBufferPointer { fields in
+            guard let base = fields.baseAddress else { return }
             for i in fields.indices {
+                let f = base + i
                 // `{"key":"…","label":"…","value":"…"`: the fixed text as three literal runs.
                 literal(i == 0 ? "{\"key\":\"" : ",{\"key\":\"")
-                escaped(fields[i].key)
+                name(f.pointee.keyName)
                 literal("\",\"label\":\"")
-                escaped(fields[i].label)
+                name(f.pointee.labelName)
                 literal("\",\"value\":\"")
-                value(fields.baseAddress! + i)
+                value(f)
                 byte(0x22)
                 needsComma = true
-                if let r = fields[i].range { range(r) }
-                if !fields[i].children.isEmpty {
+                if let r = f.pointee.range { range(r) }
+                if !f.pointee.children.isEmpty {
                     key("children")
-                    appendFields(fields[i].children)
+                    appendFields(f.pointee.children)
                 }
                 endObject()
             }

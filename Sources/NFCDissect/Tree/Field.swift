@@ -5,26 +5,37 @@ import NFCCore
 /// `key` is the stable machine name (`ntag.read.page`, `ndef.record.type`): JSON output, replay
 /// comparison rules and filters use it. `label` and `value` are for people.
 public struct Field: Sendable, Equatable {
-    public var key: String
-    public var label: String
+    /// The key and label as the dissector wrote them (usually literals; see `FieldName`).
+    public var keyName: FieldName
+    public var labelName: FieldName
     /// The value as the dissector found it; `value` is its text.
     public var content: FieldValue
     /// Byte offsets inside the unit being dissected (the frame, or the memory image).
     public var range: Range<Int>?
     public var children: [Field]
 
+    public var key: String {
+        get { keyName.text }
+        set { keyName = FieldName(newValue) }
+    }
+
+    public var label: String {
+        get { labelName.text }
+        set { labelName = FieldName(newValue) }
+    }
+
     public var value: String {
         get { content.text }
         set { content = FieldValue(newValue) }
     }
 
-    public init(_ key: String, _ label: String, _ value: String, range: Range<Int>? = nil, children: [Field] = []) {
+    public init(_ key: FieldName, _ label: FieldName, _ value: String, range: Range<Int>? = nil, children: [Field] = []) {
         self.init(key, label, FieldValue(value), range: range, children: children)
     }
 
-    public init(_ key: String, _ label: String, _ value: FieldValue, range: Range<Int>? = nil, children: [Field] = []) {
-        self.key = key
-        self.label = label
+    public init(_ key: FieldName, _ label: FieldName, _ value: FieldValue, range: Range<Int>? = nil, children: [Field] = []) {
+        self.keyName = key
+        self.labelName = label
         self.content = value
         self.range = range
         self.children = children
@@ -32,7 +43,7 @@ public struct Field: Sendable, Equatable {
 
     /// Depth-first search by key.
     public func first(key: String) -> Field? {
-        if self.key == key { return self }
+        if keyName.withUTF8({ $0.elementsEqual(key.utf8) }) { return self }
         for c in children { if let f = c.first(key: key) { return f } }
         return nil
     }

@@ -43,11 +43,31 @@ import NFCCore
                 for pad in 0..<9 {
                     let lead = String(repeating: "p", count: pad)
                     let json = Self.written({ $0.string("k", lead); $0.string("s", s)
-                        $0.fields("f", [Field(s, s, FieldValue(s))]) }, capacity: 64)
+                        $0.fields("f", [Field(FieldName(s), FieldName(s), FieldValue(s))]) }, capacity: 64)
                     let q = JSONText.quoted(s)
                     #expect(json == "{\"k\":\"\(lead)\",\"s\":\(q),\"f\":[{\"key\":\(q),\"label\":\(q),\"value\":\(q)}]}")
                 }
             }
+        }
+    }
+
+    /// Literal keys and labels are checked for escapes once and then copied by address: a literal
+    /// that needs escapes must be escaped every time, a plain one written the same every time,
+    /// and text names (which may reuse an address) always checked.
+    @Test func literalNamesAreEscapedEveryTimeTheyNeedIt() {
+        let fields = [Field("plain.key", "Label \"quoted\"", "v"), Field("tab\tkey", "Plain label", "w"),
+                      Field(FieldName("text \"name\""), FieldName("plain text"), "x")]
+        let once = Self.written { $0.fields("f", fields) }
+        #expect(once.contains(#"{"key":"plain.key","label":"Label \"quoted\"","value":"v"}"#))
+        #expect(once.contains(#"{"key":"tab\tkey","label":"Plain label","value":"w"}"#))
+        #expect(once.contains(#"{"key":"text \"name\"","label":"plain text","value":"x"}"#))
+        var w = JSONWriter(capacity: 64)
+        for _ in 0..<3 {
+            w.reset()
+            w.beginObject()
+            w.fields("f", fields)
+            w.endObject()
+            #expect(String(decoding: w.out, as: UTF8.self) == once)
         }
     }
 
