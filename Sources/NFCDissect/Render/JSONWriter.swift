@@ -299,6 +299,13 @@ struct JSONWriter {
             put(0x30 &+ UInt8(v))
             return
         }
+        if v < 100 {
+            // Byte offsets of fields: most are two digits.
+            let pairs = Self.digitPairs.utf8Start
+            put(pairs[Int(v) &* 2])
+            put(pairs[Int(v) &* 2 &+ 1])
+            return
+        }
         var digits = 2
         var limit: UInt = 100
         while v >= limit && digits < 20 {
@@ -400,6 +407,12 @@ struct JSONWriter {
 
     private mutating func range(_ r: Range<Int>) {
         key("range")
+        rangeArray(r)
+    }
+
+    /// `[lower,upper]`.
+    @inline(__always)
+    private mutating func rangeArray(_ r: Range<Int>) {
         byte(0x5B)
         decimal(r.lowerBound)
         byte(0x2C)
@@ -430,9 +443,13 @@ struct JSONWriter {
                 name(f.pointee.labelName)
                 literal("\",\"value\":\"")
                 value(f)
-                byte(0x22)
+                if let r = f.pointee.range {
+                    literal("\",\"range\":")
+                    rangeArray(r)
+                } else {
+                    byte(0x22)
+                }
                 needsComma = true
-                if let r = f.pointee.range { range(r) }
                 if !f.pointee.children.isEmpty {
                     key("children")
                     appendFields(f.pointee.children)
