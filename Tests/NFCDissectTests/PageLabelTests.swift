@@ -13,4 +13,13 @@ import NFCCore
         let pages = answer?.fields.first { $0.key == "ntag.data" }?.children.map(\.label) ?? []
         #expect(pages == ["Page 0xFE (user memory)", "Page 0xFF (user memory)", "Page 0x100 (beyond memory)", "Page 0x101 (beyond memory)"])
     }
+
+    /// Labels of pages 0x00…0xFF come from a table made once; it says what `pageLabel` says.
+    @Test func theLabelTableMatchesThePageLabels() {
+        for region in Type2MemoryMap.Region.allCases {
+            for page in 0..<300 {
+                #expect(Type2Frames.pageLabelName(page, region).text == Type2Frames.pageLabel(page, region))
+            }
+        }
+    }
 }

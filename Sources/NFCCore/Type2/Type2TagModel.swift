@@ -136,7 +136,7 @@ public struct Type2MemoryMap: Sendable, Hashable {
     public var pwdPage: Int? { cfg0Page.map { $0 + 2 } }
     public var packPage: Int? { cfg0Page.map { $0 + 3 } }
 
-    public enum Region: String, Sendable, Hashable {
+    public enum Region: String, Sendable, Hashable, CaseIterable {
         case uid = "UID/BCC"
         case staticLock = "serial/lock bytes"
         case capabilityContainer = "CC"

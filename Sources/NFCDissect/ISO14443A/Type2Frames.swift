@@ -235,6 +235,19 @@ enum Type2Frames {
         }
     }
 
+    /// `pageLabel` of pages 0x00…0xFF in every region, made once: READ and FAST_READ answers
+    /// name each page they carry.
+    private static let pageLabelTable: [[FieldName]] = Type2MemoryMap.Region.allCases.map { region in
+        (0..<256).map { FieldName(pageLabel($0, region)) }
+    }
+
+    static func pageLabelName(_ page: Int, _ region: Type2MemoryMap.Region) -> FieldName {
+        guard page >= 0, page < 256, let r = Type2MemoryMap.Region.allCases.firstIndex(of: region) else {
+            return FieldName(pageLabel(page, region))
+        }
+        return pageLabelTable[r][page]
+    }
+
     static func describePages(first: Int, data: [UInt8], wrapAt total: Int?, _ ctx: inout FrameContext, _ s: ISO14443ASession) {
         let count = data.count / 4
         let map = s.memoryMap
@@ -262,7 +275,7 @@ enum Type2Frames {
                     let version = bytes[bytes.startIndex + 1], size = bytes[bytes.startIndex + 2]
                     value = .hex(bytes, suffix: " (NDEF magic, mapping \(version >> 4).\(version & 0xF), data area \(Int(size) * 8) bytes)")
                 }
-                children.append(Field("ntag.page_data", FieldName(pageLabel(p, regions[i])), value, range: i * 4..<i * 4 + 4))
+                children.append(Field("ntag.page_data", pageLabelName(p, regions[i]), value, range: i * 4..<i * 4 + 4))
             }
             ctx.sink.add(Field("ntag.data", "Data", "\(count) page\(count == 1 ? "" : "s"), \(data.count) bytes", range: 0..<data.count, children: children))
         }
