@@ -1,21 +1,11 @@
 import NFCCore
 
-/// What a technology's dissector returns for one frame: its dissection, and the summary of a
-/// tag session that ended just before it (a new activation) or with it (field off).
-struct TechnologyResult {
-    /// Optional only so that `takeDissection()` can move it out.
-    private var dissection: FrameDissection?
-    var endedBefore: EndedSession? = nil
-    var endedAfter: EndedSession? = nil
-
-    init(dissection: FrameDissection, endedBefore: EndedSession? = nil, endedAfter: EndedSession? = nil) {
-        self.dissection = dissection
-        self.endedBefore = endedBefore
-        self.endedAfter = endedAfter
-    }
-
-    /// The frame's dissection, moved out (a copy would retain and release all of it). Once.
-    mutating func takeDissection() -> FrameDissection { dissection.take()! }
+/// Tag sessions a frame ended: just before it (a new activation) or with it (field off). A
+/// technology's dissector fills it beside the frame's dissection, which it returns on its own
+/// (a struct holding both was copied whole on the way out).
+struct EndedSessions {
+    var before: EndedSession? = nil
+    var after: EndedSession? = nil
 }
 
 /// A tag session that has ended. Its summary (memory map, TLVs, NDEF) is built when asked for,
@@ -70,7 +60,7 @@ public enum PendingEvent: Sendable {
 /// One technology's session-aware dissector.
 protocol TechnologyDissector: AnyObject {
     /// `frame` is consumed: it moves into the dissection.
-    func dissect(_ frame: consuming Frame, number: Int) -> TechnologyResult
+    func dissect(_ frame: consuming Frame, number: Int, ended: inout EndedSessions) -> FrameDissection
     /// The summary of the open session at the end of the capture (or on field off elsewhere).
     func endSession() -> EndedSession?
 }
@@ -132,34 +122,35 @@ public final class Dissector {
     /// builds them, on any thread).
     public func processPending(_ frame: consuming Frame, emit: (consuming PendingEvent) -> Void) {
         frameNumber += 1
-        var result: TechnologyResult
+        var ended = EndedSessions()
+        let dissection: FrameDissection
         let technology = frame.technology
         switch frame.event {
         case .fieldOn, .fieldOff:
             let fieldOff = frame.event == .fieldOff
             // Field events carry the trace's technology; they go to that dissector.
             lastTechnology = technology
-            result = dissector(for: lastTechnology).dissect(frame, number: frameNumber)
+            dissection = dissector(for: lastTechnology).dissect(frame, number: frameNumber, ended: &ended)
             if fieldOff {
                 // Field loss ends every tag's session, whatever its technology.
-                var summaries: [EndedSession] = result.endedAfter.map { [$0] } ?? []
+                var summaries: [EndedSession] = ended.after.map { [$0] } ?? []
                 for (t, d) in dissectors where t != lastTechnology {
                     if let s = d.endSession() { summaries.append(s) }
                 }
-                release(result.takeDissection(), emit: emit)
+                release(dissection, emit: emit)
                 for s in summaries.sorted(by: { $0.number < $1.number }) { flushHeld(emit); emit(.session(s)) }
                 return
             }
         case .data, .malformed:
             lastTechnology = technology
-            result = dissector(for: technology).dissect(frame, number: frameNumber)
+            dissection = dissector(for: technology).dissect(frame, number: frameNumber, ended: &ended)
         }
-        if let before = result.endedBefore {
+        if let before = ended.before {
             flushHeld(emit)
             emit(.session(before))
         }
-        release(result.takeDissection(), emit: emit)
-        if let after = result.endedAfter {
+        release(dissection, emit: emit)
+        if let after = ended.after {
             flushHeld(emit)
             emit(.session(after))
         }
@@ -215,7 +206,7 @@ final class RawDissector: TechnologyDissector {
         self.detail = detail
     }
 
-    func dissect(_ frame: consuming Frame, number: Int) -> TechnologyResult {
+    func dissect(_ frame: consuming Frame, number: Int, ended: inout EndedSessions) -> FrameDissection {
         var d = FrameDissection(number: number, frame: frame, layer: technology.displayName)
         switch d.frame.event {
         case .fieldOn: d.summary = "field on"
@@ -228,7 +219,7 @@ final class RawDissector: TechnologyDissector {
             d.summary = "\(technology.displayName) frame"
             d.diagnostics.append(Diagnostic(.note, "no \(technology.displayName) dissector yet; bytes shown as captured"))
         }
-        return TechnologyResult(dissection: d)
+        return d
     }
 
     func endSession() -> EndedSession? { nil }

@@ -35,9 +35,8 @@ extension SessionDissector {
         return result
     }
 
-    func dissect(_ frame: consuming Frame, number: Int) -> TechnologyResult {
+    func dissect(_ frame: consuming Frame, number: Int, ended: inout EndedSessions) -> FrameDissection {
         var ctx = FrameContext(frame, number: number, detail: detail, layer: Self.layer)
-        var endedBefore: EndedSession? = nil
         switch ctx.frame.event {
         case .fieldOn:
             ctx.layer = "RF"
@@ -46,15 +45,16 @@ extension SessionDissector {
             ctx.layer = "RF"
             ctx.summary = "field off"
             let dissection = ctx.finish(session: sessionSaw(frame: number))
-            return TechnologyResult(dissection: dissection, endedAfter: endSession())
+            ended.after = endSession()
+            return dissection
         case .malformed(let reason):
             ctx.layer = "capture"
             ctx.summary = "malformed record: \(reason)"
             ctx.diagnostics.append(Diagnostic(.error, "malformed record: \(reason)"))
             ctx.sink.add(Field("capture.record", "Record", Hex.string(ctx.frame.bytes), range: 0..<ctx.frame.bytes.count))
         case .data(let direction):
-            endedBefore = dataFrame(&ctx, direction: direction)
+            ended.before = dataFrame(&ctx, direction: direction)
         }
-        return TechnologyResult(dissection: ctx.finish(session: sessionSaw(frame: number)), endedBefore: endedBefore)
+        return ctx.finish(session: sessionSaw(frame: number))
     }
 }
