@@ -130,6 +130,9 @@ public struct Frame: Sendable, Equatable {
     /// Free text attached to the frame (text traces keep it).
     public var comment: String?
 
+    /// Inlinable: readers make one per record, and a call across modules cost more than the
+    /// assignments.
+    @inlinable
     public init(
         _ event: Event, technology: Technology = .iso14443a, bytes: [UInt8] = [],
         lastByteBits: UInt8 = 8, crcStripped: Bool = false, parityErrors: [Int]? = nil,
