@@ -410,14 +410,36 @@ struct JSONWriter {
         rangeArray(r)
     }
 
-    /// `[lower,upper]`.
+    /// `[lower,upper]`; offsets under 100 (nearly all) written in place.
     @inline(__always)
     private mutating func rangeArray(_ r: Range<Int>) {
-        byte(0x5B)
-        decimal(r.lowerBound)
-        byte(0x2C)
-        decimal(r.upperBound)
-        byte(0x5D)
+        let a = r.lowerBound, b = r.upperBound
+        guard a >= 0, b < 100 else {
+            byte(0x5B)
+            decimal(a)
+            byte(0x2C)
+            decimal(b)
+            byte(0x5D)
+            return
+        }
+        reserve(7)
+        put(0x5B)
+        smallDecimal(a)
+        put(0x2C)
+        smallDecimal(b)
+        put(0x5D)
+    }
+
+    /// 0…99 after `reserve`.
+    @inline(__always)
+    private mutating func smallDecimal(_ v: Int) {
+        if v < 10 {
+            put(0x30 &+ UInt8(truncatingIfNeeded: v))
+        } else {
+            let pairs = Self.digitPairs.utf8Start
+            put(pairs[v &* 2])
+            put(pairs[v &* 2 &+ 1])
+        }
     }
 
     mutating func fields(_ k: StaticString, _ fields: [Field]) {

@@ -71,6 +71,14 @@ import NFCCore
         }
     }
 
+    /// Field ranges under 100 are written in place, others through the general path.
+    @Test func fieldRangesAtTheDigitEdges() {
+        for (a, b) in [(0, 0), (0, 1), (9, 10), (10, 99), (99, 100), (100, 1_000), (-1, 5), (5, 12_345)] {
+            let json = Self.written { $0.fields("f", [Field("k", "K", "v", range: a..<b)]) }
+            #expect(json == "{\"f\":[{\"key\":\"k\",\"label\":\"K\",\"value\":\"v\",\"range\":[\(a),\(b)]}]}")
+        }
+    }
+
     @Test func everyControlCharacterIsEscaped() throws {
         let s = String(decoding: (0..<0x20).map { UInt8($0) } + [0x22, 0x5C], as: UTF8.self)
         let json = Self.written { $0.string("k", s) }
