@@ -123,7 +123,12 @@ public struct NDEFHeader: Sendable, Hashable {
 
     /// "MB ME SR" — the flags that are set.
     public var flagNames: String {
-        let names = [(mb, "MB"), (me, "ME"), (cf, "CF"), (sr, "SR"), (il, "IL")].filter(\.0).map(\.1)
+        Self.flagNameTable[(mb ? 16 : 0) | (me ? 8 : 0) | (cf ? 4 : 0) | (sr ? 2 : 0) | (il ? 1 : 0)]
+    }
+
+    /// `flagNames` of the 32 flag combinations, made once (every record's header shows them).
+    private static let flagNameTable: [String] = (0..<32).map { bits in
+        let names = [(16, "MB"), (8, "ME"), (4, "CF"), (2, "SR"), (1, "IL")].filter { bits & $0.0 != 0 }.map(\.1)
         return names.isEmpty ? "none" : names.joined(separator: " ")
     }
 }

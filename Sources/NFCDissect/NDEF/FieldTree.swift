@@ -52,7 +52,15 @@ func hexValue(_ bytes: some Collection<UInt8>) -> String {
 /// `"text"` with control characters shown as escapes, so a value stays on one line.
 func quoted(_ s: String) -> String {
     // Plain text (the usual case) is copied whole; scalar by scalar only when something needs escaping.
-    if !s.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C || $0 == 0x7F }) { return "\"" + s + "\"" }
+    var text = s
+    let plain = text.withUTF8 { bytes in !bytes.contains { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C || $0 == 0x7F } }
+    if plain {
+        var out = "\""
+        out.reserveCapacity(text.utf8.count + 2)
+        out += text
+        out += "\""
+        return out
+    }
     var out = "\""
     for scalar in s.unicodeScalars {
         switch scalar {

@@ -4,7 +4,7 @@ import NFCCore
 public enum NDEFSummary {
     public static func line(_ d: NDEFDecodedRecord) -> String {
         let r = d.record
-        let size = plural(r.payload.count, "byte")
+        var size: String { plural(r.payload.count, "byte") }
         switch d.payload {
         case .text(let t): return "Text (\(t.language)) \(quoted(t.text))" + (t.encoding == .utf16 ? " UTF-16" : "")
         case .uri(let u): return "URI \(u.uri)"
