@@ -9,6 +9,7 @@ enum ISO14443ASessionSummary {
     static func make(_ s: ISO14443ASession, detail: DissectionDetail) -> SessionSummary {
         var headline: [String] = []
         var tag: [Field] = []
+        tag.reserveCapacity(8)
         if let model = s.model {
             headline.append(model.rawValue)
             tag.append(Field("tag.model", "Model", model.summary))
@@ -37,6 +38,7 @@ enum ISO14443ASessionSummary {
 
         var notes: [String] = []
         var memory: [Field] = []
+        memory.reserveCapacity(8)
         var diagnostics = s.diagnostics
         if !s.memory.isEmpty {
             let map = s.memoryMap

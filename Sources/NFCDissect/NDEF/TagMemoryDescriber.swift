@@ -6,7 +6,9 @@ public enum TagMemoryDescriber {
     // MARK: Type 2
 
     public static func describe(_ layout: Type2MemoryLayout, image: TagMemoryImage) -> FieldTree {
-        var fields: [Field] = [header(image)]
+        var fields: [Field] = []
+        fields.reserveCapacity(4 + layout.lockAreas.count + layout.reservedAreas.count)
+        fields.append(header(image))
         if let cc = layout.capabilityContainer {
             let ccRange = Type2Memory.capabilityContainerRange
             func byte(_ i: Int) -> Range<Int> { (ccRange.lowerBound + i)..<(ccRange.lowerBound + i + 1) }

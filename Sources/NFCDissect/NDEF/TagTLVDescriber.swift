@@ -36,7 +36,9 @@ enum TagTLVDescriber {
         if tlv.tag == .terminator {
             return Field(k, name, "end of the TLVs", range: tlv.range)
         }
-        var children = [Field("\(k).type", "T", Hex.byte(tlv.tag.byte), range: tagRange)]
+        var children: [Field] = []
+        children.reserveCapacity(3)
+        children.append(Field("\(k).type", "T", Hex.byte(tlv.tag.byte), range: tagRange))
         if let length = tlv.length, let lengthRange = tlv.lengthRange {
             children.append(Field("\(k).length", "L", "\(length)" + (lengthRange.count == 3 ? " (3-byte form)" : ""), range: lengthRange))
         }
