@@ -45,11 +45,11 @@ struct Dissect: ParsableCommand {
         switch format {
         case .json:
             let renderer = JSONRenderer()
-            render = { renderer.render($0, into: &$1) }
+            render = { renderer.render(pending: $0, into: &$1) }
         case .text:
             let renderer = TextRenderer(verbose: verbose, color: CLI.useColor(color, output: out))
             out.write(renderer.header())
-            render = { renderer.render($0, into: &$1) }
+            render = { renderer.render(pending: $0, into: &$1) }
         }
         // The renderer and the output belong to the rendering thread until run returns.
         var worst: Diagnostic.Severity? = nil

@@ -20,7 +20,7 @@ public final class JSONRenderer {
 
     /// An event as the pipeline hands it over, read in place; a session's summary is built now
     /// unless it already was.
-    public func render(_ event: PendingEvent, into out: inout [UInt8]) {
+    public func render(pending event: PendingEvent, into out: inout [UInt8]) {
         switch event {
         case .frame(let d): line(into: &out) { renderFrame(d, &$0) }
         case .session(let s): line(into: &out) { renderSession(s.summary(), &$0) }
@@ -42,6 +42,7 @@ public final class JSONRenderer {
 
     private func renderFrame(_ d: FrameDissection, _ w: inout JSONWriter) {
         let f = d.frame
+        // Enum names as fixed text: `rawValue` would be a string to check for escapes per frame.
         // The members every frame has are fixed text between values (no per-member calls).
         w.json("{\"type\":\"frame\",\"number\":")
         w.number(d.number)
@@ -56,13 +57,20 @@ public final class JSONRenderer {
         case .fieldOff: w.json(",\"event\":\"field-off\"")
         case .malformed(let reason): w.json(",\"event\":\"malformed\""); w.string("reason", reason)
         }
-        w.json(",\"technology\":")
-        w.stringValue(f.technology.rawValue)
+        switch f.technology {
+        case .iso14443a: w.json(",\"technology\":\"14443a\"")
+        case .iso14443b: w.json(",\"technology\":\"14443b\"")
+        case .felica: w.json(",\"technology\":\"felica\"")
+        case .iso15693: w.json(",\"technology\":\"15693\"")
+        }
         if let t = f.start {
             w.json(",\"start\":")
             w.number(Int(t.value))
-            w.json(",\"time_unit\":")
-            w.stringValue(t.unit.rawValue)
+            switch t.unit {
+            case .nanoseconds: w.json(",\"time_unit\":\"ns\"")
+            case .microseconds: w.json(",\"time_unit\":\"us\"")
+            case .carrierCycles: w.json(",\"time_unit\":\"carrier\"")
+            }
             if let (whole, tenth) = clock.microseconds(t) { w.decimal("time_us", whole, tenth) }
         }
         if let t = f.end { w.int("end", Int(t.value)) }
@@ -76,9 +84,9 @@ public final class JSONRenderer {
         w.string("summary", d.summary)
         switch d.crc {
         case .notExpected: break
-        case .ok(let k):
-            w.json(",\"crc\":\"ok\",\"crc_kind\":")
-            w.stringValue(k.rawValue)
+        case .ok(.a): w.json(",\"crc\":\"ok\",\"crc_kind\":\"CRC_A\"")
+        case .ok(.b): w.json(",\"crc\":\"ok\",\"crc_kind\":\"CRC_B\"")
+        case .ok(.felica): w.json(",\"crc\":\"ok\",\"crc_kind\":\"CRC_F\"")
         case .mismatch(let k, let e, let found):
             w.string("crc", "bad"); w.string("crc_kind", k.rawValue)
             w.hex("crc_expected", e); w.hex("crc_found", found)

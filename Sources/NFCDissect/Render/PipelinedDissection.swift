@@ -7,7 +7,7 @@ import NFCCore
 /// renders and writes them. The output is the same as dissecting and rendering on one thread.
 public enum PipelinedDissection {
     /// One batch of events in order; a session's summary may not be built yet (the renderers'
-    /// `render(_: PendingEvent, into:)` builds it, or `PendingEvent.resolved()`). Read the
+    /// `render(pending:into:)` builds it, or `PendingEvent.resolved()`). Read the
     /// events in place: turning each into a `DissectionEvent` would copy it.
     public typealias Batch = [PendingEvent]
 

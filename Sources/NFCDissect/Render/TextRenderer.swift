@@ -56,7 +56,7 @@ public final class TextRenderer {
 
     /// An event as the pipeline hands it over, read in place; a session's summary is built now
     /// unless it already was.
-    public func render(_ event: PendingEvent, into out: inout [UInt8]) {
+    public func render(pending event: PendingEvent, into out: inout [UInt8]) {
         switch event {
         case .frame(let d): verbose ? renderTree(d, into: &out) : renderLine(d, into: &out)
         case .session(let s): renderSession(s.summary(), into: &out)

@@ -30,7 +30,7 @@ import NFCDissect
             }, batchSize: slowWorker ? 16 : 256, depth: slowWorker ? 2 : 8, helped: helped) { events in
                 if slowWorker { usleep(2_000) }
                 for e in events {
-                    if mode == .json { json.render(e, into: &sink.bytes) } else { text.render(e, into: &sink.bytes) }
+                    if mode == .json { json.render(pending: e, into: &sink.bytes) } else { text.render(pending: e, into: &sink.bytes) }
                 }
             }
             return (String(decoding: sink.bytes, as: UTF8.self), nil)
