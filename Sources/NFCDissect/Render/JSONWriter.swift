@@ -382,13 +382,19 @@ struct JSONWriter {
     /// Bytes as one uppercase hex string without separators.
     mutating func hex(_ k: StaticString, _ bytes: [UInt8]) {
         key(k)
-        reserve(bytes.count &* 2 &+ 2)
-        put(0x22)
-        for b in bytes {
-            put(Hex.digit(ofNibble: b >> 4))
-            put(Hex.digit(ofNibble: b & 0x0F))
+        let n = bytes.count
+        reserve(n &* 2 &+ 2)
+        let out = base + count
+        out[0] = 0x22
+        bytes.withUnsafeBufferPointer { src in
+            for i in 0..<n {
+                let b = src[i]
+                out[1 &+ 2 &* i] = Hex.digit(ofNibble: b >> 4)
+                out[2 &+ 2 &* i] = Hex.digit(ofNibble: b & 0x0F)
+            }
         }
-        put(0x22)
+        out[1 &+ 2 &* n] = 0x22
+        count &+= n &* 2 &+ 2
     }
 
     mutating func stringArray(_ k: StaticString, _ v: [String]) { array(k, v) { $0.quoted($1) } }
