@@ -137,7 +137,7 @@ public final class Dissector {
                 for (t, d) in dissectors where t != lastTechnology {
                     if let s = d.endSession() { summaries.append(s) }
                 }
-                release(dissection, emit: emit)
+                release(consume dissection, emit: emit)
                 for s in summaries.sorted(by: { $0.number < $1.number }) { flushHeld(emit); emit(.session(s)) }
                 return
             }
@@ -149,7 +149,7 @@ public final class Dissector {
             flushHeld(emit)
             emit(.session(before))
         }
-        release(dissection, emit: emit)
+        release(consume dissection, emit: emit)
         if let after = ended.after {
             flushHeld(emit)
             emit(.session(after))
