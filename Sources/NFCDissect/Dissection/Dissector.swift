@@ -14,8 +14,8 @@ struct EndedSessions {
 public struct EndedSession: Sendable {
     public let number: Int
     private let build: @Sendable () -> SessionSummary
-    /// Boxed: a summary is a few hundred bytes, and an ended session travels by value with
-    /// every frame's result and event (two of them inline made each move 736 bytes).
+    /// Boxed: a summary is a few hundred bytes, and an ended session travels by value in every
+    /// pipeline event and beside every frame's dissection (inline, it made each of them that big).
     private indirect enum Built: Sendable { case summary(SessionSummary) }
     private var built: Built? = nil
 
