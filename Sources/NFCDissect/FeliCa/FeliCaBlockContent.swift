@@ -13,12 +13,17 @@ enum FeliCaBlockContent: Equatable {
         switch service {
         case .cjrcHistory where systemCode == nil || systemCode == FeliCaSystemCode.cjrc:
             return .history
-        case .ndefRead, .ndefWrite
-            where systemCode == nil || systemCode == FeliCaSystemCode.nfcForumType3 || systemCode == FeliCaSystemCode.feliCaLite:
+        case .ndefRead where isType3System(systemCode), .ndefWrite where isType3System(systemCode):
             return .type3(lite: lite)
         default:
             return .plain
         }
+    }
+
+    /// The NDEF services mean Type 3 Tag data only in the NFC Forum and FeliCa Lite systems (or
+    /// when the Polling did not name the system).
+    private static func isType3System(_ systemCode: UInt16?) -> Bool {
+        systemCode == nil || systemCode == FeliCaSystemCode.nfcForumType3 || systemCode == FeliCaSystemCode.feliCaLite
     }
 
     /// One line for a block: a history record, the AIB, a Lite-S system block, or text.
