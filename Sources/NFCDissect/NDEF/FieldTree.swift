@@ -89,4 +89,40 @@ func textOrHex(_ bytes: [UInt8]) -> String {
     return hexValue(bytes)
 }
 
-func plural(_ n: Int, _ word: String) -> String { "\(n) \(word)\(n == 1 ? "" : "s")" }
+func plural(_ n: Int, _ word: String) -> String {
+    // Written in one go: an interpolation of three parts cost several times more, and session
+    // summaries use this for most of their counts.
+    var word = word
+    return word.withUTF8 { w in
+        String(unsafeUninitializedCapacity: 23 + w.count) { out in
+            var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)
+            var i = 0
+            withUnsafeMutableBytes(of: &digits) { d in
+                var v = n.magnitude
+                var k = 0
+                repeat {
+                    d[k] = 0x30 &+ UInt8(truncatingIfNeeded: v % 10)
+                    v /= 10
+                    k &+= 1
+                } while v > 0
+                if n < 0 { out[i] = 0x2D; i &+= 1 }
+                while k > 0 {
+                    k &-= 1
+                    out[i] = d[k]
+                    i &+= 1
+                }
+            }
+            out[i] = 0x20
+            i &+= 1
+            for b in w {
+                out[i] = b
+                i &+= 1
+            }
+            if n != 1 {
+                out[i] = 0x73
+                i &+= 1
+            }
+            return i
+        }
+    }
+}

@@ -75,7 +75,7 @@ struct NDEFFieldBuilder {
         let h = c.header
         let headerRange = place(c.range.lowerBound..<(c.range.lowerBound + 1))
         var out = [
-            Field("ndef.record.header", "Header", "\(Hex.byte(h.byte)): \(h.flagNames)", range: headerRange, children: [
+            Field("ndef.record.header", "Header", .byte(h.byte, suffix: ": " + h.flagNames), range: headerRange, children: [
                 Field("ndef.record.mb", "MB (message begin)", h.mb ? "1" : "0", range: headerRange),
                 Field("ndef.record.me", "ME (message end)", h.me ? "1" : "0", range: headerRange),
                 Field("ndef.record.cf", "CF (chunk flag)", h.cf ? "1" : "0", range: headerRange),

@@ -12,10 +12,10 @@ public enum TagMemoryDescriber {
         if let cc = layout.capabilityContainer {
             let ccRange = Type2Memory.capabilityContainerRange
             func byte(_ i: Int) -> Range<Int> { (ccRange.lowerBound + i)..<(ccRange.lowerBound + i + 1) }
-            fields.append(Field("t2t.cc", "Capability Container", hexValue(cc.bytes), range: ccRange, children: [
-                Field("t2t.cc.magic", "CC0 magic", Hex.byte(cc.magic) + (cc.isNDEF ? " (NDEF data present)" : " (not NDEF formatted)"),
+            fields.append(Field("t2t.cc", "Capability Container", .hex(cc.bytes), range: ccRange, children: [
+                Field("t2t.cc.magic", "CC0 magic", .byte(cc.magic, suffix: cc.isNDEF ? " (NDEF data present)" : " (not NDEF formatted)"),
                       range: byte(0)),
-                Field("t2t.cc.version", "CC1 version", "\(cc.versionText) (\(Hex.byte(cc.version)))", range: byte(1)),
+                Field("t2t.cc.version", "CC1 version", .named(cc.versionText, code: cc.version), range: byte(1)),
                 Field("t2t.cc.size", "CC2 data area size", "\(Hex.byte(cc.size)) → \(cc.dataAreaSize) bytes", range: byte(2)),
                 Field("t2t.cc.access", "CC3 access", "\(Hex.byte(cc.access)): read \(cc.readAccess.name), write \(cc.writeAccess.name)",
                       range: byte(3)),

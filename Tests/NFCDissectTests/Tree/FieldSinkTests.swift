@@ -36,3 +36,14 @@ import NFCCore
         #expect(sink.takeInByteOrder().isEmpty)
     }
 }
+
+@Suite struct PluralTests {
+    /// `plural` writes the count and the word itself; it says what an interpolation says.
+    @Test func countsAndWords() {
+        for n in [0, 1, 2, 9, 10, 11, 99, 100, 123_456, -1, -12, Int.max, Int.min] {
+            for word in ["byte", "record", "", "naïve unit"] {
+                #expect(plural(n, word) == "\(n) \(word)\(n == 1 ? "" : "s")")
+            }
+        }
+    }
+}
