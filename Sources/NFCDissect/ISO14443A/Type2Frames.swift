@@ -238,7 +238,7 @@ enum Type2Frames {
     /// `pageLabel` of pages 0x00…0xFF in every region, made once: READ and FAST_READ answers
     /// name each page they carry.
     private static let pageLabelTable: [[FieldName]] = Type2MemoryMap.Region.allCases.map { region in
-        (0..<256).map { FieldName(pageLabel($0, region)) }
+        (0..<256).map { FieldName.permanent(pageLabel($0, region)) }
     }
 
     static func pageLabelName(_ page: Int, _ region: Type2MemoryMap.Region) -> FieldName {

@@ -2,15 +2,50 @@ import NFCCore
 
 /// Fields for the TLV area of a Type 2 or Type 5 tag (`t2t.tlv.ndef.length`, `t5t.tlv.terminator` …).
 enum TagTLVDescriber {
-    static func key(_ tag: TagTLV.Tag) -> String {
+    static func key(_ tag: TagTLV.Tag) -> String { kinds[kindIndex(tag)] }
+
+    /// The key part of each TLV kind, in `kindIndex` order.
+    static let kinds = ["null", "lock_control", "memory_control", "ndef", "proprietary", "terminator", "rfu"]
+
+    static func kindIndex(_ tag: TagTLV.Tag) -> Int {
         switch tag {
-        case .null: return "null"
-        case .lockControl: return "lock_control"
-        case .memoryControl: return "memory_control"
-        case .ndef: return "ndef"
-        case .proprietary: return "proprietary"
-        case .terminator: return "terminator"
-        case .rfu: return "rfu"
+        case .null: return 0
+        case .lockControl: return 1
+        case .memoryControl: return 2
+        case .ndef: return 3
+        case .proprietary: return 4
+        case .terminator: return 5
+        case .rfu: return 6
+        }
+    }
+
+    /// The keys of one TLV's fields (`t2t.tlv.ndef`, `t2t.tlv.ndef.type` …), made once per
+    /// prefix and kind for Type 2 and Type 5: every session summary names the TLVs it decodes.
+    struct Keys {
+        let base, type, length, value, bytes, position, size, bytesLockedPerBit, bytesPerPage: FieldName
+
+        init(_ base: String, make: (String) -> FieldName) {
+            self.base = make(base)
+            type = make(base + ".type")
+            length = make(base + ".length")
+            value = make(base + ".value")
+            bytes = make(base + ".bytes")
+            position = make(base + ".position")
+            size = make(base + ".size")
+            bytesLockedPerBit = make(base + ".bytes_locked_per_bit")
+            bytesPerPage = make(base + ".bytes_per_page")
+        }
+    }
+
+    private static let t2tKeys = kinds.map { Keys("t2t.tlv.\($0)", make: FieldName.permanent) }
+    private static let t5tKeys = kinds.map { Keys("t5t.tlv.\($0)", make: FieldName.permanent) }
+
+    static func keys(prefix: String, _ tag: TagTLV.Tag) -> Keys {
+        let i = kindIndex(tag)
+        switch prefix {
+        case "t2t": return t2tKeys[i]
+        case "t5t": return t5tKeys[i]
+        default: return Keys("\(prefix).tlv.\(kinds[i])", make: FieldName.init)
         }
     }
 
@@ -27,7 +62,8 @@ enum TagTLVDescriber {
     }
 
     static func field(_ tlv: TagTLV, prefix: String, ndef: TagNDEFMessage?, control: Type2ControlArea?) -> Field {
-        let k: FieldName = "\(prefix).tlv.\(key(tlv.tag))"
+        let keys = Self.keys(prefix: prefix, tlv.tag)
+        let k = keys.base
         let name = FieldName(tlv.tag.name)
         let tagRange = tlv.tagOffset..<(tlv.tagOffset + 1)
         if tlv.tag == .null {
@@ -38,9 +74,9 @@ enum TagTLVDescriber {
         }
         var children: [Field] = []
         children.reserveCapacity(3)
-        children.append(Field("\(k).type", "T", Hex.byte(tlv.tag.byte), range: tagRange))
+        children.append(Field(keys.type, "T", Hex.byte(tlv.tag.byte), range: tagRange))
         if let length = tlv.length, let lengthRange = tlv.lengthRange {
-            children.append(Field("\(k).length", "L", "\(length)" + (lengthRange.count == 3 ? " (3-byte form)" : ""), range: lengthRange))
+            children.append(Field(keys.length, "L", "\(length)" + (lengthRange.count == 3 ? " (3-byte form)" : ""), range: lengthRange))
         }
         let valueRange = tlv.valueSegments.first.flatMap { first in tlv.valueSegments.last.map { first.lowerBound..<$0.upperBound } }
         let read = tlv.isComplete ? plural(tlv.value.count, "byte") : "\(tlv.value.count) of \(tlv.length ?? 0) bytes read"
@@ -51,11 +87,11 @@ enum TagTLVDescriber {
                 valueChildren.append(builder.message(ndef.result))
             }
         } else if let control {
-            valueChildren = controlFields(control, prefix: k, range: valueRange)
+            valueChildren = controlFields(control, keys: keys, range: valueRange)
         } else if !tlv.value.isEmpty {
-            valueChildren.append(Field("\(k).bytes", "Bytes", hexValue(tlv.value), range: valueRange))
+            valueChildren.append(Field(keys.bytes, "Bytes", hexValue(tlv.value), range: valueRange))
         }
-        children.append(Field("\(k).value", "V", read, range: valueRange, children: valueChildren))
+        children.append(Field(keys.value, "V", read, range: valueRange, children: valueChildren))
         let summary: String
         if let ndef, let first = ndef.result.records.first {
             summary = NDEFSummary.line(first) + (ndef.result.records.count > 1 ? " + \(ndef.result.records.count - 1) more" : "")
@@ -65,24 +101,24 @@ enum TagTLVDescriber {
         return Field(k, name, summary, range: tlv.range, children: children)
     }
 
-    static func controlFields(_ a: Type2ControlArea, prefix k: FieldName, range: Range<Int>?) -> [Field] {
+    static func controlFields(_ a: Type2ControlArea, keys k: Keys, range: Range<Int>?) -> [Field] {
         guard let v = a.tlvValue, v.count == 3 else { return [] }
         let n = Int(v[2] & 0x0F)
         var out = [
-            Field("\(k).position", "Position", "byte \(a.range.lowerBound) (PageAddr \(v[0] >> 4) × \(a.bytesPerPage) + ByteOffset \(v[0] & 0x0F))",
+            Field(k.position, "Position", "byte \(a.range.lowerBound) (PageAddr \(v[0] >> 4) × \(a.bytesPerPage) + ByteOffset \(v[0] & 0x0F))",
                   range: range.map { $0.lowerBound..<($0.lowerBound + 1) }),
         ]
         let sizeRange = range.map { ($0.lowerBound + 1)..<($0.lowerBound + 2) }
         let thirdRange = range.map { ($0.lowerBound + 2)..<($0.lowerBound + 3) }
         switch a.kind {
         case .lock:
-            out.append(Field("\(k).size", "Size", "\(a.lockBits ?? 0) lock bits (\(plural(a.range.count, "byte")))", range: sizeRange))
-            out.append(Field("\(k).bytes_locked_per_bit", "Bytes locked per bit", "\(a.bytesLockedPerBit ?? 0) (2^\(v[2] >> 4))",
+            out.append(Field(k.size, "Size", "\(a.lockBits ?? 0) lock bits (\(plural(a.range.count, "byte")))", range: sizeRange))
+            out.append(Field(k.bytesLockedPerBit, "Bytes locked per bit", "\(a.bytesLockedPerBit ?? 0) (2^\(v[2] >> 4))",
                              range: thirdRange))
         case .reserved:
-            out.append(Field("\(k).size", "Size", plural(a.range.count, "byte"), range: sizeRange))
+            out.append(Field(k.size, "Size", plural(a.range.count, "byte"), range: sizeRange))
         }
-        out.append(Field("\(k).bytes_per_page", "Bytes per page", "\(a.bytesPerPage) (2^\(n))", range: thirdRange))
+        out.append(Field(k.bytesPerPage, "Bytes per page", "\(a.bytesPerPage) (2^\(n))", range: thirdRange))
         return out
     }
 }

@@ -44,6 +44,22 @@ public struct FieldName: Sendable, Hashable, CustomStringConvertible,
         storage = .text(text)
     }
 
+    /// A name made at run time that then behaves like a literal: its bytes are copied to memory
+    /// that is never freed. Only for tables made once (page labels, TLV keys), whose size does
+    /// not depend on the input.
+    public static func permanent(_ text: String) -> FieldName {
+        var text = text
+        return text.withUTF8 { bytes in
+            let copy = UnsafeMutablePointer<UInt8>.allocate(capacity: max(1, bytes.count))
+            if let source = bytes.baseAddress { copy.initialize(from: source, count: bytes.count) }
+            return FieldName(storage: .literal(UnsafePointer(copy), bytes.count))
+        }
+    }
+
+    private init(storage: Storage) {
+        self.storage = storage
+    }
+
     /// The literal's bytes, when the name is one.
     @inline(__always)
     var literal: UnsafeBufferPointer<UInt8>? {

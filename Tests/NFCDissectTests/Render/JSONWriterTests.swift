@@ -56,11 +56,15 @@ import NFCCore
     /// and text names (which may reuse an address) always checked.
     @Test func literalNamesAreEscapedEveryTimeTheyNeedIt() {
         let fields = [Field("plain.key", "Label \"quoted\"", "v"), Field("tab\tkey", "Plain label", "w"),
-                      Field(FieldName("text \"name\""), FieldName("plain text"), "x")]
+                      Field(FieldName("text \"name\""), FieldName("plain text"), "x"),
+                      Field(.permanent("made \"once\""), .permanent("made once"), "y")]
         let once = Self.written { $0.fields("f", fields) }
         #expect(once.contains(#"{"key":"plain.key","label":"Label \"quoted\"","value":"v"}"#))
         #expect(once.contains(#"{"key":"tab\tkey","label":"Plain label","value":"w"}"#))
         #expect(once.contains(#"{"key":"text \"name\"","label":"plain text","value":"x"}"#))
+        #expect(once.contains(#"{"key":"made \"once\"","label":"made once","value":"y"}"#))
+        #expect(FieldName.permanent("made once") == FieldName("made once"))
+        #expect(FieldName.permanent("") == "")
         var w = JSONWriter(capacity: 64)
         for _ in 0..<3 {
             w.reset()
