@@ -191,16 +191,69 @@ struct JSONWriter {
         static let slots = 256
         let starts = UnsafeMutablePointer<UInt>.allocate(capacity: slots)
         let counts = UnsafeMutablePointer<Int>.allocate(capacity: slots)
+        /// Whole `{"key":"…","label":"…","value":"` openings of fields whose key and label are
+        /// plain literals, by the pair of addresses: one copy per field instead of five.
+        static let pairBytes = 120
+        let pairKeys = UnsafeMutablePointer<UInt>.allocate(capacity: slots * 4)
+        let pairCounts = UnsafeMutablePointer<Int>.allocate(capacity: slots)
+        let pairText = UnsafeMutablePointer<UInt8>.allocate(capacity: slots * pairBytes)
         init() {
             starts.initialize(repeating: 0, count: Self.slots)
             counts.initialize(repeating: 0, count: Self.slots)
+            pairKeys.initialize(repeating: 0, count: Self.slots * 4)
+            pairCounts.initialize(repeating: 0, count: Self.slots)
         }
         deinit {
             starts.deallocate()
             counts.deallocate()
+            pairKeys.deallocate()
+            pairCounts.deallocate()
+            pairText.deallocate()
         }
         @inline(__always)
         static func slot(_ address: UInt) -> Int { Int(truncatingIfNeeded: (address ^ address >> 8) & UInt(slots - 1)) }
+        @inline(__always)
+        static func pairSlot(_ key: UInt, _ label: UInt) -> Int { slot(key ^ (label &* 31)) }
+    }
+
+    /// `{"key":"…","label":"…","value":"` of a field (without the comma before it): from the
+    /// pair cache when key and label are literals seen before together, else written name by
+    /// name (and remembered when both turned out plain).
+    @inline(__always)
+    private mutating func fieldOpening(_ key: FieldName, _ label: FieldName) {
+        guard let k = key.literal, let ks = k.baseAddress, let l = label.literal, let ls = l.baseAddress else {
+            literal("{\"key\":\"")
+            name(key)
+            literal("\",\"label\":\"")
+            name(label)
+            literal("\",\"value\":\"")
+            return
+        }
+        let ka = UInt(bitPattern: ks), la = UInt(bitPattern: ls)
+        let slot = CleanLiterals.pairSlot(ka, la)
+        let entry = clean.pairKeys + slot &* 4
+        if entry[0] == ka && entry[1] == la && entry[2] == UInt(k.count) && entry[3] == UInt(l.count) {
+            let n = clean.pairCounts[slot]
+            reserve(n)
+            copy(UnsafeRawPointer(clean.pairText + slot &* CleanLiterals.pairBytes), n)
+            return
+        }
+        let before = count
+        literal("{\"key\":\"")
+        name(key)
+        literal("\",\"label\":\"")
+        name(label)
+        literal("\",\"value\":\"")
+        let n = count &- before
+        // Plain when nothing was escaped: the opening is its fixed text plus both names.
+        if n == 30 &+ k.count &+ l.count && n <= CleanLiterals.pairBytes {
+            (clean.pairText + slot &* CleanLiterals.pairBytes).update(from: base + before, count: n)
+            clean.pairCounts[slot] = n
+            entry[0] = ka
+            entry[1] = la
+            entry[2] = UInt(k.count)
+            entry[3] = UInt(l.count)
+        }
     }
 
     /// A field's key or label, inside its quotes: a literal known to be plain is copied, anything
@@ -464,12 +517,8 @@ struct JSONWriter {
             guard let base = fields.baseAddress else { return }
             for i in fields.indices {
                 let f = base + i
-                // `{"key":"…","label":"…","value":"…"`: the fixed text as three literal runs.
-                literal(i == 0 ? "{\"key\":\"" : ",{\"key\":\"")
-                name(f.pointee.keyName)
-                literal("\",\"label\":\"")
-                name(f.pointee.labelName)
-                literal("\",\"value\":\"")
+                if i > 0 { byte(0x2C) }
+                fieldOpening(f.pointee.keyName, f.pointee.labelName)
                 value(f)
                 if let r = f.pointee.range {
                     literal("\",\"range\":")
