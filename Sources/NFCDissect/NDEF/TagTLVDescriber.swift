@@ -2,8 +2,6 @@ import NFCCore
 
 /// Fields for the TLV area of a Type 2 or Type 5 tag (`t2t.tlv.ndef.length`, `t5t.tlv.terminator` …).
 enum TagTLVDescriber {
-    static func key(_ tag: TagTLV.Tag) -> String { kinds[kindIndex(tag)] }
-
     /// The key part of each TLV kind, in `kindIndex` order.
     static let kinds = ["null", "lock_control", "memory_control", "ndef", "proprietary", "terminator", "rfu"]
 

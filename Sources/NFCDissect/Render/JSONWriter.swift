@@ -16,8 +16,8 @@ struct JSONWriter {
 
     private var storage: Storage
     private var base: UnsafeMutablePointer<UInt8>
-    /// String literals (field keys and labels) found to need no escaping, by address.
-    private var clean = CleanLiterals()
+    /// Literal field keys and labels known to need no escaping (JSONWriter+Fields.swift).
+    var literals = JSONLiteralCache()
     private var count = 0
     private var capacity: Int
     private var needsComma = false
@@ -38,6 +38,9 @@ struct JSONWriter {
     }
 
     // MARK: raw bytes
+
+    // `byte`, `raw`, `literal`, `escaped`, `write` and the array/range helpers are internal for
+    // the field-tree writer in JSONWriter+Fields.swift; renderers use the members further down.
 
     @inline(__always)
     private mutating func reserve(_ n: Int) {
@@ -63,23 +66,29 @@ struct JSONWriter {
     }
 
     @inline(__always)
-    private mutating func byte(_ b: UInt8) {
+    mutating func byte(_ b: UInt8) {
         reserve(1)
         put(b)
     }
 
     @inline(__always)
-    private mutating func raw(_ bytes: UnsafeBufferPointer<UInt8>) {
+    mutating func raw(_ bytes: UnsafeBufferPointer<UInt8>) {
         guard let src = bytes.baseAddress, !bytes.isEmpty else { return }
         reserve(bytes.count)
-        (base + count).update(from: src, count: bytes.count)
-        count &+= bytes.count
+        copy(UnsafeRawPointer(src), bytes.count)
+    }
+
+    /// Lets `body` write at most `limit` bytes in place; it returns how many it wrote.
+    @inline(__always)
+    mutating func write(atMost limit: Int, _ body: (UnsafeMutablePointer<UInt8>) -> Int) {
+        reserve(limit)
+        count &+= body(base + count)
     }
 
     /// `"k":`, with the comma before it when the object or array already has a member. Keys are
     /// literals of the renderers: plain ASCII, copied without escaping.
     @inline(__always)
-    private mutating func key(_ k: StaticString) {
+    mutating func key(_ k: StaticString) {
         reserve(k.utf8CodeUnitCount + 4)
         if needsComma { put(0x2C) }
         put(0x22)
@@ -116,7 +125,7 @@ struct JSONWriter {
     }
 
     /// The inside of a JSON string literal (no quotes).
-    private mutating func escaped(_ utf8: UnsafeBufferPointer<UInt8>) {
+    mutating func escaped(_ utf8: UnsafeBufferPointer<UInt8>) {
         let n = utf8.count
         reserve(max(8, n &* 6))   // worst case: every byte as \u00XX; a whole word for short ones
         guard let src = utf8.baseAddress else { return }
@@ -184,125 +193,13 @@ struct JSONWriter {
     }
 
 
-    /// Remembers which string literals need no JSON escapes: a literal's bytes never change, so
-    /// after the first check its address is enough. 256 slots, each holding the last literal
-    /// seen whose address hashes there (field keys and labels of one capture fit easily).
-    private final class CleanLiterals {
-        static let slots = 256
-        let starts = UnsafeMutablePointer<UInt>.allocate(capacity: slots)
-        let counts = UnsafeMutablePointer<Int>.allocate(capacity: slots)
-        /// Whole `{"key":"…","label":"…","value":"` openings of fields whose key and label are
-        /// plain literals, by the pair of addresses: one copy per field instead of five.
-        static let pairBytes = 120
-        let pairKeys = UnsafeMutablePointer<UInt>.allocate(capacity: slots * 4)
-        let pairCounts = UnsafeMutablePointer<Int>.allocate(capacity: slots)
-        let pairText = UnsafeMutablePointer<UInt8>.allocate(capacity: slots * pairBytes)
-        init() {
-            starts.initialize(repeating: 0, count: Self.slots)
-            counts.initialize(repeating: 0, count: Self.slots)
-            pairKeys.initialize(repeating: 0, count: Self.slots * 4)
-            pairCounts.initialize(repeating: 0, count: Self.slots)
-        }
-        deinit {
-            starts.deallocate()
-            counts.deallocate()
-            pairKeys.deallocate()
-            pairCounts.deallocate()
-            pairText.deallocate()
-        }
-        @inline(__always)
-        static func slot(_ address: UInt) -> Int { Int(truncatingIfNeeded: (address ^ address >> 8) & UInt(slots - 1)) }
-        @inline(__always)
-        static func pairSlot(_ key: UInt, _ label: UInt) -> Int { slot(key ^ (label &* 31)) }
-    }
-
-    /// `{"key":"…","label":"…","value":"` of a field (without the comma before it): from the
-    /// pair cache when key and label are literals seen before together, else written name by
-    /// name (and remembered when both turned out plain).
-    @inline(__always)
-    private mutating func fieldOpening(_ key: FieldName, _ label: FieldName) {
-        guard let k = key.literal, let ks = k.baseAddress, let l = label.literal, let ls = l.baseAddress else {
-            literal("{\"key\":\"")
-            name(key)
-            literal("\",\"label\":\"")
-            name(label)
-            literal("\",\"value\":\"")
-            return
-        }
-        let ka = UInt(bitPattern: ks), la = UInt(bitPattern: ls)
-        let slot = CleanLiterals.pairSlot(ka, la)
-        let entry = clean.pairKeys + slot &* 4
-        if entry[0] == ka && entry[1] == la && entry[2] == UInt(k.count) && entry[3] == UInt(l.count) {
-            let n = clean.pairCounts[slot]
-            reserve(n)
-            copy(UnsafeRawPointer(clean.pairText + slot &* CleanLiterals.pairBytes), n)
-            return
-        }
-        let before = count
-        literal("{\"key\":\"")
-        name(key)
-        literal("\",\"label\":\"")
-        name(label)
-        literal("\",\"value\":\"")
-        let n = count &- before
-        // Plain when nothing was escaped: the opening is its fixed text plus both names.
-        if n == 30 &+ k.count &+ l.count && n <= CleanLiterals.pairBytes {
-            (clean.pairText + slot &* CleanLiterals.pairBytes).update(from: base + before, count: n)
-            clean.pairCounts[slot] = n
-            entry[0] = ka
-            entry[1] = la
-            entry[2] = UInt(k.count)
-            entry[3] = UInt(l.count)
-        }
-    }
-
-    /// A field's key or label, inside its quotes: a literal known to be plain is copied, anything
-    /// else escaped (and a literal that turns out plain remembered).
-    @inline(__always)
-    private mutating func name(_ n: FieldName) {
-        guard let bytes = n.literal, let start = bytes.baseAddress else {
-            n.withUTF8 { escaped($0) }
-            return
-        }
-        let address = UInt(bitPattern: start)
-        let slot = CleanLiterals.slot(address)
-        if clean.starts[slot] == address && clean.counts[slot] == bytes.count {
-            reserve(bytes.count)
-            copy(UnsafeRawPointer(start), bytes.count)
-            return
-        }
-        let before = count
-        escaped(bytes)
-        if count &- before == bytes.count {
-            clean.starts[slot] = address
-            clean.counts[slot] = bytes.count
-        }
-    }
-
-    /// The inside of a field value's string literal: its hex digits need no escaping. Read
-    /// through the pointer, in place (a copy of the value would retain and release its strings).
-    @inline(__always)
-    private mutating func value(_ f: UnsafePointer<Field>) {
-        if !f.pointee.content.prefix.isEmpty { escaped(f.pointee.content.prefix) }
-        guard f.pointee.content.hasHex else { return }
-        reserve(FieldValue.maxHexLength)
-        count &+= f.pointee.content.writeHex(base + count)
-        if f.pointee.content.suffixInParentheses {
-            literal(" (")
-            escaped(f.pointee.content.suffix)
-            byte(0x29)
-        } else if !f.pointee.content.suffix.isEmpty {
-            escaped(f.pointee.content.suffix)
-        }
-    }
-
     private mutating func quoted(_ s: String) {
         byte(0x22)
         escaped(s)
         byte(0x22)
     }
 
-    private mutating func escaped(_ s: String) {
+    mutating func escaped(_ s: String) {
         if let done: Void = s.utf8.withContiguousStorageIfAvailable({ escaped($0) }) { return done }
         var copy = s
         copy.withUTF8 { escaped($0) }
@@ -310,7 +207,7 @@ struct JSONWriter {
 
     /// Fixed JSON text between values (plain ASCII literals of this file).
     @inline(__always)
-    private mutating func literal(_ text: StaticString) {
+    mutating func literal(_ text: StaticString) {
         let n = text.utf8CodeUnitCount
         reserve(n)
         copy(UnsafeRawPointer(text.utf8Start), n)
@@ -348,15 +245,9 @@ struct JSONWriter {
         reserve(21)   // sign and up to 20 digits
         var v = value.magnitude
         if value < 0 { put(0x2D) }
-        if v < 10 {
-            put(0x30 &+ UInt8(v))
-            return
-        }
         if v < 100 {
-            // Byte offsets of fields: most are two digits.
-            let pairs = Self.digitPairs.utf8Start
-            put(pairs[Int(v) &* 2])
-            put(pairs[Int(v) &* 2 &+ 1])
+            // Byte offsets of fields: most are one or two digits.
+            smallDecimal(Int(v))
             return
         }
         var digits = 2
@@ -471,7 +362,7 @@ struct JSONWriter {
 
     /// `[lower,upper]`; offsets under 100 (nearly all) written in place.
     @inline(__always)
-    private mutating func rangeArray(_ r: Range<Int>) {
+    mutating func rangeArray(_ r: Range<Int>) {
         let a = r.lowerBound, b = r.upperBound
         guard a >= 0, b < 100 else {
             byte(0x5B)
@@ -501,47 +392,21 @@ struct JSONWriter {
         }
     }
 
-    mutating func fields(_ k: StaticString, _ fields: [Field]) {
-        key(k)
-        appendFields(fields)
-    }
-
-    private mutating func appendFields(_ fields: [Field]) {
+    /// `[` of an array whose first element gets no comma.
+    mutating func beginArray() {
         byte(0x5B)
         needsComma = false
-        // Members are read in place: `for f in fields` would copy (retain and release) each
-        // field's three strings and its children.
-        // Through `UnsafePointer.pointee` (an addressor), not the buffer's subscript (a getter,
-        // which copies the field).
-        fields.withUnsafeBufferPointer { fields in
-            guard let base = fields.baseAddress else { return }
-            for i in fields.indices {
-                let f = base + i
-                if i > 0 { byte(0x2C) }
-                fieldOpening(f.pointee.keyName, f.pointee.labelName)
-                value(f)
-                if let r = f.pointee.range {
-                    literal("\",\"range\":")
-                    rangeArray(r)
-                } else {
-                    byte(0x22)
-                }
-                needsComma = true
-                if !f.pointee.children.isEmpty {
-                    key("children")
-                    appendFields(f.pointee.children)
-                }
-                endObject()
-            }
-        }
+    }
+
+    /// `]`; the next member gets a comma.
+    mutating func endArray() {
         byte(0x5D)
         needsComma = true
     }
 
     mutating func diagnostics(_ diags: [Diagnostic]) {
         key("diagnostics")
-        byte(0x5B)
-        needsComma = false
+        beginArray()
         for d in diags {
             beginObject()
             string("severity", d.severity.rawValue)
@@ -549,7 +414,6 @@ struct JSONWriter {
             if let r = d.range { range(r) }
             endObject()
         }
-        byte(0x5D)
-        needsComma = true
+        endArray()
     }
 }
