@@ -23,3 +23,12 @@ import NFCCore
         }
     }
 }
+
+@Suite struct RegionOrdinalTests {
+    /// The label table is indexed by `ordinal`; it must be the position in `allCases`.
+    @Test func ordinalIsThePositionInAllCases() {
+        for (i, region) in Type2MemoryMap.Region.allCases.enumerated() {
+            #expect(region.ordinal == i)
+        }
+    }
+}

@@ -242,42 +242,77 @@ enum Type2Frames {
     }
 
     static func pageLabelName(_ page: Int, _ region: Type2MemoryMap.Region) -> FieldName {
-        guard page >= 0, page < 256, let r = Type2MemoryMap.Region.allCases.firstIndex(of: region) else {
-            return FieldName(pageLabel(page, region))
-        }
-        return pageLabelTable[r][page]
+        guard page >= 0, page < 256 else { return FieldName(pageLabel(page, region)) }
+        return pageLabelTable[region.ordinal][page]
     }
 
     static func describePages(first: Int, data: [UInt8], wrapAt total: Int?, _ ctx: inout FrameContext, _ s: ISO14443ASession) {
         let count = data.count / 4
         let map = s.memoryMap
-        var pages: [Int] = []
-        for i in 0..<count {
-            var p = first + i
-            if let t = total, t > 0 { p %= t }
-            pages.append(p)
+        let modulus = total.map { $0 > 0 ? $0 : Int.max } ?? Int.max
+        let last = count > 0 ? (first + count - 1) % modulus : first
+        var summary = TextWriter(capacity: 80)
+        summary.write(count == 1 ? "DATA page " : "DATA pages ")
+        summary.hexByte(UInt8(truncatingIfNeeded: first))
+        if count != 1 {
+            summary.write("…")
+            summary.hexByte(UInt8(truncatingIfNeeded: last))
         }
-        let regions = pages.map { map.region(ofPage: $0) }
-        var names: [String] = []
-        for r in regions where names.last != r.rawValue { names.append(r.rawValue) }
-        let last = pages.last ?? first
-        let span = count == 1 ? "page \(Hex.byte(UInt8(truncatingIfNeeded: first)))" : "pages \(Hex.byte(UInt8(truncatingIfNeeded: first)))…\(Hex.byte(UInt8(truncatingIfNeeded: last)))"
-        ctx.summary = "DATA \(span) (\(names.joined(separator: ", ")))"
-        if let t = total, first + count > t { ctx.summary += ", wrapped to page 0x00" }
-        if ctx.sink.enabled {
-            var children: [Field] = []
-            children.reserveCapacity(pages.count)
-            for (i, p) in pages.enumerated() {
-                let bytes = data[i * 4..<i * 4 + 4]
-                var value = FieldValue.hex(bytes)
-                if regions[i] == .pwd || regions[i] == .pack { value = .hex(bytes, suffix: " (PWD and PACK always read as zeros)") }
-                if regions[i] == .capabilityContainer, bytes[bytes.startIndex] == 0xE1 {
-                    let version = bytes[bytes.startIndex + 1], size = bytes[bytes.startIndex + 2]
-                    value = .hex(bytes, suffix: " (NDEF magic, mapping \(version >> 4).\(version & 0xF), data area \(Int(size) * 8) bytes)")
-                }
-                children.append(Field("ntag.page_data", pageLabelName(p, regions[i]), value, range: i * 4..<i * 4 + 4))
+        summary.write(" (")
+        // Region names in order, a run of pages in one region named once.
+        var previous: Type2MemoryMap.Region?
+        for i in 0..<count {
+            let region = map.region(ofPage: (first + i) % modulus)
+            if region == previous { continue }
+            if previous != nil { summary.write(", ") }
+            summary.write(region.rawValue)
+            previous = region
+        }
+        summary.write(")")
+        if let t = total, first + count > t { summary.write(", wrapped to page 0x00") }
+        ctx.summary = summary.string
+        guard ctx.sink.enabled else { return }
+        var children: [Field] = []
+        children.reserveCapacity(count)
+        for i in 0..<count {
+            let p = (first + i) % modulus
+            let region = map.region(ofPage: p)
+            let bytes = data[i * 4..<i * 4 + 4]
+            var value = FieldValue.hex(bytes)
+            if region == .pwd || region == .pack { value = .hex(bytes, suffix: " (PWD and PACK always read as zeros)") }
+            if region == .capabilityContainer, bytes[bytes.startIndex] == 0xE1 {
+                let version = bytes[bytes.startIndex + 1], size = bytes[bytes.startIndex + 2]
+                value = .hex(bytes, suffix: " (NDEF magic, mapping \(version >> 4).\(version & 0xF), data area \(Int(size) * 8) bytes)")
             }
-            ctx.sink.add(Field("ntag.data", "Data", "\(count) page\(count == 1 ? "" : "s"), \(data.count) bytes", range: 0..<data.count, children: children))
+            children.append(Field("ntag.page_data", pageLabelName(p, region), value, range: i * 4..<i * 4 + 4))
+        }
+        var size = TextWriter(capacity: 40)
+        size.decimal(count)
+        size.write(count == 1 ? " page, " : " pages, ")
+        size.decimal(data.count)
+        size.write(" bytes")
+        ctx.sink.add(Field("ntag.data", "Data", size.string, range: 0..<data.count, children: children))
+    }
+}
+
+extension Type2MemoryMap.Region {
+    /// The region's position in `allCases`, without building `allCases`.
+    var ordinal: Int {
+        switch self {
+        case .uid: 0
+        case .staticLock: 1
+        case .capabilityContainer: 2
+        case .user: 3
+        case .dynamicLock: 4
+        case .cfg0: 5
+        case .cfg1: 6
+        case .pwd: 7
+        case .pack: 8
+        case .counter: 9
+        case .auth0: 10
+        case .auth1: 11
+        case .key: 12
+        case .beyond: 13
         }
     }
 }
