@@ -32,8 +32,7 @@ public struct TextWriter {
     public mutating func hexByte(_ b: UInt8) {
         bytes.append(0x30)
         bytes.append(0x78)
-        bytes.append(Hex.digit(ofNibble: b >> 4))
-        bytes.append(Hex.digit(ofNibble: b & 0x0F))
+        Hex.appendByte(b, to: &bytes)
     }
 
     /// A decimal integer (as `"\(n)"`).
