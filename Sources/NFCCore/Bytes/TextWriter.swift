@@ -35,6 +35,28 @@ public struct TextWriter {
         Hex.appendByte(b, to: &bytes)
     }
 
+    /// `04 A2 2C` (as `Hex.string`): two digits per byte, a space between bytes.
+    @inlinable
+    public mutating func hexBytes<C: Collection>(_ b: C) where C.Element == UInt8 {
+        var first = true
+        for x in b {
+            if !first { bytes.append(0x20) }
+            first = false
+            Hex.appendByte(x, to: &bytes)
+        }
+    }
+
+    /// `0044` (as `Hex.value(v, digits:)`): the low `digits` hex digits of `v`, zero padded.
+    @inlinable
+    public mutating func hexValue<T: BinaryInteger>(_ v: T, digits: Int) {
+        let x = UInt64(truncatingIfNeeded: v)
+        var i = max(0, digits) - 1
+        while i >= 0 {
+            bytes.append(Hex.digit(ofNibble: UInt8(truncatingIfNeeded: (i < 16 ? x >> UInt64(4 * i) : 0) & 0xF)))
+            i -= 1
+        }
+    }
+
     /// A decimal integer (as `"\(n)"`).
     @inlinable
     public mutating func decimal(_ n: Int) {

@@ -85,9 +85,18 @@ public struct Type2Version: Sendable, Hashable {
     /// Storage-size byte: upper 7 bits n give 2^n bytes; LSB set means "between 2^n and 2^(n+1)".
     public var storageSizeDescription: String {
         let n = Int(storageSize >> 1)
-        guard n < 31 else { return "\(Hex.byte(storageSize))" }
-        if storageSize & 1 == 0 { return "\(1 << n) bytes" }
-        return "between \(1 << n) and \(1 << (n + 1)) bytes"
+        guard n < 31 else { return Hex.byte(storageSize) }
+        var w = TextWriter(capacity: 40)
+        if storageSize & 1 == 0 {
+            w.decimal(1 << n)
+        } else {
+            w.write("between ")
+            w.decimal(1 << n)
+            w.write(" and ")
+            w.decimal(1 << (n + 1))
+        }
+        w.write(" bytes")
+        return w.string
     }
 
     /// The tag model this version identifies, when known.

@@ -99,7 +99,14 @@ public enum Type2TagModel: String, Sendable, CaseIterable, Hashable {
     }
 
     /// "NTAG215, 504 bytes user memory".
-    public var summary: String { "\(rawValue), \(memoryMap.userBytes) bytes user memory" }
+    public var summary: String {
+        var w = TextWriter(capacity: 48)
+        w.write(rawValue)
+        w.write(", ")
+        w.decimal(memoryMap.userBytes)
+        w.write(" bytes user memory")
+        return w.string
+    }
 }
 
 /// Where things live in a Type 2 tag's pages.

@@ -103,7 +103,10 @@ final class ISO14443ADissector: SessionDissector {
             ctx.summary = command.name
             ctx.sink.add(Field("iso14443a.short_frame", "Short frame", Hex.byte(b), range: 0..<1))
         case .anticollision(let level, let nvb, let known):
-            ctx.summary = command.name + Self.levelNote(level)
+            var w = TextWriter(capacity: 32)
+            w.write(command.name)
+            w.write(Self.levelNote(level))
+            ctx.summary = w.string
             ctx.sink.add(Field("iso14443a.sel", "SEL", .byte(level.selCode, suffix: Self.levelNote(level)), range: 0..<1))
             // NVB 0x20 (nothing known yet) is the usual first ANTICOLLISION.
             let nvbNote = nvb.raw == 0x20 ? ": 2 bytes + 0 bits, 0 UID bits known"
@@ -117,7 +120,11 @@ final class ISO14443ADissector: SessionDissector {
             ctx.sink.add(Field("iso14443a.sel", "SEL", .byte(level.selCode, suffix: Self.levelNote(level)), range: 0..<1))
             ctx.sink.add(Field("iso14443a.nvb", "NVB", "70 (40 UID bits: SELECT)", range: 1..<2))
             describeUIDLevel(uid, offset: 2, &ctx)
-            ctx.summary = "\(command.name) \(uidLevelText(uid))"
+            var w = TextWriter(capacity: 40)
+            w.write(command.name)
+            w.write(" ")
+            writeUIDLevel(uid, &w)
+            ctx.summary = w.string
             if let answered = s.anticollisionAnswer, answered.bytes != uid.bytes {
                 ctx.note("selects \(Hex.string(uid.bytes)), the tag answered ANTICOLLISION with \(Hex.string(answered.bytes))")
             }
@@ -152,6 +159,16 @@ final class ISO14443ADissector: SessionDissector {
         }
     }
 
+    /// `7-byte UID`: literals, one per size.
+    static func uidSizeText(_ size: ATQA.UIDSize) -> String {
+        switch size {
+        case .single: return "4-byte UID"
+        case .double: return "7-byte UID"
+        case .triple: return "10-byte UID"
+        case .rfu: return "RFU UID size"
+        }
+    }
+
     func describeUIDLevel(_ uid: UIDLevelData, offset: Int, _ ctx: inout FrameContext) {
         if uid.hasCascadeTag {
             ctx.sink.add(Field("iso14443a.ct", "Cascade tag", "88 (more cascade levels follow)", range: offset..<offset + 1))
@@ -167,9 +184,15 @@ final class ISO14443ADissector: SessionDissector {
         }
     }
 
-    func uidLevelText(_ uid: UIDLevelData) -> String {
-        let body = uid.hasCascadeTag ? "CT \(Hex.string(uid.uidBytes))" : Hex.string(uid.bytes)
-        return "\(body), BCC \(uid.bccIsValid ? "ok" : "WRONG")"
+    /// `CT 04 A2 2C, BCC ok` / `12 DE 5F 80, BCC WRONG`.
+    func writeUIDLevel(_ uid: UIDLevelData, _ w: inout TextWriter) {
+        if uid.hasCascadeTag {
+            w.write("CT ")
+            w.hexBytes(uid.bytes.dropFirst())
+        } else {
+            w.hexBytes(uid.bytes)
+        }
+        w.write(uid.bccIsValid ? ", BCC ok" : ", BCC WRONG")
     }
 
     // MARK: tag frames
@@ -218,9 +241,14 @@ final class ISO14443ADissector: SessionDissector {
                 return
             }
             s.atqa = atqa
-            let size = atqa.uidSize.byteCount.map { "\($0)-byte UID" } ?? "RFU UID size"
-            ctx.summary = "ATQA \(Hex.value(atqa.value, digits: 4)): \(size)"
-            if atqa.isType1Tag { ctx.summary += ", Type 1 Tag" }
+            let size = Self.uidSizeText(atqa.uidSize)
+            var w = TextWriter(capacity: 40)
+            w.write("ATQA ")
+            w.hexValue(atqa.value, digits: 4)
+            w.write(": ")
+            w.write(size)
+            if atqa.isType1Tag { w.write(", Type 1 Tag") }
+            ctx.summary = w.string
             ctx.sink.add(Field("iso14443a.atqa", "ATQA", .bigEndian(atqa.value), range: 0..<2, children: [
                 Field("iso14443a.atqa.uid_size", "UID size", size, range: 0..<1),
                 Field("iso14443a.atqa.bit_frame", "Bit frame anticollision", atqa.bitFrameIsValid ? "bit \(atqa.bitFrameAnticollision.trailingZeroBitCount + 1)" : "none (\(Hex.byte(atqa.bitFrameAnticollision)))", range: 0..<1),
@@ -235,7 +263,12 @@ final class ISO14443ADissector: SessionDissector {
                 let uid = UIDLevelData(bytes: Array(frame.bytes[0..<4]), bcc: frame.bytes[4])
                 describeUIDLevel(uid, offset: 0, &ctx)
                 s.anticollisionAnswer = uid
-                ctx.summary = "UID CL\(level.rawValue) \(uidLevelText(uid))"
+                var w = TextWriter(capacity: 40)
+                w.write("UID CL")
+                w.decimal(level.rawValue)
+                w.write(" ")
+                writeUIDLevel(uid, &w)
+                ctx.summary = w.string
                 if uid.hasCascadeTag, level == .three { ctx.warn("cascade tag at cascade level 3; the UID has at most 10 bytes", range: 0..<1) }
                 if let size = s.atqa?.uidSize, level == .one, size == .single, uid.hasCascadeTag {
                     ctx.warn("cascade tag although ATQA announced a single-size UID", range: 0..<1)
@@ -261,12 +294,30 @@ final class ISO14443ADissector: SessionDissector {
             }
             s.sak = sak
             if sak.uidIncomplete {
-                ctx.summary = "SAK \(Hex.byte(sak.raw)): UID not complete, cascade level \(level.rawValue + 1) follows"
+                var w = TextWriter(capacity: 56)
+                w.write("SAK ")
+                w.hexByte(sak.raw)
+                w.write(": UID not complete, cascade level ")
+                w.decimal(level.rawValue + 1)
+                w.write(" follows")
+                ctx.summary = w.string
                 if !uid.hasCascadeTag { ctx.warn("SAK says the UID is incomplete, but the selected level has no cascade tag") }
             } else {
-                let uidText = s.uid.map { "UID \(Hex.string($0))" } ?? "UID complete"
-                let family = s.familyFromActivation.map { ", \($0)" } ?? ""
-                ctx.summary = "SAK \(Hex.byte(sak.raw)): \(uidText)\(family)"
+                var w = TextWriter(capacity: 96)
+                w.write("SAK ")
+                w.hexByte(sak.raw)
+                w.write(": ")
+                if let uid = s.uid {
+                    w.write("UID ")
+                    w.hexBytes(uid)
+                } else {
+                    w.write("UID complete")
+                }
+                if let family = s.familyFromActivation {
+                    w.write(", ")
+                    w.write(family)
+                }
+                ctx.summary = w.string
                 if uid.hasCascadeTag { ctx.warn("SAK says the UID is complete, but the selected level has a cascade tag") }
             }
         case .hlta:

@@ -59,7 +59,14 @@ enum Type2Authentication: Equatable {
     var summary: String? {
         switch self {
         case .none: return nil
-        case .authenticated(let p, let k): return "authenticated (PWD \(Hex.string(p)), PACK \(Hex.string(k)))"
+        case .authenticated(let p, let k):
+            var w = TextWriter(capacity: 48)
+            w.write("authenticated (PWD ")
+            w.hexBytes(p)
+            w.write(", PACK ")
+            w.hexBytes(k)
+            w.write(")")
+            return w.string
         case .refused(let p, let n): return "PWD_AUTH refused (PWD \(Hex.string(p)), NAK \(n.rawValue))"
         case .mutuallyAuthenticated: return "mutually authenticated (AUTHENTICATE)"
         }

@@ -7,34 +7,47 @@ enum ISO14443ASessionSummary {
     static let pageLabels: [FieldName] = (0..<Type2MemoryImage.maxPages).map { .permanent("Page \(Hex.byte(UInt8($0)))") }
 
     static func make(_ s: ISO14443ASession, detail: DissectionDetail) -> SessionSummary {
-        var headline: [String] = []
+        // `NTAG215, UID 04 A2 2C 12 DE 5F 80, authenticated (…)`: parts joined by ", ".
+        var headline = TextWriter(capacity: 96)
+        var parts = 0
+        func part(_ body: (inout TextWriter) -> Void) {
+            if parts > 0 { headline.write(", ") }
+            parts += 1
+            body(&headline)
+        }
         var tag: [Field] = []
         tag.reserveCapacity(8)
         if let model = s.model {
-            headline.append(model.rawValue)
+            part { $0.write(model.rawValue) }
             tag.append(Field("tag.model", "Model", model.summary))
         } else if let family = s.familyFromActivation {
-            headline.append(family)
+            part { $0.write(family) }
             tag.append(Field("tag.model", "Model", "\(family) (no GET_VERSION seen)"))
         }
         if let uid = s.uid {
-            headline.append("UID \(Hex.string(uid))")
+            part {
+                $0.write("UID ")
+                $0.hexBytes(uid)
+            }
             tag.append(Field("tag.uid", "UID", .hex(uid)))
             if let maker = uid.first, uid.count > 4 {
                 tag.append(Field("tag.manufacturer", "IC manufacturer", manufacturerName(maker)))
             }
         } else if !s.levels.isEmpty {
-            headline.append("partial UID \(Hex.string(s.levels.flatMap(\.uidBytes)))")
+            part {
+                $0.write("partial UID ")
+                $0.hexBytes(s.levels.flatMap(\.uidBytes))
+            }
         }
         if let atqa = s.atqa { tag.append(Field("tag.atqa", "ATQA", .bigEndian(atqa.value))) }
         if let sak = s.sak { tag.append(Field("tag.sak", "SAK", .byte(sak.raw))) }
         if let ats = s.ats { tag.append(Field("tag.ats", "ATS", Hex.string(ats.encode()))) }
         if let auth = s.authentication.summary {
-            headline.append(auth)
+            part { $0.write(auth) }
             tag.append(Field("tag.authentication", "Authentication", auth))
         }
         if s.halted { tag.append(Field("tag.state", "State at end", "HALT")) }
-        if headline.isEmpty { headline.append("no tag answered") }
+        if parts == 0 { part { $0.write("no tag answered") } }
 
         var notes: [String] = []
         var memory: [Field] = []
@@ -55,7 +68,6 @@ enum ISO14443ASessionSummary {
                 if groups.last?.region == r { groups[groups.count - 1].pages.append(p) } else { groups.append((r, [p])) }
             }
             for (region, known) in groups {
-                let span = map.pages(of: region).map { $0.count == 1 ? Hex.byte(UInt8($0.lowerBound)) : "\(Hex.byte(UInt8($0.lowerBound)))…\(Hex.byte(UInt8(truncatingIfNeeded: $0.upperBound)))" } ?? ""
                 if full {
                     var children: [Field] = []
                     children.reserveCapacity(known.count)
@@ -67,9 +79,21 @@ enum ISO14443ASessionSummary {
                         children.append(Field("memory.page", pageLabels[p], .hex(s.memory.bytes[p * 4..<p * 4 + 4], suffix: suffix)))
                     }
                     let total = map.pages(of: region)?.count ?? known.count
-                    memory.append(Field("memory.region", "\(region.rawValue) (\(span))", "\(known.count) of \(total) pages known", children: children))
+                    var label = TextWriter(capacity: 40)
+                    label.write(region.rawValue)
+                    label.write(" (")
+                    writeSpan(map.pages(of: region), &label)
+                    label.write(")")
+                    var value = TextWriter(capacity: 32)
+                    value.decimal(known.count)
+                    value.write(" of ")
+                    value.decimal(total)
+                    value.write(" pages known")
+                    memory.append(Field("memory.region", FieldName(label.string), value.string, children: children))
                 } else {
-                    notes.append("    \(region.rawValue) (\(span)):")
+                    var span = TextWriter(capacity: 16)
+                    writeSpan(map.pages(of: region), &span)
+                    notes.append("    \(region.rawValue) (\(span.string)):")
                     var row = ""
                     var rowStart = known[0]
                     var inRow = 0
@@ -101,8 +125,18 @@ enum ISO14443ASessionSummary {
         }
         return SessionSummary(
             number: s.number, technology: .iso14443a, firstFrame: s.firstFrame, lastFrame: s.lastFrame,
-            headline: headline.joined(separator: ", "), tag: tag, memory: memory, diagnostics: diagnostics, notes: notes,
+            headline: headline.string, tag: tag, memory: memory, diagnostics: diagnostics, notes: notes,
             reconstruction: reconstruction(s))
+    }
+
+    /// `0x04…0x81`, or `0x03` for a one-page region; nothing when the map does not place it.
+    static func writeSpan(_ pages: ClosedRange<Int>?, _ w: inout TextWriter) {
+        guard let pages else { return }
+        w.hexByte(UInt8(truncatingIfNeeded: pages.lowerBound))
+        if pages.count != 1 {
+            w.write("…")
+            w.hexByte(UInt8(truncatingIfNeeded: pages.upperBound))
+        }
     }
 
     /// The tag as far as the session showed it; nil until a UID was seen (ISO-DEP cards and

@@ -136,8 +136,18 @@ enum Type2Frames {
         case .version(let v):
             s.version = v
             s.model = v.model
-            ctx.summary = "VERSION " + (v.model.map { $0.summary } ?? "\(v.productTypeName), storage \(v.storageSizeDescription)")
-            describeVersion(v, &ctx)
+            let model = v.model?.summary
+            var w = TextWriter(capacity: 48)
+            w.write("VERSION ")
+            if let model {
+                w.write(model)
+            } else {
+                w.write(v.productTypeName)
+                w.write(", storage ")
+                w.write(v.storageSizeDescription)
+            }
+            ctx.summary = w.string
+            describeVersion(v, model: model, &ctx)
             if v.model == nil { ctx.note("this version (\(Hex.string(v.bytes))) matches no known NXP model") }
         case .pages(let first, let data):
             let total = s.model?.memoryMap.totalPages
@@ -147,7 +157,11 @@ enum Type2Frames {
             describePages(first: Int(first), data: data, wrapAt: wraps ? total : nil, &ctx, s)
         case .pack(let pack):
             if case .pwdAuth(let pwd) = command { s.authentication = .authenticated(password: pwd, pack: pack) }
-            ctx.summary = "PACK \(Hex.string(pack)), authenticated"
+            var w = TextWriter(capacity: 32)
+            w.write("PACK ")
+            w.hexBytes(pack)
+            w.write(", authenticated")
+            ctx.summary = w.string
             ctx.sink.add(Field("ntag.pack", "PACK", .hex(pack), range: 0..<2))
         case .counter(let v):
             if case .readCounter(let n) = command { s.counters[Int(n)] = v }
@@ -198,7 +212,8 @@ enum Type2Frames {
         }
     }
 
-    static func describeVersion(_ v: Type2Version, _ ctx: inout FrameContext) {
+    /// `model` is `v.model?.summary`, which the caller has already made.
+    static func describeVersion(_ v: Type2Version, model: String?, _ ctx: inout FrameContext) {
         ctx.sink.add(Field("ntag.version", "Version", .hex(v.bytes), range: 0..<8, children: [
             Field("ntag.version.header", "Fixed header", .byte(v.fixedHeader), range: 0..<1),
             Field("ntag.version.vendor", "Vendor", .byte(v.vendorID, note: v.vendorName), range: 1..<2),
@@ -208,7 +223,7 @@ enum Type2Frames {
             Field("ntag.version.minor", "Minor version", .byte(v.minorVersion), range: 5..<6),
             Field("ntag.version.storage", "Storage size", .byte(v.storageSize, note: v.storageSizeDescription), range: 6..<7),
             Field("ntag.version.protocol", "Protocol", .byte(v.protocolType, suffix: v.protocolType == 3 ? " (ISO/IEC 14443-3)" : ""), range: 7..<8),
-            Field("ntag.model", "Model", v.model?.summary ?? "unknown"),
+            Field("ntag.model", "Model", model ?? "unknown"),
         ]))
     }
 

@@ -16,15 +16,14 @@ public enum TagMemoryDescriber {
                 Field("t2t.cc.magic", "CC0 magic", .byte(cc.magic, suffix: cc.isNDEF ? " (NDEF data present)" : " (not NDEF formatted)"),
                       range: byte(0)),
                 Field("t2t.cc.version", "CC1 version", .named(cc.versionText, code: cc.version), range: byte(1)),
-                Field("t2t.cc.size", "CC2 data area size", "\(Hex.byte(cc.size)) → \(cc.dataAreaSize) bytes", range: byte(2)),
-                Field("t2t.cc.access", "CC3 access", "\(Hex.byte(cc.access)): read \(cc.readAccess.name), write \(cc.writeAccess.name)",
-                      range: byte(3)),
+                Field("t2t.cc.size", "CC2 data area size", .byte(cc.size, suffix: sizeText(cc.dataAreaSize, " → ")), range: byte(2)),
+                Field("t2t.cc.access", "CC3 access", .byte(cc.access, suffix: accessText(cc)), range: byte(3)),
             ]))
         } else {
             fields.append(Field("t2t.cc", "Capability Container", "(not read)", range: Type2Memory.capabilityContainerRange))
         }
         if let area = layout.tlvArea {
-            let size = layout.capabilityContainer.map { "\($0.dataAreaSize) bytes" } ?? "size unknown"
+            let size = layout.capabilityContainer.map { sizeText($0.dataAreaSize, "") } ?? "size unknown"
             let start = Type2Memory.dataAreaStart
             let declared = layout.capabilityContainer.map { start..<(start + $0.dataAreaSize) } ?? area.range
             fields.append(Field("t2t.data_area", "Data area", size, range: declared,
@@ -32,12 +31,43 @@ public enum TagMemoryDescriber {
         }
         for a in layout.lockAreas + layout.reservedAreas {
             let key: FieldName = a.kind == .lock ? "t2t.lock_area" : "t2t.reserved_area"
-            var value = "bytes \(TagMemoryImage.describe([a.range]))"
-            if let bits = a.lockBits { value += ": \(bits) lock bits, \(a.bytesLockedPerBit ?? 0) bytes each" }
-            if a.isDefault { value += " (default: no Lock Control TLV)" }
-            fields.append(Field(key, a.kind == .lock ? "Lock area" : "Reserved area", value, range: a.range))
+            var value = TextWriter(capacity: 80)
+            value.write("bytes ")
+            value.decimal(a.range.lowerBound)
+            if a.range.count != 1 {
+                value.write("–")
+                value.decimal(a.range.upperBound - 1)
+            }
+            if let bits = a.lockBits {
+                value.write(": ")
+                value.decimal(bits)
+                value.write(" lock bits, ")
+                value.decimal(a.bytesLockedPerBit ?? 0)
+                value.write(" bytes each")
+            }
+            if a.isDefault { value.write(" (default: no Lock Control TLV)") }
+            fields.append(Field(key, a.kind == .lock ? "Lock area" : "Reserved area", value.string, range: a.range))
         }
         return FieldTree(fields: fields, diagnostics: layout.issues.map(Diagnostic.init))
+    }
+
+    /// `lead` + `496 bytes`.
+    static func sizeText(_ n: Int, _ lead: StaticString) -> String {
+        var w = TextWriter(capacity: 16)
+        w.write(lead)
+        w.decimal(n)
+        w.write(" bytes")
+        return w.string
+    }
+
+    /// `: read granted without security, write granted without security`.
+    static func accessText(_ cc: Type2CapabilityContainer) -> String {
+        var w = TextWriter(capacity: 72)
+        w.write(": read ")
+        w.write(cc.readAccess.name)
+        w.write(", write ")
+        w.write(cc.writeAccess.name)
+        return w.string
     }
 
     /// Pages 0–2: UID, check bytes, internal byte and static lock bytes.

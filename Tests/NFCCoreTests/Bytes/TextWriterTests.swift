@@ -18,6 +18,30 @@ import NFCCore
         }
     }
 
+    @Test(arguments: [[], [0x00], [0x04, 0xA2, 0x2C], Array(0...255)] as [[UInt8]])
+    func hexBytesIsHexString(_ bytes: [UInt8]) {
+        var w = TextWriter(capacity: 4)
+        w.hexBytes(bytes)
+        #expect(w.string == Hex.string(bytes))
+        var slice = TextWriter(capacity: 4)
+        slice.hexBytes(bytes.dropFirst())
+        #expect(slice.string == Hex.string(bytes.dropFirst()))
+    }
+
+    @Test func hexValueIsHexValue() {
+        let values: [UInt64] = [0, 0x44, 0x0044, 0x1A8B, 0xFFFF, 0x1234_5678_9ABC_DEF0, .max]
+        for v in values {
+            for digits in [0, 1, 2, 4, 8, 16, 20] {
+                var w = TextWriter(capacity: 4)
+                w.hexValue(v, digits: digits)
+                #expect(w.string == Hex.value(v, digits: digits), "\(v) \(digits)")
+            }
+        }
+        var w = TextWriter(capacity: 4)
+        w.hexValue(UInt16(0x0044), digits: 4)
+        #expect(w.string == "0044")
+    }
+
     @Test func piecesFollowEachOtherPastTheReservedCapacity() {
         var w = TextWriter(capacity: 2)
         let name = String(repeating: "é", count: 40)
