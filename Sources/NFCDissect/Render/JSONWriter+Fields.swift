@@ -139,8 +139,10 @@ extension JSONWriter {
     @inline(__always)
     private mutating func value(_ f: UnsafePointer<Field>) {
         if !f.pointee.content.prefix.isEmpty { escaped(f.pointee.content.prefix) }
-        guard f.pointee.content.hasHex else { return }
-        write(atMost: FieldValue.maxHexLength) { f.pointee.content.writeHex($0) }
+        // The digits are plain values: taken out alone, they cost no copy of the strings.
+        let digits = f.pointee.content.digits
+        guard digits.count > 0 else { return }
+        write(atMost: FieldValue.maxHexLength) { digits.write($0) }
         if f.pointee.content.suffixInParentheses {
             literal(" (")
             escaped(f.pointee.content.suffix)

@@ -67,19 +67,16 @@ public struct FieldValue: Sendable, Equatable, CustomStringConvertible {
 
     /// The whole text when there are no bytes; otherwise what comes before them.
     public let prefix: String
-    /// Byte `i` in bits `8 i ..< 8 i + 8`.
-    let bytes: UInt64
-    let count: UInt8
-    let style: HexStyle
-    /// The hex digits are written as ` (0x…)` after the prefix.
-    let hexInParentheses: Bool
+    /// The bytes and how they are written: plain values, so a renderer can take them out of a
+    /// field it reads in place without copying (retaining) the two strings around them.
+    let digits: HexDigits
     /// The suffix is written as ` (…)`.
     let suffixInParentheses: Bool
     public let suffix: String
 
     /// The most bytes a value keeps as bytes; longer runs become text.
     public static var maxBytes: Int { 8 }
-    /// The most UTF-8 bytes `writeHex` writes: ` (0x` + 16 digits + `)`.
+    /// The most UTF-8 bytes `HexDigits.write` writes: ` (0x` + 16 digits + `)`.
     static var maxHexLength: Int { 24 }
 
     public init(_ text: String) {
@@ -89,10 +86,7 @@ public struct FieldValue: Sendable, Equatable, CustomStringConvertible {
     private init(_ prefix: String, bytes: UInt64, count: Int, style: HexStyle, hexInParentheses: Bool = false,
                  _ suffix: String, suffixInParentheses: Bool = false) {
         self.prefix = prefix
-        self.bytes = bytes
-        self.count = UInt8(count)
-        self.style = style
-        self.hexInParentheses = hexInParentheses
+        self.digits = HexDigits(bytes: bytes, count: UInt8(count), style: style, inParentheses: hexInParentheses)
         self.suffix = suffix
         self.suffixInParentheses = suffixInParentheses
     }
@@ -141,13 +135,33 @@ public struct FieldValue: Sendable, Equatable, CustomStringConvertible {
         FieldValue(name, bytes: UInt64(code), count: 1, style: .prefixed, hexInParentheses: true, "")
     }
 
-    var hasHex: Bool { count > 0 }
+    var hasHex: Bool { digits.count > 0 }
 
-    /// Writes the hex part (at most `maxHexLength` bytes) at `out`; returns how many.
+    public var text: String {
+        guard hasHex else { return prefix }
+        let hex = String(unsafeUninitializedCapacity: Self.maxHexLength) { digits.write($0.baseAddress!) }
+        return prefix + hex + (suffixInParentheses ? " (" + suffix + ")" : suffix)
+    }
+
+    public var description: String { text }
+
+    public static func == (a: FieldValue, b: FieldValue) -> Bool { a.text == b.text }
+}
+
+/// The hex part of a `FieldValue`.
+struct HexDigits {
+    /// Byte `i` in bits `8 i ..< 8 i + 8`.
+    let bytes: UInt64
+    let count: UInt8
+    let style: FieldValue.HexStyle
+    /// The hex digits are written as ` (0x…)` after the prefix.
+    let inParentheses: Bool
+
+    /// Writes the hex part (at most `FieldValue.maxHexLength` bytes) at `out`; returns how many.
     @inline(__always)
-    func writeHex(_ out: UnsafeMutablePointer<UInt8>) -> Int {
+    func write(_ out: UnsafeMutablePointer<UInt8>) -> Int {
         var i = 0
-        if hexInParentheses {
+        if inParentheses {
             out[0] = 0x20
             out[1] = 0x28
             i = 2
@@ -169,22 +183,12 @@ public struct FieldValue: Sendable, Equatable, CustomStringConvertible {
             i &+= 2
             w >>= 8
         }
-        if hexInParentheses {
+        if inParentheses {
             out[i] = 0x29
             i &+= 1
         }
         return i
     }
-
-    public var text: String {
-        guard hasHex else { return prefix }
-        let digits = String(unsafeUninitializedCapacity: Self.maxHexLength) { writeHex($0.baseAddress!) }
-        return prefix + digits + (suffixInParentheses ? " (" + suffix + ")" : suffix)
-    }
-
-    public var description: String { text }
-
-    public static func == (a: FieldValue, b: FieldValue) -> Bool { a.text == b.text }
 }
 
 extension Array where Element == Field {
