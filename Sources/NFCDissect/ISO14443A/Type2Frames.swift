@@ -136,7 +136,7 @@ enum Type2Frames {
         case .version(let v):
             s.version = v
             s.model = v.model
-            let model = v.model?.summary
+            let model = s.model?.summary
             var w = TextWriter(capacity: 48)
             w.write("VERSION ")
             if let model {
@@ -148,7 +148,7 @@ enum Type2Frames {
             }
             ctx.summary = w.string
             describeVersion(v, model: model, &ctx)
-            if v.model == nil { ctx.note("this version (\(Hex.string(v.bytes))) matches no known NXP model") }
+            if s.model == nil { ctx.note("this version (\(Hex.string(v.bytes))) matches no known NXP model") }
         case .pages(let first, let data):
             let total = s.model?.memoryMap.totalPages
             let wraps: Bool

@@ -33,11 +33,7 @@ public enum TagMemoryDescriber {
             let key: FieldName = a.kind == .lock ? "t2t.lock_area" : "t2t.reserved_area"
             var value = TextWriter(capacity: 80)
             value.write("bytes ")
-            value.decimal(a.range.lowerBound)
-            if a.range.count != 1 {
-                value.write("–")
-                value.decimal(a.range.upperBound - 1)
-            }
+            TagMemoryImage.write(a.range, to: &value)
             if let bits = a.lockBits {
                 value.write(": ")
                 value.decimal(bits)

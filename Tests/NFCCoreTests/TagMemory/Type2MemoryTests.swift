@@ -172,3 +172,16 @@ import Testing
         #expect(rules(layout) == ["t2t.tlv.no-ndef", "t2t.tlv.no-terminator"])
     }
 }
+
+/// The byte-range text of issues and lock areas: people count bytes with inclusive ends.
+@Suite struct TagMemoryRangeTextTests {
+    @Test func rangesAreWrittenWithInclusiveEnds() {
+        #expect(TagMemoryImage.describe([]) == "")
+        #expect(TagMemoryImage.describe([64..<80]) == "64–79")
+        #expect(TagMemoryImage.describe([64..<80, 5..<6, 512..<519]) == "64–79, 5, 512–518")
+        var w = TextWriter(capacity: 4)
+        w.write("bytes ")
+        TagMemoryImage.write(9..<10, to: &w)
+        #expect(w.string == "bytes 9")
+    }
+}
