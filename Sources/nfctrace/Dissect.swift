@@ -41,7 +41,7 @@ struct Dissect: ParsableCommand {
         let out = ByteOutput.standardOutput()
         let detail: DissectionDetail = verbose || format == .json ? .full : .summary
         let dissector = Dissector(detail: detail)
-        let render: (PendingEvent, inout [UInt8]) -> Void
+        let render: (consuming PendingEvent, inout [UInt8]) -> Void
         switch format {
         case .json:
             let renderer = JSONRenderer()
@@ -57,11 +57,8 @@ struct Dissect: ParsableCommand {
         do {
             worst = try PipelinedDissection.run(dissector, frames: { try reader.next() }) { events in
                 out.withBuffer { buffer in
-                    // By index through the buffer: the events are read in place, not copied.
-                    events.withUnsafeBufferPointer { events in
-                        guard let base = events.baseAddress else { return }
-                        for i in events.indices { render(base[i], &buffer) }
-                    }
+                    // Moved out of the batch, not copied.
+                    PipelinedDissection.drain(&events) { render($0, &buffer) }
                 }
             }
         } catch {

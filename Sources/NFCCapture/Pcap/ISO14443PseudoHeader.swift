@@ -42,18 +42,22 @@ public enum ISO14443PseudoHeader {
             }
             return malformed("length field says \(be) byte\(be == 1 ? "" : "s"), the record holds \(payloadCount)")
         }
-        let payload = Array(UnsafeBufferPointer(rebasing: bytes[4...]))
+        // One construction at the end: a `return Frame(…)` per case built each frame in a
+        // temporary and copied it out.
+        let kind: Frame.Event
+        var crcStripped = false
         switch event {
-        case .dataTagToReader: return Frame(.data(.tagToReader), technology: technology, bytes: payload)
-        case .dataReaderToTag: return Frame(.data(.readerToTag), technology: technology, bytes: payload)
-        case .dataTagToReaderCRCDropped: return Frame(.data(.tagToReader), technology: technology, bytes: payload, crcStripped: true)
-        case .dataReaderToTagCRCDropped: return Frame(.data(.readerToTag), technology: technology, bytes: payload, crcStripped: true)
+        case .dataTagToReader: kind = .data(.tagToReader)
+        case .dataReaderToTag: kind = .data(.readerToTag)
+        case .dataTagToReaderCRCDropped: kind = .data(.tagToReader); crcStripped = true
+        case .dataReaderToTagCRCDropped: kind = .data(.readerToTag); crcStripped = true
         case .fieldOn, .fieldOff:
-            guard payload.isEmpty else {
-                return malformed("\(event == .fieldOn ? "field-on" : "field-off") event with \(payload.count) data bytes, expected none")
+            guard payloadCount == 0 else {
+                return malformed("\(event == .fieldOn ? "field-on" : "field-off") event with \(payloadCount) data bytes, expected none")
             }
-            return Frame(event == .fieldOn ? .fieldOn : .fieldOff, technology: technology)
+            kind = event == .fieldOn ? .fieldOn : .fieldOff
         }
+        return Frame(kind, technology: technology, bytes: Array(UnsafeBufferPointer(rebasing: bytes[4...])), crcStripped: crcStripped)
     }
 
     /// The record for a frame, or nil when 264 cannot carry it (other technologies).

@@ -61,12 +61,15 @@ public struct TextWriter {
     @inlinable
     public mutating func decimal(_ n: Int) {
         if n < 0 { bytes.append(0x2D) }
-        var v = n.magnitude
-        let start = bytes.count
-        repeat {
-            bytes.append(0x30 &+ UInt8(v % 10))
-            v /= 10
-        } while v > 0
-        bytes[start...].reverse()
+        let v = n.magnitude
+        // The digits' count first, then each digit from the most significant: reversing them in
+        // place (`bytes[start...].reverse()`) copied the array through a slice.
+        var scale: UInt = 1
+        while v / scale >= 10 { scale &*= 10 }
+        while true {
+            bytes.append(0x30 &+ UInt8(truncatingIfNeeded: (v / scale) % 10))
+            if scale == 1 { break }
+            scale /= 10
+        }
     }
 }

@@ -130,26 +130,6 @@ public struct Frame: Sendable, Equatable {
     /// Free text attached to the frame (text traces keep it).
     public var comment: String?
 
-    /// Inlinable: readers make one per record, and a call across modules cost more than the
-    /// assignments.
-    @inlinable
-    public init(
-        _ event: Event, technology: Technology = .iso14443a, bytes: [UInt8] = [],
-        lastByteBits: UInt8 = 8, crcStripped: Bool = false, parityErrors: [Int]? = nil,
-        start: Timestamp? = nil, end: Timestamp? = nil, bitRate: Int? = nil, comment: String? = nil
-    ) {
-        self.event = event
-        self.technology = technology
-        self.bytes = bytes
-        self.lastByteBits = lastByteBits
-        self.crcStripped = crcStripped
-        self.parityErrors = parityErrors
-        self.start = start
-        self.end = end
-        self.bitRate = bitRate
-        self.comment = comment
-    }
-
     public var direction: Direction? {
         if case .data(let d) = event { return d }
         return nil
@@ -161,6 +141,21 @@ public struct Frame: Sendable, Equatable {
     /// Number of valid bits in the frame.
     public var bitCount: Int {
         bytes.isEmpty ? 0 : (bytes.count - 1) * 8 + Int(lastByteBits)
+    }
+}
+
+extension Frame {
+    /// In an extension, so that it can hand everything to the implicit memberwise initializer:
+    /// assigning the ten properties one by one made Swift 6.3 build the frame in a temporary
+    /// and copy it out (a retain and release of every array and string of every frame read).
+    public init(
+        _ event: Event, technology: Technology = .iso14443a, bytes: [UInt8] = [],
+        lastByteBits: UInt8 = 8, crcStripped: Bool = false, parityErrors: [Int]? = nil,
+        start: Timestamp? = nil, end: Timestamp? = nil, bitRate: Int? = nil, comment: String? = nil
+    ) {
+        self.init(event: event, technology: technology, bytes: bytes, lastByteBits: lastByteBits,
+                  crcStripped: crcStripped, parityErrors: parityErrors, start: start, end: end,
+                  bitRate: bitRate, comment: comment)
     }
 }
 

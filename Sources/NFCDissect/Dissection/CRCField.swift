@@ -9,7 +9,7 @@ struct CRCSplit {
     var range: Range<Int>?
 
     /// `expected`: whether this kind of frame carries a CRC on air.
-    init(_ frame: Frame, expected: Bool, kind: CRC.Kind) {
+    init(_ frame: borrowing Frame, expected: Bool, kind: CRC.Kind) {
         let bytes = frame.bytes
         range = nil
         if !expected {
@@ -34,7 +34,7 @@ struct CRCSplit {
     }
 
     /// For frames of unknown kind: a valid CRC at the end is taken as one, otherwise none is claimed.
-    init(unknownFrame frame: Frame, kind: CRC.Kind) {
+    init(unknownFrame frame: borrowing Frame, kind: CRC.Kind) {
         if !frame.crcStripped, frame.bytes.count >= 3, CRC.check(kind, frame.bytes) == .ok {
             self.init(frame, expected: true, kind: kind)
         } else {

@@ -39,10 +39,9 @@ final class ISO14443ADissector: SessionDissector {
 
     /// Returns the summary of a session that this frame ended (a new activation).
     private func readerFrame(_ ctx: inout FrameContext) -> EndedSession? {
-        let frame = ctx.frame
-        let bytes = frame.bytes
+        let bytes = ctx.frame.bytes
         var ended: EndedSession? = nil
-        let activation = ISO14443ACommand.recognises(bytes, lastByteBits: frame.lastByteBits)
+        let activation = ISO14443ACommand.recognises(bytes, lastByteBits: ctx.frame.lastByteBits)
         if activation, bytes.count == 1, bytes[0] == ISO14443A.reqa || bytes[0] == ISO14443A.wupa,
            session?.tagAnswered == true {
             ended = endSession()
@@ -53,13 +52,12 @@ final class ISO14443ADissector: SessionDissector {
     }
 
     private func readerFrame(_ ctx: inout FrameContext, activation: Bool, _ s: inout ISO14443ASession) {
-        let frame = ctx.frame
-        let bytes = frame.bytes
-        if activation || isRATS(frame, s) || isPPS(frame, s) {
-            let expectsCRC = activation ? ISO14443ACommand.carriesCRC(bytes, lastByteBits: frame.lastByteBits) : true
-            let split = CRCSplit(frame, expected: expectsCRC, kind: .a)
+        let bytes = ctx.frame.bytes
+        if activation || isRATS(ctx.frame, s) || isPPS(ctx.frame, s) {
+            let expectsCRC = activation ? ISO14443ACommand.carriesCRC(bytes, lastByteBits: ctx.frame.lastByteBits) : true
+            let split = CRCSplit(ctx.frame, expected: expectsCRC, kind: .a)
             do {
-                let command = try ISO14443ACommand.decode(split.payload, lastByteBits: frame.lastByteBits)
+                let command = try ISO14443ACommand.decode(split.payload, lastByteBits: ctx.frame.lastByteBits)
                 describeActivationCommand(command, split: split, &ctx, &s)
                 s.pending = (ctx.number, .activation(command))
             } catch {
@@ -91,13 +89,12 @@ final class ISO14443ADissector: SessionDissector {
     }
 
     private func describeActivationCommand(_ command: ISO14443ACommand, split: CRCSplit, _ ctx: inout FrameContext, _ s: inout ISO14443ASession) {
-        let frame = ctx.frame
         ctx.layer = "ISO14443-3A"
         ctx.sink.add(Field("iso14443a.command", "Command", command.name, range: 0..<1))
         switch command {
         case .reqa, .wupa:
             ctx.summary = command.name
-            if frame.lastByteBits == 8 { ctx.note("sent as a whole byte; REQA/WUPA are 7-bit short frames (the capture may not record bit counts)") }
+            if ctx.frame.lastByteBits == 8 { ctx.note("sent as a whole byte; REQA/WUPA are 7-bit short frames (the capture may not record bit counts)") }
             if command == .wupa { s.halted = false }
         case .shortFrame(let b):
             ctx.summary = command.name
@@ -230,14 +227,13 @@ final class ISO14443ADissector: SessionDissector {
     }
 
     private func describeActivationAnswer(to command: ISO14443ACommand, _ ctx: inout FrameContext, _ s: inout ISO14443ASession) {
-        let frame = ctx.frame
         ctx.layer = "ISO14443-3A"
         switch command {
         case .reqa, .wupa, .shortFrame:
-            ctx.apply(CRCSplit(frame, expected: false, kind: .a), key: "iso14443a.crc")
-            guard let atqa = try? ATQA.decode(frame.bytes) else {
+            ctx.apply(CRCSplit(ctx.frame, expected: false, kind: .a), key: "iso14443a.crc")
+            guard let atqa = try? ATQA.decode(ctx.frame.bytes) else {
                 ctx.summary = "malformed ATQA"
-                ctx.warn("ATQA must be 2 bytes, this answer has \(frame.bytes.count)")
+                ctx.warn("ATQA must be 2 bytes, this answer has \(ctx.frame.bytes.count)")
                 return
             }
             s.atqa = atqa
@@ -258,9 +254,9 @@ final class ISO14443ADissector: SessionDissector {
             if atqa.rfuBitsSet { ctx.warn("ATQA RFU bits are set") }
             if atqa.uidSize == .rfu { ctx.warn("ATQA UID size 11 is RFU", range: 0..<1) }
         case .anticollision(let level, let nvb, _):
-            ctx.apply(CRCSplit(frame, expected: false, kind: .a), key: "iso14443a.crc")
-            if nvb.uidBitCount == 0, frame.bytes.count == 5 {
-                let uid = UIDLevelData(bytes: Array(frame.bytes[0..<4]), bcc: frame.bytes[4])
+            ctx.apply(CRCSplit(ctx.frame, expected: false, kind: .a), key: "iso14443a.crc")
+            if nvb.uidBitCount == 0, ctx.frame.bytes.count == 5 {
+                let uid = UIDLevelData(bytes: Array(ctx.frame.bytes[0..<4]), bcc: ctx.frame.bytes[4])
                 describeUIDLevel(uid, offset: 0, &ctx)
                 s.anticollisionAnswer = uid
                 var w = TextWriter(capacity: 40)
@@ -274,15 +270,15 @@ final class ISO14443ADissector: SessionDissector {
                     ctx.warn("cascade tag although ATQA announced a single-size UID", range: 0..<1)
                 }
             } else {
-                ctx.summary = "UID CL\(level.rawValue) remaining bits (\(frame.bitCount) bits, bit-oriented anticollision)"
-                ctx.sink.add(Field("iso14443a.uid_bits", "Remaining UID bits", Hex.string(frame.bytes), range: 0..<frame.bytes.count))
+                ctx.summary = "UID CL\(level.rawValue) remaining bits (\(ctx.frame.bitCount) bits, bit-oriented anticollision)"
+                ctx.sink.add(Field("iso14443a.uid_bits", "Remaining UID bits", Hex.string(ctx.frame.bytes), range: 0..<ctx.frame.bytes.count))
             }
         case .select(let level, let uid):
-            let split = CRCSplit(frame, expected: true, kind: .a)
+            let split = CRCSplit(ctx.frame, expected: true, kind: .a)
             ctx.apply(split, key: "iso14443a.crc")
             guard let sak = try? SAK.decode(split.payload) else {
                 ctx.summary = "malformed SAK"
-                ctx.warn("SAK must be 1 byte + CRC_A, this answer has \(frame.bytes.count) bytes")
+                ctx.warn("SAK must be 1 byte + CRC_A, this answer has \(ctx.frame.bytes.count) bytes")
                 return
             }
             describeSAK(sak, &ctx)
@@ -321,12 +317,12 @@ final class ISO14443ADissector: SessionDissector {
                 if uid.hasCascadeTag { ctx.warn("SAK says the UID is complete, but the selected level has a cascade tag") }
             }
         case .hlta:
-            ctx.apply(CRCSplit(unknownFrame: frame, kind: .a), key: "iso14443a.crc")
+            ctx.apply(CRCSplit(unknownFrame: ctx.frame, kind: .a), key: "iso14443a.crc")
             ctx.summary = "answer to HLTA"
             ctx.warn("a tag must not answer HLTA; the reader takes any answer as 'not acknowledged'")
         case .rats:
             ctx.layer = "ISO14443-4"
-            let split = CRCSplit(frame, expected: true, kind: .a)
+            let split = CRCSplit(ctx.frame, expected: true, kind: .a)
             ctx.apply(split, key: "iso14443a.crc")
             do {
                 let ats = try ATS.decode(split.payload)
@@ -338,7 +334,7 @@ final class ISO14443ADissector: SessionDissector {
             }
         case .pps:
             ctx.layer = "ISO14443-4"
-            let split = CRCSplit(frame, expected: true, kind: .a)
+            let split = CRCSplit(ctx.frame, expected: true, kind: .a)
             ctx.apply(split, key: "iso14443a.crc")
             if split.payload.count == 1, split.payload[0] & 0xF0 == 0xD0 {
                 ctx.summary = "PPS response (PPSS \(Hex.byte(split.payload[0])))"

@@ -103,14 +103,13 @@ enum Type2Frames {
 
     static func describeResponse(to command: Type2Command, _ ctx: inout FrameContext, session s: inout ISO14443ASession) {
         ctx.layer = layer(s)
-        let frame = ctx.frame
-        let isAck = Type2Acknowledgement.looksLike(frame.bytes, lastByteBits: frame.lastByteBits)
-            || (frame.bytes.count == 1 && command.expectsAcknowledgement)
-        let split = CRCSplit(frame, expected: !isAck, kind: .a)
+        let isAck = Type2Acknowledgement.looksLike(ctx.frame.bytes, lastByteBits: ctx.frame.lastByteBits)
+            || (ctx.frame.bytes.count == 1 && command.expectsAcknowledgement)
+        let split = CRCSplit(ctx.frame, expected: !isAck, kind: .a)
         ctx.apply(split, key: "ntag.crc")
         let response: Type2Response
         do {
-            response = try Type2Response.decode(split.payload, lastByteBits: frame.lastByteBits, answering: command)
+            response = try Type2Response.decode(split.payload, lastByteBits: ctx.frame.lastByteBits, answering: command)
         } catch {
             ctx.summary = "malformed answer to \(command.code.name)"
             ctx.diagnostics.append(Diagnostic(.error, "answer to \(command.code.name) \(error)"))

@@ -28,9 +28,9 @@ public final class BatchPipeline<Item: Sendable> {
         var head = 0
         var closed = false
         /// Runs on the worker thread only, once it has started.
-        let consume: ([Item]) -> Void
+        let consume: (inout [Item]) -> Void
 
-        init(consume: @escaping ([Item]) -> Void) {
+        init(consume: @escaping (inout [Item]) -> Void) {
             self.consume = consume
             pthread_mutex_init(lock, nil)
             pthread_cond_init(changed, nil)
@@ -58,7 +58,7 @@ public final class BatchPipeline<Item: Sendable> {
                     pthread_mutex_unlock(lock)
                     return
                 }
-                let next = queue[head]
+                var next = queue[head]
                 queue[head] = []
                 head += 1
                 if head == queue.count {
@@ -67,19 +67,20 @@ public final class BatchPipeline<Item: Sendable> {
                 }
                 pthread_cond_broadcast(changed)
                 pthread_mutex_unlock(lock)
-                consume(next)
+                consume(&next)
             }
         }
     }
 
-    /// `consume` is called on the worker thread with each batch, in submission order. It must
-    /// own whatever it touches (the caller hands its renderer and output over and does not use
-    /// them until `finish()` has returned).
+    /// `consume` is called on the worker thread with each batch, in submission order. The batch
+    /// is its own (uniquely referenced): it may take the items out by moving them instead of
+    /// copying. It must own whatever it touches (the caller hands its renderer and output over
+    /// and does not use them until `finish()` has returned).
     ///
     /// `help`, when given, may change a batch on the calling thread before it is handed over; it
     /// must leave what `consume` makes of the batch unchanged.
     public init(batchSize: Int = 256, depth: Int = 8, help: ((inout [Item]) -> Void)? = nil,
-                consume: @escaping ([Item]) -> Void) {
+                consume: @escaping (inout [Item]) -> Void) {
         self.batchSize = max(1, batchSize)
         self.depth = max(1, depth)
         self.help = help
@@ -102,7 +103,7 @@ public final class BatchPipeline<Item: Sendable> {
         batch = []
         batch.reserveCapacity(batchSize)
         guard thread != nil else {
-            shared.consume(full)
+            shared.consume(&full)
             return
         }
         if let help {

@@ -18,10 +18,10 @@ public final class JSONRenderer {
         }
     }
 
-    /// An event as the pipeline hands it over, read in place; a session's summary is built now
-    /// unless it already was.
-    public func render(pending event: PendingEvent, into out: inout [UInt8]) {
-        switch event {
+    /// An event as the pipeline hands it over (`PipelinedDissection.drain` moves it out of its
+    /// batch); a session's summary is built now unless it already was.
+    public func render(pending event: consuming PendingEvent, into out: inout [UInt8]) {
+        switch consume event {
         case .frame(let d): line(into: &out) { renderFrame(d, &$0) }
         case .session(let s): line(into: &out) { renderSession(s.summary(), &$0) }
         }

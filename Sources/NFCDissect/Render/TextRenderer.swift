@@ -54,10 +54,10 @@ public final class TextRenderer {
         }
     }
 
-    /// An event as the pipeline hands it over, read in place; a session's summary is built now
-    /// unless it already was.
-    public func render(pending event: PendingEvent, into out: inout [UInt8]) {
-        switch event {
+    /// An event as the pipeline hands it over (`PipelinedDissection.drain` moves it out of its
+    /// batch); a session's summary is built now unless it already was.
+    public func render(pending event: consuming PendingEvent, into out: inout [UInt8]) {
+        switch consume event {
         case .frame(let d): verbose ? renderTree(d, into: &out) : renderLine(d, into: &out)
         case .session(let s): renderSession(s.summary(), into: &out)
         }

@@ -29,9 +29,10 @@ import NFCDissect
                 return frames[i]
             }, batchSize: slowWorker ? 16 : 256, depth: slowWorker ? 2 : 8, helped: helped) { events in
                 if slowWorker { usleep(2_000) }
-                for e in events {
+                PipelinedDissection.drain(&events) { e in
                     if mode == .json { json.render(pending: e, into: &sink.bytes) } else { text.render(pending: e, into: &sink.bytes) }
                 }
+                #expect(events.isEmpty)
             }
             return (String(decoding: sink.bytes, as: UTF8.self), nil)
         } catch {
