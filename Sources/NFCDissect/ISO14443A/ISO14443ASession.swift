@@ -36,12 +36,17 @@ public struct Type2MemoryImage: Sendable, Equatable {
     }
 
     /// The per-byte "known" mask memory decoders take.
-    public var knownBytes: [Bool] {
-        var mask = [Bool](repeating: false, count: known.count * 4)
-        for (p, isKnown) in known.enumerated() where isKnown {
-            for i in p * 4..<p * 4 + 4 { mask[i] = true }
+    public var knownBytes: [Bool] { knownBytes(count: known.count * 4) }
+
+    /// The mask of the first `count` bytes, written in place (once per session summary).
+    func knownBytes(count: Int) -> [Bool] {
+        let n = max(0, min(count, known.count * 4))
+        return [Bool](unsafeUninitializedCapacity: n) { mask, initialized in
+            known.withUnsafeBufferPointer { pages in
+                for i in 0..<n { (mask.baseAddress! + i).initialize(to: pages[i >> 2]) }
+            }
+            initialized = n
         }
-        return mask
     }
 
     /// Every page (256 × 4 bytes), unknown ones as zeros.
@@ -121,7 +126,15 @@ struct ISO14443ASession: DissectorSession {
     /// The UID once every cascade level is selected.
     var uid: [UInt8]? {
         guard let sak, !sak.uidIncomplete, !levels.isEmpty else { return nil }
-        return levels.flatMap(\.uidBytes)
+        // Appended level by level: `levels.flatMap(\.uidBytes)` made an array per level and a
+        // key-path call each, several times per session.
+        var uid: [UInt8] = []
+        uid.reserveCapacity(10)
+        for level in levels {
+            let b = level.bytes
+            uid.append(contentsOf: level.hasCascadeTag ? b[1...] : b[...])
+        }
+        return uid
     }
 
     /// The model's map, or a generic one when GET_VERSION was not seen.

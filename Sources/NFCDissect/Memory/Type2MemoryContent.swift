@@ -6,7 +6,7 @@ enum Type2MemoryContent {
     static func describe(_ memory: Type2MemoryImage, map: Type2MemoryMap, detail: DissectionDetail)
         -> (fields: [Field], notes: [String], diagnostics: [Diagnostic]) {
         let size = min(map.totalPages, Type2MemoryImage.maxPages) * 4
-        let image = TagMemoryImage(bytes: Array(memory.allBytes.prefix(size)), known: Array(memory.knownBytes.prefix(size)))
+        let image = TagMemoryImage(bytes: Array(memory.allBytes.prefix(size)), known: memory.knownBytes(count: size))
         let layout = Type2Memory.decode(image)
         // Only what the reader saw is worth a line: a session that never read the CC or the
         // data area has nothing to decode.

@@ -54,7 +54,7 @@ extension JSONWriter {
             for i in fields.indices {
                 let f = base + i
                 if i > 0 { byte(0x2C) }
-                opening(f.pointee.keyName, f.pointee.labelName)
+                opening(f)
                 value(f)
                 if let r = f.pointee.range {
                     literal("\",\"range\":")
@@ -76,9 +76,12 @@ extension JSONWriter {
     /// pair cache when key and label are literals seen before together, else written name by
     /// name (and remembered when both turned out plain).
     @inline(__always)
-    private mutating func opening(_ key: FieldName, _ label: FieldName) {
-        guard let k = key.literal, let ks = k.baseAddress, let l = label.literal, let ls = l.baseAddress else {
-            writeOpening(key, label)
+    private mutating func opening(_ f: UnsafePointer<Field>) {
+        // The literals' addresses read in place: copying the two names out of the field (to ask
+        // them) retained and released them, or at least called out to do so, for every field.
+        guard let k = f.pointee.keyName.literal, let ks = k.baseAddress,
+              let l = f.pointee.labelName.literal, let ls = l.baseAddress else {
+            writeOpening(f.pointee.keyName, f.pointee.labelName)
             return
         }
         let ka = UInt(bitPattern: ks), la = UInt(bitPattern: ls)
@@ -90,7 +93,7 @@ extension JSONWriter {
             return
         }
         let before = bytes.count
-        writeOpening(key, label)
+        writeOpening(f.pointee.keyName, f.pointee.labelName)
         let n = bytes.count &- before
         // Plain when nothing was escaped: the opening is its fixed text plus both names.
         if n == 30 &+ k.count &+ l.count && n <= JSONLiteralCache.pairBytes {

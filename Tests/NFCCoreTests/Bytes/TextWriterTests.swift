@@ -53,4 +53,23 @@ import NFCCore
         #expect(w.string == "DATA pages 0x03…42" + name)
         #expect(TextWriter(capacity: 0).string == "")
     }
+
+    /// The writer keeps its bytes in a buffer of its own: a copy must not write into the
+    /// original's (value semantics, as with the array it replaced).
+    @Test func aCopyWritesIntoItsOwnBuffer() {
+        var a = TextWriter(capacity: 64)
+        a.write("page ")
+        var b = a
+        b.write("0x04")
+        a.write("0x05")
+        #expect(a.string == "page 0x05")
+        #expect(b.string == "page 0x04")
+        var c = b
+        c.hexByte(0x3A)
+        c.decimal(-7)
+        c.hexBytes([1, 2] as [UInt8])
+        c.hexValue(0x44, digits: 4)
+        #expect(b.string == "page 0x04")
+        #expect(c.string == "page 0x040x3A-701 020044")
+    }
 }
