@@ -296,7 +296,15 @@ enum Type2Frames {
             if region == .pwd || region == .pack { value = .hex(bytes, suffix: " (PWD and PACK always read as zeros)") }
             if region == .capabilityContainer, bytes[bytes.startIndex] == 0xE1 {
                 let version = bytes[bytes.startIndex + 1], size = bytes[bytes.startIndex + 2]
-                value = .hex(bytes, suffix: " (NDEF magic, mapping \(version >> 4).\(version & 0xF), data area \(Int(size) * 8) bytes)")
+                var note = TextWriter(capacity: 64)
+                note.write(" (NDEF magic, mapping ")
+                note.decimal(Int(version >> 4))
+                note.write(".")
+                note.decimal(Int(version & 0xF))
+                note.write(", data area ")
+                note.decimal(Int(size) * 8)
+                note.write(" bytes)")
+                value = .hex(bytes, suffix: note.string)
             }
             children.append(Field("ntag.page_data", pageLabelName(p, region), value, range: i * 4..<i * 4 + 4))
         }

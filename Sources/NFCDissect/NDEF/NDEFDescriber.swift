@@ -70,6 +70,16 @@ struct NDEFFieldBuilder {
         return Field("ndef.record", "Record \(index)", NDEFSummary.line(decoded), range: r.range.flatMap(place), children: children)
     }
 
+    /// `1 (NFC Forum well-known type)`.
+    func tnfText(_ tnf: NDEFTypeNameFormat) -> String {
+        var w = TextWriter(capacity: 48)
+        w.decimal(Int(tnf.rawValue))
+        w.write(" (")
+        w.write(tnf.name)
+        w.write(")")
+        return w.string
+    }
+
     /// Header, lengths, TYPE and ID of one wire record.
     func layout(_ c: NDEFChunk, record r: NDEFRecord, isFirstChunk: Bool) -> [Field] {
         let h = c.header
@@ -82,10 +92,10 @@ struct NDEFFieldBuilder {
                 Field("ndef.record.sr", "SR (short record)", h.sr ? "1" : "0", range: headerRange),
                 Field("ndef.record.il", "IL (ID length present)", h.il ? "1" : "0", range: headerRange),
             ]),
-            Field("ndef.record.tnf", "TNF", "\(h.tnf.rawValue) (\(h.tnf.name))", range: headerRange),
-            Field("ndef.record.type_length", "TYPE_LENGTH", "\(c.typeRange.count)",
+            Field("ndef.record.tnf", "TNF", tnfText(h.tnf), range: headerRange),
+            Field("ndef.record.type_length", "TYPE_LENGTH", String(c.typeRange.count),
                   range: place(c.typeLengthOffset..<(c.typeLengthOffset + 1))),
-            Field("ndef.record.payload_length", "PAYLOAD_LENGTH", "\(c.payloadRange.count)", range: place(c.payloadLengthRange)),
+            Field("ndef.record.payload_length", "PAYLOAD_LENGTH", String(c.payloadRange.count), range: place(c.payloadLengthRange)),
         ]
         if let idLength = c.idLengthOffset {
             out.append(Field("ndef.record.id_length", "ID_LENGTH", "\(c.idRange.count)", range: place(idLength..<(idLength + 1))))

@@ -31,13 +31,13 @@ public final class JSONRenderer {
     @inline(__always)
     private func line(into out: inout [UInt8], _ body: (inout JSONWriter) -> Void) {
         // The writer is moved into a local for the event (see JSONWriter).
-        var w = writer ?? JSONWriter(capacity: 16384)
-        writer = nil
-        defer { writer = w }
+        // take() and consume: moved out and back, not copied (retained) and released.
+        var w = writer.take() ?? JSONWriter(capacity: 16384)
         w.reset()
         body(&w)
         out.append(contentsOf: w.bytes)
         out.append(0x0A)
+        writer = consume w
     }
 
     private func renderFrame(_ d: FrameDissection, _ w: inout JSONWriter) {

@@ -112,6 +112,20 @@ public struct FieldValue: Sendable, Equatable, CustomStringConvertible {
         return FieldValue(prefix, bytes: packed, count: bytes.count, style: style, suffix)
     }
 
+    /// `hex` for the slices dissectors take of frames and pages (`data[i * 4..<i * 4 + 4]`):
+    /// the bytes gathered through the slice's buffer, not by iterating it.
+    public static func hex(_ bytes: ArraySlice<UInt8>, style: HexStyle = .spaced, prefix: String = "",
+                           suffix: String = "") -> FieldValue {
+        let n = bytes.count
+        guard n <= maxBytes else { return hex(bytes.lazy.map { $0 }, style: style, prefix: prefix, suffix: suffix) }
+        let packed = bytes.withUnsafeBufferPointer { b -> UInt64 in
+            var packed: UInt64 = 0
+            for i in 0..<n { packed |= UInt64(b[i]) << UInt64(i &* 8) }
+            return packed
+        }
+        return FieldValue(prefix, bytes: packed, count: n, style: style, suffix)
+    }
+
     /// An integer's bytes, most significant first (`0x0044` → `0044` in `.plain` style).
     public static func bigEndian<T: FixedWidthInteger>(_ v: T, style: HexStyle = .plain) -> FieldValue {
         let n = min(T.bitWidth / 8, maxBytes)
