@@ -228,6 +228,18 @@ struct TagTLVWalker {
         var segments: [Range<Int>] = []
         var end = lengthRange.upperBound
         var complete = true
+        // The usual case in one piece: the whole value read, inside the data area, with no lock
+        // or reserved area in it. What `next()` would find byte by byte, without the steps.
+        let from = cursor.index
+        if length > 0, length <= remaining, length <= cursor.endIndex - from,
+           !skips.contains(where: { $0.overlaps(from..<(from + length)) }),
+           (from..<(from + length)).allSatisfy({ image.isKnown($0) }),
+           (try? cursor.skip(length, "TLV value")) != nil {
+            value.append(contentsOf: image.bytes[from..<(from + length)])
+            segments.append(from..<(from + length))
+            remaining -= length
+            end = from + length
+        }
         while value.count < length {
             switch next() {
             case .byte(let b, let p):
