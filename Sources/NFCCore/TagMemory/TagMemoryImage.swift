@@ -22,7 +22,18 @@ public struct TagMemoryImage: Sendable, Hashable {
 
     /// The first byte in `range` that is unknown (or beyond the image), if any.
     public func firstUnknown(in range: Range<Int>) -> Int? {
-        unknownRuns(in: range, limit: 1).first?.lowerBound
+        // Scanned in place (asking `unknownRuns` built an array per question); the same answer
+        // as the first of `unknownRuns(in:)`, empty ranges outside the image included.
+        if range.lowerBound < 0 { return range.lowerBound }
+        let inside = min(range.upperBound, bytes.count)
+        if let known {
+            var i = range.lowerBound
+            while i < inside {
+                if i >= known.count || !known[i] { return i }
+                i += 1
+            }
+        }
+        return range.upperBound > bytes.count ? max(range.lowerBound, bytes.count) : nil
     }
 
     /// The unknown stretches of `range`, in order. Bytes past the end of the image are one
