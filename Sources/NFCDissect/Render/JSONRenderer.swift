@@ -5,7 +5,9 @@ import NFCCore
 /// on content (unlike tshark's label-derived keys).
 public final class JSONRenderer {
     public static let schemaVersion = 1
-    private var clock = RelativeClock()
+    // Touched by one render call at a time (a renderer belongs to one thread): no dynamic
+    // exclusivity check per frame.
+    @exclusivity(unchecked) private var clock = RelativeClock()
     /// Reused across events; moved into a local while one is written.
     private var writer: JSONWriter? = JSONWriter(capacity: 16384)
 
