@@ -42,8 +42,7 @@ public enum ISO14443PseudoHeader {
             }
             return malformed("length field says \(be) byte\(be == 1 ? "" : "s"), the record holds \(payloadCount)")
         }
-        // One construction at the end: a `return Frame(…)` per case built each frame in a
-        // temporary and copied it out.
+        // The event and CRC flag per case, one construction for all of them.
         let kind: Frame.Event
         var crcStripped = false
         switch event {
