@@ -61,7 +61,9 @@ public struct UIDLevelData: Sendable, Hashable {
     /// `88` in the first byte announces more cascade levels.
     public var hasCascadeTag: Bool { bytes.first == ISO14443A.cascadeTag }
     /// The UID bytes of this level without the cascade tag.
-    public var uidBytes: [UInt8] { hasCascadeTag ? Array(bytes.dropFirst()) : bytes }
+    public var uidBytes: [UInt8] { Array(uidSlice) }
+    /// The same bytes as a slice of `bytes` (no array made).
+    public var uidSlice: ArraySlice<UInt8> { hasCascadeTag ? bytes.dropFirst() : bytes[...] }
 
     /// Splits a full UID (4, 7 or 10 bytes) into its cascade levels (protocols.md §1.4).
     public static func levels(forUID uid: [UInt8]) -> [UIDLevelData]? {

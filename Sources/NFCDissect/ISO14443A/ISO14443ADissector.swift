@@ -185,7 +185,7 @@ final class ISO14443ADissector: SessionDissector {
     func writeUIDLevel(_ uid: UIDLevelData, _ w: inout TextWriter) {
         if uid.hasCascadeTag {
             w.write("CT ")
-            w.hexBytes(uid.bytes.dropFirst())
+            w.hexBytes(uid.uidSlice)
         } else {
             w.hexBytes(uid.bytes)
         }

@@ -126,14 +126,16 @@ struct ISO14443ASession: DissectorSession {
     /// The UID once every cascade level is selected.
     var uid: [UInt8]? {
         guard let sak, !sak.uidIncomplete, !levels.isEmpty else { return nil }
-        // Appended level by level: `levels.flatMap(\.uidBytes)` made an array per level and a
-        // key-path call each, several times per session.
+        return levelUIDBytes
+    }
+
+    /// The UID bytes of the levels selected so far, cascade tags left out (the whole UID once
+    /// every level is). Appended slice by slice: `levels.flatMap(\.uidBytes)` made an array
+    /// per level and a key-path call each, several times per session.
+    var levelUIDBytes: [UInt8] {
         var uid: [UInt8] = []
         uid.reserveCapacity(10)
-        for level in levels {
-            let b = level.bytes
-            uid.append(contentsOf: level.hasCascadeTag ? b[1...] : b[...])
-        }
+        for level in levels { uid.append(contentsOf: level.uidSlice) }
         return uid
     }
 

@@ -36,7 +36,7 @@ enum ISO14443ASessionSummary {
         } else if !s.levels.isEmpty {
             part {
                 $0.write("partial UID ")
-                $0.hexBytes(s.levels.flatMap(\.uidBytes))
+                $0.hexBytes(s.levelUIDBytes)
             }
         }
         if let atqa = s.atqa { tag.append(Field("tag.atqa", "ATQA", .bigEndian(atqa.value))) }
