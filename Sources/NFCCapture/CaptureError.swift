@@ -15,6 +15,9 @@ public enum CaptureError: Error, Equatable, Sendable, CustomStringConvertible {
     case io(path: String, reason: String)
     /// A frame that the output format cannot represent.
     case unrepresentable(path: String, frame: Int, reason: String)
+    /// An input read whole (a dump, an NDEF message, a cassette) is longer than its documented
+    /// limit (docs/limits.md); `what` says what it was read as.
+    case tooLarge(path: String, what: String, limit: String)
 
     public var description: String {
         switch self {
@@ -27,13 +30,14 @@ public enum CaptureError: Error, Equatable, Sendable, CustomStringConvertible {
         case .damaged(let p, let off, let f, let r): return "\(p): damaged at byte \(off) (frame \(f)): \(r)"
         case .io(let p, let r): return "\(p): I/O error: \(r)"
         case .unrepresentable(let p, let f, let r): return "\(p): frame \(f) cannot be written: \(r)"
+        case .tooLarge(let p, let w, let l): return "\(p): more than \(l), the limit for \(w) (docs/limits.md); stopped reading"
         }
     }
 
     public var exitCode: Int32 {
         switch self {
         case .cannotOpen, .io: return 74
-        case .empty, .unrecognized, .unsupportedLinkType, .damaged, .unrepresentable: return 65
+        case .empty, .unrecognized, .unsupportedLinkType, .damaged, .unrepresentable, .tooLarge: return 65
         }
     }
 }

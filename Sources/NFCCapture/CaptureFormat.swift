@@ -26,7 +26,8 @@ public enum CaptureFormat: String, Sendable, CaseIterable {
         switch ext.lowercased() {
         case "pcap", "cap": self = .pcap
         case "pcapng": self = .pcapng
-        case "nfctrace", "txt": self = .nfctrace
+        // Not .txt: Proxmark3 listings and other tools' logs are .txt too; --to says it.
+        case "nfctrace": self = .nfctrace
         case "trace": self = .proxmark3
         default: return nil
         }
@@ -58,6 +59,13 @@ public protocol FrameReader: AnyObject {
     /// The next frame, or nil at the end. After damage it throws `CaptureError.damaged`,
     /// having first delivered every frame before the damage.
     func next() throws(CaptureError) -> Frame?
+    /// Comment lines of the file (`# …` in a text trace) read since the last call: after
+    /// `next()` returned a frame, those that stood before it; after the end, the trailing ones.
+    func takeComments() -> [String]
+}
+
+extension FrameReader {
+    public func takeComments() -> [String] { [] }
 }
 
 /// Options that the user can give for inputs whose format cannot say everything.
@@ -109,12 +117,13 @@ extension Capture {
     /// Creates a writer for `format` at `path` (`-` for standard output). `metadata` goes into
     /// formats that carry it (the text header); `resolution` picks pcap/pcapng time resolution.
     public static func create(_ path: String, format: CaptureFormat, metadata: TraceMetadata = TraceMetadata(),
-                              resolution: TimeUnit = .microseconds, encapsulation: PcapEncapsulation? = nil) throws(CaptureError) -> FrameWriter {
+                              resolution: TimeUnit = .microseconds, encapsulation: PcapEncapsulation? = nil,
+                              proxmark3Times: Proxmark3Times = .absolute) throws(CaptureError) -> FrameWriter {
         switch format {
         case .pcap: return try PcapWriter(path: path, resolution: resolution, encapsulation: encapsulation)
         case .pcapng: return PcapngWriter(output: try ByteOutput.create(path), resolution: resolution, encapsulation: encapsulation)
         case .nfctrace: return TextTraceWriter(output: try ByteOutput.create(path), metadata: metadata)
-        case .proxmark3: return Proxmark3TraceWriter(output: try ByteOutput.create(path))
+        case .proxmark3: return Proxmark3TraceWriter(output: try ByteOutput.create(path), times: proxmark3Times)
         }
     }
 }

@@ -102,7 +102,7 @@ public enum CorpusBuilder {
                 }
             case .proxmark3:
                 let output = ByteOutput.inMemory()
-                let writer = Proxmark3TraceWriter(output: output)
+                let writer = Proxmark3TraceWriter(output: output, times: .wrap)   // the device counter's own wrap: any trace makes a seed
                 if (try? frames.forEach { try writer.write($0) }) != nil, (try? writer.finish()) != nil, let bytes = output.memory { out.append(bytes) }
             case .pcapRecord:
                 out += frames.prefix(12).compactMap { technology == .iso14443a ? ISO14443PseudoHeader.encode($0) : NFCTracePseudoHeader.encode($0) }

@@ -23,7 +23,14 @@ enum FileHandleOutput {
 
 enum CLI {
     static func fail(_ message: String, code: Int32) -> Never {
+        AtomicFile.discardAllPending()
         FileHandleOutput.standardError("nfctrace: \(message)\n")
+        exit(code)
+    }
+
+    /// Ends the process with `code` (for a message already written some other way).
+    static func end(_ code: Int32) -> Never {
+        AtomicFile.discardAllPending()
         exit(code)
     }
 
@@ -39,6 +46,22 @@ enum CLI {
         case .auto:
             if let v = getenv("NO_COLOR"), v.pointee != 0 { return false }
             return output.isTerminal
+        }
+    }
+}
+
+/// The rule that nothing nfctrace writes may replace a file it reads (DESIGN.md, "Writes are
+/// atomic"), checked before any output is created.
+enum OutputCheck {
+    /// Throws a usage error when `output` is the same file as one of `inputs` (device and inode,
+    /// so links and other spellings of the path count too; `-` is standard input or output).
+    static func refuseOverwriting(_ output: String?, inputs: [String?], option: String = "output") throws(CLIFailure) {
+        guard let output, output != "-", let target = FileIdentity(path: output) else { return }
+        for case let input? in inputs {
+            let identity = input == "-" ? FileIdentity(descriptor: STDIN_FILENO) : FileIdentity(path: input)
+            if identity == target {
+                throw CLIFailure.usage("\(option) \(output) is the input \(input == "-" ? "<stdin>" : input): nfctrace does not write onto a file it reads; write elsewhere, then move the file")
+            }
         }
     }
 }

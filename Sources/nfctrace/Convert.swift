@@ -27,6 +27,9 @@ struct Convert: ParsableCommand {
     @Option(help: "Timestamp resolution of pcap/pcapng output: us or ns (default: the input's).")
     var resolution: String?
 
+    @Option(name: .customLong("pm3-times"), help: "Proxmark3 output: how times fit its 32-bit carrier counter (316.7 s): first (count from the first frame) or wrap (modulo 2^32, as the device's counter). Default: as they are, and a time outside the counter fails.")
+    var pm3Times: Proxmark3Times?
+
     @Option(name: .customLong("link-type"), help: "pcap/pcapng link type: iso14443 (264) or nfctrace (USER3, every technology). Default: iso14443 when the first frame is ISO 14443, nfctrace otherwise.")
     var linkType: PcapEncapsulation?
 
@@ -34,6 +37,7 @@ struct Convert: ParsableCommand {
         guard let format = to ?? CaptureFormat(fileExtensionOf: output) else {
             throw CLIFailure.usage("cannot tell the output format of \"\(output)\"; give --to pcap|pcapng|nfctrace|pm3")
         }
+        try OutputCheck.refuseOverwriting(output, inputs: [input])
         let reader = try Capture.open(input, options: inputOptions.readOptions)
         let unit: TimeUnit
         switch resolution {
@@ -45,14 +49,27 @@ struct Convert: ParsableCommand {
         case let other?:
             throw CLIFailure.usage("--resolution takes us or ns, not \"\(other)\"")
         }
-        let writer = try Capture.create(output, format: format, metadata: reader.metadata, resolution: unit, encapsulation: linkType)
+        let writer = try Capture.create(output, format: format, metadata: reader.metadata, resolution: unit, encapsulation: linkType,
+                                        proxmark3Times: pm3Times ?? .absolute)
+        if pm3Times != nil && format != .proxmark3 { throw CLIFailure.usage("--pm3-times applies to Proxmark3 output only") }
+        // Damage in the input ends the conversion with the frames before it written (then exit 65);
+        // a frame the output cannot hold fails it, and the old output stays as it was.
         var damage: CaptureError? = nil
-        do {
-            while let frame = try reader.next() { try writer.write(frame) }
-        } catch {
-            damage = error
+        while true {
+            let frame: Frame?
+            do {
+                frame = try reader.next()
+            } catch {
+                damage = error
+                break
+            }
+            writer.writeComments(reader.takeComments())
+            guard let frame else { break }
+            try writer.write(frame)
         }
         try writer.finish()
         if let damage { throw damage }
     }
 }
+
+extension Proxmark3Times: ExpressibleByArgument {}

@@ -9,7 +9,7 @@ import NFCEmulator
 import NFCFuzz
 import NFCReplay
 
-/// Set by SIGINT/SIGTERM; the serve loop polls it.
+/// Set from the signal thread (SIGINT, SIGTERM, SIGHUP); the serve loop polls it.
 nonisolated(unsafe) private var stopRequested: sig_atomic_t = 0
 
 struct Emulate: ParsableCommand {
@@ -20,7 +20,13 @@ struct Emulate: ParsableCommand {
             factory-fresh tag of --model. --udp serves it to nfcpy's UDP contactless frontend \
             (nfcpy device path udp:HOST:PORT), so unmodified nfcpy reads and writes it with no hardware. \
             --record writes every exchange as a trace; --save writes the tag's memory when the emulator \
-            stops (SIGINT/SIGTERM), so writes are not lost.
+            stops (SIGINT, SIGTERM or SIGHUP; a second signal ends it at once), so writes are not lost. \
+            Both are replaced only when complete, and their paths are checked before serving starts. \
+            --save may name the dump being emulated (it was read whole at the start); --record may not \
+            name an input.
+
+            Messages about what peers send are rate limited, printed with control characters escaped, \
+            and never hold up the answers, even when nobody reads stderr.
             """
     )
 
@@ -78,9 +84,22 @@ struct Emulate: ParsableCommand {
             return
         }
         guard let udp else { throw CLIFailure.usage("give --udp [HOST:]PORT to serve the tag") }
-        var tag = try cassette.map { try makeCassette($0) } ?? makeTag()
-        if let fuzz { tag = try fuzzedTag(tag, shape: fuzz) }
+        let sources = [dump != nil ? "a dump" : nil, fromTrace != nil ? "--from-trace" : nil,
+                       model != nil ? "--model" : nil, cassette != nil ? "--cassette" : nil].compactMap { $0 }
+        guard sources.count <= 1 else { throw CLIFailure.usage("give one tag source, not \(sources.joined(separator: " and "))") }
+        // Outputs are checked before any work: a bad path found at exit would lose what readers wrote.
+        try OutputCheck.refuseOverwriting(record, inputs: [dump, fromTrace, cassette], option: "--record")
+        try OutputCheck.refuseOverwriting(record, inputs: [save], option: "--record")
+        try OutputCheck.refuseOverwriting(save, inputs: [fromTrace, cassette], option: "--save")
+        if let save { try AtomicFile.checkWritable(save) }
+        // Every message of a serving emulator goes through the log: stderr may be a pipe nobody reads.
+        let log = PeerLog()
+        var tag = try cassette.map { try makeCassette($0, log: log) } ?? makeTag(log: log)
+        if let fuzz { tag = try fuzzedTag(tag, shape: fuzz, log: log) }
         let (host, port) = try Self.address(udp)
+        if tag.technology == .iso15693 {
+            throw CLIFailure.usage("nfcpy's UDP frontend has no ISO 15693 (NFC-V): this tag cannot be served with --udp; replay against it instead (replay --against emulator:…)")
+        }
         let server: NFCPyUDPServer
         do {
             server = try NFCPyUDPServer(tag: tag, host: host, port: port)
@@ -89,8 +108,8 @@ struct Emulate: ParsableCommand {
         }
         var writer: FrameWriter? = nil
         if let record {
-            guard let format = CaptureFormat(fileExtensionOf: record) else {
-                throw CLIFailure.usage("cannot tell the trace format of \"\(record)\" (.nfctrace, .pcap, .pcapng)")
+            guard let format = CaptureFormat(fileExtensionOf: record), format != .proxmark3 else {
+                throw CLIFailure.usage("cannot tell the trace format of \"\(record)\": name it .nfctrace, .pcap or .pcapng")
             }
             var metadata = TraceMetadata()
             metadata["source"] = "nfctrace emulate over nfcpy's UDP frontend"
@@ -115,37 +134,57 @@ struct Emulate: ParsableCommand {
             fieldOn = false
             put(Frame(.fieldOff, technology: tag.technology, start: t))
         }
-        server.onIgnored = { CLI.warn("ignored a datagram that is no nfcpy frame: \($0)") }
-        // A parent may have blocked these (processes spawned from threaded programs inherit the mask).
-        var signals = sigset_t()
-        sigemptyset(&signals)
-        sigaddset(&signals, SIGINT)
-        sigaddset(&signals, SIGTERM)
-        sigprocmask(SIG_UNBLOCK, &signals, nil)
-        signal(SIGINT) { _ in stopRequested = 1 }
-        signal(SIGTERM) { _ in stopRequested = 1 }
-        CLI.warn("emulating \(tag.summary) on udp \(server.host):\(server.port) (nfcpy device udp:\(server.host):\(server.port))")
+        server.onIgnored = { log.peer("ignored a datagram that is no nfcpy frame: \(PrintableText.escaped($0))") }
+        // The signal thread (SignalPath) only asks the loop to stop: the tag is saved below.
+        SignalPath.onStop = { _ in stopRequested = 1 }
+        log.own("emulating \(tag.summary) on udp \(server.host):\(server.port) (nfcpy device udp:\(server.host):\(server.port))")
         server.serve { stopRequested != 0 }
-        if let writer { try writer.finish() }
-        if let recordError { throw recordError }
+        // From here on stderr is written through the log (it may be a pipe nobody reads): the
+        // save must not wait for it.
+        var failure: Error? = nil
+        do {
+            if let writer { try writer.finish() }
+            if let recordError { throw recordError }
+        } catch {
+            failure = error
+        }
         if let save {
-            guard let bytes = tag.savedDump() else { throw CLIFailure(message: "this tag cannot be saved", code: 65) }
-            let out = try ByteOutput.create(save)
-            out.write(bytes)
-            try out.finish()
+            do {
+                guard let bytes = tag.savedDump() else { throw CLIFailure(message: "this tag cannot be saved", code: 65) }
+                let out = try ByteOutput.create(save)
+                out.write(bytes)
+                try out.finish()
+                log.own("saved the tag to \(save)")
+            } catch {
+                failure = failure ?? error
+            }
         }
         if let c = tag as? CassetteTag {
             let answered = c.exchanges.filter { $0.uses > 0 }.count
-            CLI.warn("cassette: \(answered) of \(c.exchanges.count) recorded exchanges asked for" + (c.reuses > 0 ? ", \(c.reuses) answers reused" : "")
-                     + ", \(c.unknownRequests.count) unknown request\(c.unknownRequests.count == 1 ? "" : "s")")
-            for e in c.unused.prefix(20) { CLI.warn("  never asked for: frame \(e.number): \(Hex.string(e.request.bytes))") }
-            if c.unused.count > 20 { CLI.warn("  … and \(c.unused.count - 20) more") }
-            if !c.unknownRequests.isEmpty { throw CLIFailure.findings("the reader asked for \(c.unknownRequests.count) command(s) the cassette does not hold") }
+            log.own("cassette: \(answered) of \(c.exchanges.count) recorded exchanges asked for" + (c.reuses > 0 ? ", \(c.reuses) answers reused" : "")
+                    + ", \(c.unknownRequests.count) unknown request\(c.unknownRequests.count == 1 ? "" : "s")")
+            for e in c.unused.prefix(20) { log.own("  never asked for: frame \(e.number): \(Hex.string(e.request.bytes))") }
+            if c.unused.count > 20 { log.own("  … and \(c.unused.count - 20) more") }
+            if failure == nil, !c.unknownRequests.isEmpty {
+                failure = CLIFailure.findings("the reader asked for \(c.unknownRequests.count) command(s) the cassette does not hold")
+            }
+        }
+        log.drain(seconds: 1)
+        if let failure {
+            // A stderr nobody reads must not keep the process alive: the message is queued, the exit code tells.
+            let (message, code): (String, Int32) = switch failure {
+            case let f as CLIFailure: (f.message, f.code)
+            case let e as CaptureError: (e.description, e.exitCode)
+            default: ("\(failure)", 74)
+            }
+            log.own(message)
+            log.drain(seconds: 1)
+            CLI.end(code)
         }
     }
 
     /// The tag to serve with its content mutated at every field-on (EmulateFuzz.swift).
-    func fuzzedTag(_ tag: EmulatedTag, shape name: String) throws -> EmulatedTag {
+    func fuzzedTag(_ tag: EmulatedTag, shape name: String, log: PeerLog) throws -> EmulatedTag {
         guard let shape = FuzzShape(rawValue: name), shape == .ndef || shape == .type2 else {
             throw CLIFailure.usage("--fuzz takes ndef or type2, not \"\(name)\"")
         }
@@ -156,40 +195,38 @@ struct Emulate: ParsableCommand {
         }
         if let dir = fuzzOut { try FileSystem.makeDirectories(dir) }
         fuzzed.onSession = { n, memory in
-            CLI.warn("fuzz: session \(n): \(shape.rawValue) content, CC \(Hex.string(memory.page(3)))")
+            log.peer("fuzz: session \(n): \(shape.rawValue) content, CC \(Hex.string(memory.page(3)))")
             if let dir = fuzzOut { try? FileSystem.write(memory.pages, to: dir + "/session-\(n).bin") }
         }
         return fuzzed
     }
 
-    func makeCassette(_ path: String) throws -> EmulatedTag {
+    func makeCassette(_ path: String, log: PeerLog) throws -> EmulatedTag {
         let reader = try Capture.open(path)
         var frames: [Frame] = []
-        while let f = try reader.next() { frames.append(f) }
+        while let f = try reader.next() {
+            guard frames.count < InputLimit.cassetteFrames else {
+                throw CaptureError.tooLarge(path: path, what: "a cassette", limit: "\(InputLimit.cassetteFrames) frames")
+            }
+            frames.append(f)
+        }
         guard let c = CassetteTag(frames: frames, order: order, unknown: unknown) else {
             throw CLIFailure(message: "\(path): no reader frame to answer in this trace", code: 65)
         }
-        c.onUnknown = { f in CLI.warn("cassette: unknown request \(Hex.string(f.bytes))") }
+        c.onUnknown = { f in log.peer("cassette: unknown request \(Hex.string(f.bytes.prefix(64)))\(f.bytes.count > 64 ? " …" : "")") }
         return c
     }
 
-    func makeTag() throws -> EmulatedTag {
+    func makeTag(log: PeerLog) throws -> EmulatedTag {
         var dumpValue: TagDump
         if let dump {
-            let input = try ByteInput.open(dump)
-            var bytes: [UInt8] = []
-            while !input.isAtEnd { bytes += input.read(1 << 16) }
-            do {
-                dumpValue = try TagDump.load(bytes, name: dump)
-            } catch {
-                throw CLIFailure(message: error.description, code: 65)
-            }
+            dumpValue = try InputLimit.loadDump(dump)
         } else if let fromTrace {
             let reader = try Capture.open(fromTrace)
             guard let rebuilt = try TraceTag.rebuild(next: { try reader.next() }, session: session) else {
                 throw CLIFailure(message: "\(fromTrace): no tag session\(session.map { " \($0)" } ?? "") in this trace can be emulated", code: 65)
             }
-            CLI.warn("\(fromTrace): emulating the tag of \(rebuilt.from)")
+            log.own("\(fromTrace): emulating the tag of \(rebuilt.from)")
             dumpValue = rebuilt.dump
         } else if let model {
             guard let builtIn = BuiltInTag.named(model) else {
@@ -199,7 +236,7 @@ struct Emulate: ParsableCommand {
         } else {
             throw CLIFailure.usage("give a dump file, --from-trace or --model")
         }
-        for note in dumpValue.notes { CLI.warn(note) }
+        for note in dumpValue.notes { log.own(note) }
         if var d = dumpValue.content as? Type2Dump {
             if let password {
                 guard let p = Hex.parse(password), p.count == 4, let page = d.memory.map.pwdPage else { throw CLIFailure.usage("--password takes 4 bytes of hex (and a tag with PWD)") }

@@ -43,15 +43,9 @@ enum FileSystem {
 
     static func read(_ path: String) throws(CLIFailure) -> [UInt8] {
         do {
-            let input = try ByteInput.open(path)
-            var bytes: [UInt8] = []
-            while !input.isAtEnd { bytes += input.read(1 << 16) }
-            if let e = input.ioError { throw CLIFailure(message: "\(path): \(e)", code: 74) }
-            return bytes
-        } catch let e as CLIFailure {
-            throw e
+            return try InputLimit.read(path, limit: InputLimit.corpusFile, what: "a seed or corpus file")
         } catch {
-            throw CLIFailure(message: "\(error)", code: 74)
+            throw CLIFailure(message: error.description, code: error.exitCode)
         }
     }
 

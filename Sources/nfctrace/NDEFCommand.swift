@@ -40,9 +40,7 @@ struct NDEFCommand: ParsableCommand {
 
         func run() throws {
             let input = try ByteInput.open(file)
-            var bytes: [UInt8] = []
-            while !input.isAtEnd { bytes += input.read(1 << 16) }
-            if let e = input.ioError { throw CaptureError.io(path: input.name, reason: e) }
+            var bytes = try input.readAll(limit: hex ? InputLimit.ndefHex : InputLimit.ndef, what: hex ? "NDEF hex text" : "an NDEF message or tag memory image")
             if hex {
                 guard let parsed = Hex.parse(String(decoding: bytes, as: UTF8.self)) else {
                     throw CLIFailure(message: "\(input.name): --hex input holds something other than hex digits and separators", code: 65)
@@ -120,9 +118,7 @@ struct NDEFCommand: ParsableCommand {
             }
             for m in mime {
                 guard let colon = m.firstIndex(of: ":") else { throw CLIFailure.usage("--mime takes TYPE:FILE") }
-                let input = try ByteInput.open(String(m[m.index(after: colon)...]))
-                var payload: [UInt8] = []
-                while !input.isAtEnd { payload += input.read(1 << 16) }
+                let payload = try InputLimit.read(String(m[m.index(after: colon)...]), limit: InputLimit.mimePayload, what: "a MIME payload")
                 records.append(NDEFRecord.mime(String(m[..<colon]), payload: payload))
             }
             if let aar { records.append(NDEFRecord.androidApplication(aar)) }

@@ -25,6 +25,7 @@ struct NFCTrace: ParsableCommand {
 @main
 enum Main {
     static func main() {
+        SignalPath.start()
         do {
             var command = try NFCTrace.parseAsRoot()
             try command.run()

@@ -43,12 +43,16 @@ struct Replay: ParsableCommand {
 
     func run() throws {
         guard !traces.isEmpty else { throw CLIFailure.usage("give at least one trace") }
+        try OutputCheck.refuseOverwriting(output, inputs: traces + [rules, dumpPath], option: "--output")
         let extraRules = try rules.map { try Self.loadRules($0) } ?? ReplayRules()
+        // The target's dump is read once, before any trace: a missing (74) or malformed (65) dump
+        // is the target's fault, named as such, not each trace's.
+        let dump = try dumpPath.map { try InputLimit.loadDump($0) }
+        let out = try ByteOutput.create(output)
         var results: [ReplayResult] = []
         for trace in traces {
-            results.append(try replay(trace, extraRules: extraRules))
+            results.append(try replay(trace, extraRules: extraRules, dump: dump))
         }
-        let out = try ByteOutput.create(output)
         switch format {
         case .text: out.write(ReplayReport.text(results))
         case .json: out.write(ReplayReport.json(results))
@@ -69,7 +73,13 @@ struct Replay: ParsableCommand {
         if !results.allSatisfy(\.passed) { throw CLIFailure.findings("divergence(s); see the report") }
     }
 
-    func replay(_ trace: String, extraRules: ReplayRules) throws -> ReplayResult {
+    /// The dump file of an `emulator:DUMP` target.
+    var dumpPath: String? {
+        guard against.hasPrefix("emulator:"), !against.hasPrefix("emulator:model:") else { return nil }
+        return String(against.dropFirst("emulator:".count))
+    }
+
+    func replay(_ trace: String, extraRules: ReplayRules, dump: TagDump?) throws -> ReplayResult {
         let unreadable = { (why: String) in
             ReplayResult(trace: trace, target: against, outcome: .unreadable(why), exchanges: 0, fieldCycles: 0, accepted: [:], seconds: 0)
         }
@@ -84,7 +94,7 @@ struct Replay: ParsableCommand {
         if let beside = try? Self.loadRules(base + ".rules") { rules = beside + rules }
         let target: ReplayTarget
         do {
-            target = try makeTarget(for: trace)
+            target = try makeTarget(for: trace, dump: dump)
         } catch let f as CLIFailure where f.code == 65 {
             return ReplayResult(trace: trace, target: against, outcome: .noTarget(f.message), exchanges: 0, fieldCycles: 0, accepted: [:], seconds: 0)
         } catch let e as CaptureError {
@@ -93,7 +103,7 @@ struct Replay: ParsableCommand {
         return Replayer(target: target, rules: rules).replay(trace: trace) { try reader.next() }
     }
 
-    func makeTarget(for trace: String) throws -> ReplayTarget {
+    func makeTarget(for trace: String, dump: TagDump?) throws -> ReplayTarget {
         if against == "emulator" {
             let reader = try Capture.open(trace)
             // A damaged trace still rebuilds its tag from the frames before the damage; the replay
@@ -111,14 +121,9 @@ struct Replay: ParsableCommand {
             }
             return EmulatorTarget(tag: tag)
         }
-        if against.hasPrefix("emulator:") {
-            let path = String(against.dropFirst("emulator:".count))
-            let input = try ByteInput.open(path)
-            var bytes: [UInt8] = []
-            while !input.isAtEnd { bytes += input.read(1 << 16) }
-            let dump: TagDump
-            do { dump = try TagDump.load(bytes, name: path) } catch { throw CLIFailure(message: error.description, code: 2) }
-            guard let tag = dump.makeTag() else { throw CLIFailure(message: "\(path): the dump holds no usable UID", code: 2) }
+        if let dump, let path = dumpPath {
+            // A fresh tag per trace, from the dump read once.
+            guard let tag = dump.makeTag() else { throw CLIFailure(message: "\(path): the dump holds no usable UID", code: 65) }
             return EmulatorTarget(tag: tag)
         }
         if against.hasPrefix("udp:") {
@@ -130,9 +135,7 @@ struct Replay: ParsableCommand {
     }
 
     static func loadRules(_ path: String) throws -> ReplayRules {
-        let input = try ByteInput.open(path)
-        var bytes: [UInt8] = []
-        while !input.isAtEnd { bytes += input.read(1 << 16) }
+        let bytes = try InputLimit.read(path, limit: InputLimit.rules, what: "a rules file")
         do {
             return try ReplayRules(text: String(decoding: bytes, as: UTF8.self), file: path)
         } catch {

@@ -79,7 +79,12 @@ import NFCCore
         ("nfctrace 1\n10 R 26\n@tag late\n", 3, "metadata line after the first event; @lines belong in the header"),
         // Found by FuzzTextTrace: the sum used to overflow and trap.
         ("nfctrace 1\n@origin 9223372036854775807\n5 R 26\n", 3, "time 5 after @origin 9223372036854775807 is beyond the 64-bit range of us"),
-        ("nfctrace 1\n@origin -9223372036854775808\n0..-1 R 26\n", 3, "time -1 after @origin -9223372036854775808 is beyond the 64-bit range of us"),
+        ("nfctrace 1\n@timebase ns\n@origin -9223372036854775808\n0..-1 R 26\n", 4, "time -1 after @origin -9223372036854775808 is beyond the 64-bit range of ns"),
+        // Issue 24: in range of the timebase, beyond the nanoseconds every renderer computes in.
+        ("nfctrace 1\n0 R 26/7\n9300000000000000 T 44 00\n", 3, "time 9300000000000000 us is beyond the 64-bit nanosecond range (±292 years of 1970)"),
+        ("nfctrace 1\n-9223372036854775808 R 26/7\n", 2, "time -9223372036854775808 us is beyond the 64-bit nanosecond range (±292 years of 1970)"),
+        ("nfctrace 1\n0 R 26 reason=\"abc\n", 2, "unterminated quoted value in \"reason=\"abc\""),
+        ("nfctrace 1\n0 malformed 26 reason=\"abc\\\"\n", 2, "unterminated quoted value in \"reason=\"abc\\\"\""),
     ] as [(String, Int, String)])
     func errorsNameLineAndReason(text: String, line: Int, reason: String) throws {
         do {

@@ -125,30 +125,70 @@ public final class ByteInput {
         return copied
     }
 
-    /// Consumes one line (without its `\n` or `\r\n`), or nil at end of input. A line longer
-    /// than `limit` bytes is returned cut at `limit` with `truncated` set.
-    public func readLine(limit: Int = 1 << 20) -> (line: ArraySlice<UInt8>, truncated: Bool)? {
+    /// The rest of the input, read whole, if it is at most `limit` bytes. Inputs that are read
+    /// whole are capped so that a stream that never ends (`/dev/zero`) is an error after
+    /// `limit` bytes instead of taking all the memory. `what` names the input in the error.
+    public func readAll(limit: Int, what: String) throws(CaptureError) -> [UInt8] {
+        var bytes: [UInt8] = []
+        while !isAtEnd {
+            guard bytes.count < limit else {
+                throw CaptureError.tooLarge(path: name, what: what, limit: Self.size(limit))
+            }
+            bytes += read(min(1 << 16, limit - bytes.count + 1))
+            if bytes.count > limit { throw CaptureError.tooLarge(path: name, what: what, limit: Self.size(limit)) }
+        }
+        if let ioError { throw CaptureError.io(path: name, reason: ioError) }
+        return bytes
+    }
+
+    /// `4 MiB`, `512 KiB`, `100 bytes`.
+    static func size(_ n: Int) -> String {
+        if n >= 1 << 20, n % (1 << 20) == 0 { return "\(n >> 20) MiB" }
+        if n >= 1 << 10, n % (1 << 10) == 0 { return "\(n >> 10) KiB" }
+        return "\(n) bytes"
+    }
+
+    /// What ends a line: LF (with an optional CR before it), or CR alone (old Mac files).
+    public enum LineEnding: Sendable {
+        case lf
+        case cr
+
+        /// The ending a text uses, from its first line break (LF when it has none).
+        public static func of(_ prefix: ArraySlice<UInt8>) -> LineEnding {
+            guard let i = prefix.firstIndex(where: { $0 == 0x0A || $0 == 0x0D }) else { return .lf }
+            if prefix[i] == 0x0A { return .lf }
+            let next = prefix.index(after: i)
+            return next < prefix.endIndex && prefix[next] == 0x0A ? .lf : .cr
+        }
+    }
+
+    /// Consumes one line (without its line break), or nil at end of input; `start` is the byte
+    /// offset where the line began. A line longer than `limit` bytes is returned cut at `limit`
+    /// with `truncated` set.
+    public func readLine(limit: Int = 1 << 20, ending: LineEnding = .lf) -> (line: ArraySlice<UInt8>, start: Int, truncated: Bool)? {
+        let terminator: UInt8 = ending == .lf ? 0x0A : 0x0D
         var scanned = 0
         while true {
             let slice = buffer[(start + scanned)..<end]
-            if let nl = slice.firstIndex(of: 0x0A) {
+            if let nl = slice.firstIndex(of: terminator) {
                 var lineEnd = nl
-                if lineEnd > start, buffer[lineEnd - 1] == 0x0D { lineEnd -= 1 }
+                if ending == .lf, lineEnd > start, buffer[lineEnd - 1] == 0x0D { lineEnd -= 1 }
                 let line = buffer[start..<lineEnd]
+                let lineStart = offset
                 let consumed = nl + 1 - start
                 start += consumed
                 offset += consumed
-                return (line, false)
+                return (line, lineStart, false)
             }
             scanned = buffered
             if buffered >= limit {
-                let line = read(limit)
-                return (line, true)
+                let lineStart = offset
+                return (read(limit), lineStart, true)
             }
             if atEOF {
                 if buffered == 0 { return nil }
-                let line = read(buffered)
-                return (line, false)
+                let lineStart = offset
+                return (read(buffered), lineStart, false)
             }
             fill(buffered + 4096)
         }

@@ -7,11 +7,13 @@ import Darwin
 #endif
 
 /// A buffered writer to a file or standard output. Renderers and capture writers append bytes
-/// and flush in large chunks so that output is never the bottleneck.
+/// and flush in large chunks so that output is never the bottleneck. A file is written through
+/// an `AtomicFile`: it replaces the target at `finish()`, and an output dropped without
+/// `finish()` (an error thrown, a signal) leaves the old file as it was.
 public final class ByteOutput {
     public let name: String
     private let fd: Int32
-    private let ownsDescriptor: Bool
+    private let file: AtomicFile?
     private var buffer: [UInt8] = []
     private let capacity: Int
     /// The first write error, if any; later writes are dropped.
@@ -19,33 +21,34 @@ public final class ByteOutput {
     /// In-memory outputs keep everything here instead of writing to a descriptor.
     public private(set) var memory: [UInt8]?
 
-    private init(name: String, fd: Int32, ownsDescriptor: Bool, capacity: Int = 1 << 16) {
+    private init(name: String, fd: Int32, file: AtomicFile? = nil, capacity: Int = 1 << 16) {
         self.name = name
         self.fd = fd
-        self.ownsDescriptor = ownsDescriptor
+        self.file = file
         self.capacity = capacity
         buffer.reserveCapacity(capacity + 4096)
     }
 
     deinit {
-        flush()
-        if ownsDescriptor { _ = close(fd) }
+        // A file not finished is abandoned (its AtomicFile removes the temporary); standard
+        // output gets what was written.
+        if file == nil { flush() }
     }
 
-    /// Creates (truncates) `path`, or standard output for `-`.
+    /// A new file that replaces `path` at `finish()`, or standard output for `-`. The
+    /// directory is checked now (the temporary is created), so a bad path fails early.
     public static func create(_ path: String) throws(CaptureError) -> ByteOutput {
-        if path == "-" { return ByteOutput(name: "<stdout>", fd: STDOUT_FILENO, ownsDescriptor: false) }
-        let fd = Glibc.open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        guard fd >= 0 else { throw CaptureError.cannotOpen(path: path, reason: String(cString: strerror(errno))) }
-        return ByteOutput(name: path, fd: fd, ownsDescriptor: true)
+        if path == "-" { return standardOutput() }
+        let file = try AtomicFile.create(path)
+        return ByteOutput(name: path, fd: file.descriptor, file: file)
     }
 
-    public static func standardOutput() -> ByteOutput { ByteOutput(name: "<stdout>", fd: STDOUT_FILENO, ownsDescriptor: false) }
-    public static func standardError() -> ByteOutput { ByteOutput(name: "<stderr>", fd: STDERR_FILENO, ownsDescriptor: false, capacity: 0) }
+    public static func standardOutput() -> ByteOutput { ByteOutput(name: "<stdout>", fd: STDOUT_FILENO) }
+    public static func standardError() -> ByteOutput { ByteOutput(name: "<stderr>", fd: STDERR_FILENO, capacity: 0) }
 
     /// An output that collects bytes in memory (tests, golden files).
     public static func inMemory(name: String = "<memory>") -> ByteOutput {
-        let o = ByteOutput(name: name, fd: -1, ownsDescriptor: false)
+        let o = ByteOutput(name: name, fd: -1)
         o.memory = []
         return o
     }
@@ -103,9 +106,14 @@ public final class ByteOutput {
         }
     }
 
-    /// Flushes and reports a pending write error.
+    /// Flushes, reports a pending write error, and puts a file in place of its target (on an
+    /// error the target keeps its old content).
     public func finish() throws(CaptureError) {
         flush()
-        if let error { throw CaptureError.io(path: name, reason: error) }
+        if let error {
+            file?.discard()
+            throw CaptureError.io(path: name, reason: error)
+        }
+        try file?.commit()
     }
 }

@@ -9,17 +9,37 @@ public protocol FrameWriter: AnyObject {
     func write(_ frame: Frame) throws(CaptureError)
     /// Flushes everything; call once at the end.
     func finish() throws(CaptureError)
+    /// Comment lines to keep before the next frame (or at the end); formats without comments
+    /// drop them.
+    func writeComments(_ lines: [String])
+}
+
+extension FrameWriter {
+    public func writeComments(_ lines: [String]) {}
 }
 
 /// Timestamps for formats that need one on every record: the frame's own, converted, or the
 /// previous one when a frame has none (pcap asks writers without times for "reasonable values").
+/// A time the format cannot hold is refused, never wrapped: classic pcap stores unsigned 32-bit
+/// seconds (1970 to 2106), pcapng unsigned 64-bit ticks (no time before 1970).
 struct RecordClock {
     var lastNanoseconds: Int64 = 0
+    /// The latest time the format holds, in nanoseconds.
+    let latest: Int64
 
-    mutating func nanoseconds(for frame: Frame) -> Int64 {
-        if let t = frame.start { lastNanoseconds = t.nanoseconds }
+    mutating func nanoseconds(for frame: Frame, count: Int, path: String) throws(CaptureError) -> Int64 {
+        if let t = frame.start {
+            guard let ns = t.checkedNanoseconds, ns >= 0, ns <= latest else {
+                let seconds = t.checkedNanoseconds.map { "\($0 / 1_000_000_000) s since 1970" } ?? "beyond the 64-bit nanosecond range"
+                throw CaptureError.unrepresentable(path: path, frame: count,
+                    reason: "its time (\(seconds)) is outside what \(latest == Self.pcapLatest ? "pcap (1970 to 2106)" : "pcapng (from 1970)") can hold")
+            }
+            lastNanoseconds = ns
+        }
         return lastNanoseconds
     }
+
+    static let pcapLatest: Int64 = 0xFFFF_FFFF * 1_000_000_000 + 999_999_999
 }
 
 /// Classic pcap through libpcap's dumper. The link type is LINKTYPE_ISO_14443 or nfctrace's
@@ -31,22 +51,26 @@ public final class PcapWriter: FrameWriter {
     private var encapsulation: PcapEncapsulation?
     private var dead: OpaquePointer?
     private var dumper: OpaquePointer?
-    private var clock = RecordClock()
+    private var clock = RecordClock(latest: RecordClock.pcapLatest)
     private var count = 0
     private var closed = false
+    private let file: AtomicFile?
 
-    /// `path` may be `-` for standard output. `resolution` picks the µs or ns pcap magic.
+    /// `path` may be `-` for standard output. `resolution` picks the µs or ns pcap magic. The
+    /// file is created now (beside its target, replacing it at `finish()`).
     public init(path: String, resolution: TimeUnit = .microseconds, encapsulation: PcapEncapsulation? = nil) throws(CaptureError) {
         self.path = path
         self.name = path == "-" ? "<stdout>" : path
         self.nanosecond = resolution == .nanoseconds
         self.encapsulation = encapsulation
+        self.file = path == "-" ? nil : try AtomicFile.create(path)
         if let encapsulation { try open(encapsulation) }
     }
 
     deinit {
         if let dumper, !closed { pcap_dump_close(dumper) }
         if let dead { pcap_close(dead) }
+        // Not finished: the target keeps its old content (AtomicFile removes the temporary).
     }
 
     private func open(_ encapsulation: PcapEncapsulation) throws(CaptureError) {
@@ -54,12 +78,9 @@ public final class PcapWriter: FrameWriter {
         guard let dead = pcap_open_dead_with_tstamp_precision(encapsulation.linkType, 65535, UInt32(precision)) else {
             throw CaptureError.io(path: name, reason: "libpcap could not create a dumper")
         }
-        let dumper: OpaquePointer?
-        if path == "-" {
-            dumper = fdopen(dup(STDOUT_FILENO), "w").flatMap { pcap_dump_fopen(dead, $0) }
-        } else {
-            dumper = pcap_dump_open(dead, path)
-        }
+        // libpcap writes through its own stdio stream on a duplicate of the descriptor.
+        let descriptor = file?.descriptor ?? STDOUT_FILENO
+        let dumper = fdopen(dup(descriptor), "w").flatMap { pcap_dump_fopen(dead, $0) }
         guard let dumper else {
             let reason = String(cString: pcap_geterr(dead))
             pcap_close(dead)
@@ -77,7 +98,7 @@ public final class PcapWriter: FrameWriter {
         guard let record = encapsulation.encode(frame) else {
             throw CaptureError.unrepresentable(path: name, frame: count, reason: encapsulation.refusal(frame))
         }
-        let ns = clock.nanoseconds(for: frame)
+        let ns = try clock.nanoseconds(for: frame, count: count, path: name)
         var header = pcap_pkthdr()
         header.ts.tv_sec = Int(ns / 1_000_000_000)
         let fraction = ns % 1_000_000_000
@@ -93,9 +114,14 @@ public final class PcapWriter: FrameWriter {
         if encapsulation == nil { try open(.iso14443) }   // an empty trace still makes a valid file
         guard !closed, let dumper else { return }
         closed = true
-        let failed = pcap_dump_flush(dumper) != 0
+        let failed = pcap_dump_flush(dumper) != 0 || ferror(pcap_dump_file(dumper)) != 0
+        let reason = String(cString: strerror(errno))
         pcap_dump_close(dumper)
-        if failed { throw CaptureError.io(path: name, reason: "libpcap could not flush the file") }
+        if failed {
+            file?.discard()
+            throw CaptureError.io(path: name, reason: "cannot write the file: \(reason)")
+        }
+        try file?.commit()
     }
 }
 
@@ -107,7 +133,7 @@ public final class PcapngWriter: FrameWriter {
     private let resolution: TimeUnit
     private var encapsulation: PcapEncapsulation?
     private var headerWritten = false
-    private var clock = RecordClock()
+    private var clock = RecordClock(latest: Int64.max)
     private var count = 0
     private let application: String
 
@@ -146,7 +172,7 @@ public final class PcapngWriter: FrameWriter {
         guard let record = encapsulation.encode(frame) else {
             throw CaptureError.unrepresentable(path: output.name, frame: count, reason: encapsulation.refusal(frame))
         }
-        let ns = clock.nanoseconds(for: frame)
+        let ns = try clock.nanoseconds(for: frame, count: count, path: output.name)
         let ticks = UInt64(bitPattern: resolution == .nanoseconds ? ns : ns / 1000)
         var epb: [UInt8] = []
         epb.reserveCapacity(24 + record.count)

@@ -8,25 +8,33 @@ public enum Proxmark3Trace {
 
     static func parityLength(_ dataLength: Int) -> Int { (dataLength - 1) / 8 + 1 }   // C integer division, 1 for 0
 
-    /// Structural detection: the bytes must split into plausible records that end exactly at
-    /// the end of the file (or run past the end of a long prefix).
+    /// A reader gives up after this many records without data in a row: real traces have a few
+    /// (bare SOFs in iClass sniffs), a run of zeros is no trace.
+    public static let emptyRecordLimit = 256
+
+    /// Structural detection: the bytes must split into plausible records, at least one of them
+    /// with data (zeros split into empty records forever), that end exactly at the end of the
+    /// file, run past the end of a long prefix, or, after two whole records, stop in the middle
+    /// of one: a trace cut short is a damaged trace, reported as such by the reader.
     static func looksLikeTrace(_ p: [UInt8], complete: Bool) -> Bool {
         var i = 0
         var records = 0
+        var withData = 0
         while i < p.count {
-            guard p.count - i >= headerLength else { return !complete && records >= 2 }
+            guard p.count - i >= headerLength else { return records >= 2 && withData >= 1 }
             let raw = Int(p[i + 6]) | Int(p[i + 7]) << 8
             let length = raw & 0x7FFF
             guard length <= 4096 else { return false }
             let size = headerLength + length + parityLength(length)
-            if i + size > p.count { return !complete && records >= 2 }
+            if i + size > p.count { return records >= 2 && withData >= 1 }
             // Parity bytes only use bits for the data bytes present.
             let used = length % 8
             if length > 0, used != 0, p[i + size - 1] & UInt8(0xFF >> used) != 0 { return false }
             i += size
             records += 1
+            if length > 0 { withData += 1 }
         }
-        return records >= 1
+        return records >= 1 && withData >= 1
     }
 
     /// Proxmark3 logs 7-bit and 4-bit frames as one byte; the duration tells how many bits went
@@ -46,6 +54,7 @@ final class Proxmark3TraceReader: FrameReader {
     private let technology: Technology
     private var frameNumber = 0
     private var failed = false
+    private var emptyRun = 0
 
     init(input: ByteInput, technology: Technology) {
         self.input = input
@@ -82,6 +91,16 @@ final class Proxmark3TraceReader: FrameReader {
             throw CaptureError.damaged(path: input.name, offset: recordStart, frame: frameNumber + 1,
                                        reason: "truncated record: header announces \(length) data and \(parityLength) parity bytes, only \(record.count - 8) follow")
         }
+        if length == 0 {
+            emptyRun += 1
+            guard emptyRun <= Proxmark3Trace.emptyRecordLimit else {
+                failed = true
+                throw CaptureError.damaged(path: input.name, offset: recordStart, frame: frameNumber + 1,
+                                           reason: "\(emptyRun) records without data in a row: no Proxmark3 trace goes on like this (zeros?)")
+            }
+        } else {
+            emptyRun = 0
+        }
         _ = input.read(size)
         frameNumber += 1
         let data = Array(record[8..<8 + length])
@@ -108,13 +127,54 @@ final class Proxmark3TraceReader: FrameReader {
     }
 }
 
+/// How times go into a Proxmark3 trace, whose records count carrier periods in 32 bits
+/// (2^32 periods of 1/13.56 MHz ≈ 316.7 s).
+public enum Proxmark3Times: String, Sendable, CaseIterable {
+    /// As they are; a time outside the counter's range cannot be written (the writer fails).
+    case absolute
+    /// Counted from the first frame's time; a trace longer than the counter's range fails.
+    case first
+    /// Modulo 2^32, as the device's own counter wraps.
+    case wrap
+}
+
 /// Writes a Proxmark3 `.trace` (carrier-period times; parity computed when not known).
 public final class Proxmark3TraceWriter: FrameWriter {
     private let output: ByteOutput
+    private let times: Proxmark3Times
     private var count = 0
     private var lastTicks: Int64 = 0
+    private var origin: Int64?
 
-    public init(output: ByteOutput) { self.output = output }
+    public init(output: ByteOutput, times: Proxmark3Times = .absolute) {
+        self.output = output
+        self.times = times
+    }
+
+    /// The counter value of `t`, or why it has none.
+    private func ticks(_ t: Timestamp) throws(CaptureError) -> Int64 {
+        guard let carrier = t.converted(to: .carrierCycles)?.value else {
+            throw CaptureError.unrepresentable(path: output.name, frame: count, reason: "its time \(t.value) \(t.unit.rawValue) is beyond the 64-bit nanosecond range")
+        }
+        var v = carrier
+        switch times {
+        case .absolute: break
+        case .first:
+            if origin == nil { origin = carrier }
+            let (d, o) = carrier.subtractingReportingOverflow(origin ?? carrier)
+            v = o ? -1 : d
+        case .wrap: return carrier & 0xFFFF_FFFF
+        }
+        guard (0...0xFFFF_FFFF).contains(v) else {
+            let seconds = Double(v) / 13_560_000
+            let what = times == .first ? "\(Int(seconds.rounded())) s after the first frame" : "\(Int(seconds.rounded())) s"
+            throw CaptureError.unrepresentable(path: output.name, frame: count,
+                reason: "its time (\(what)) is outside the Proxmark3 trace's 32-bit carrier counter (0 to 316.7 s); "
+                    + (times == .first ? "give --pm3-times wrap to let the counter wrap as the device's does"
+                                       : "give --pm3-times first (count from the first frame) or wrap (modulo 2^32, as the device's counter)"))
+        }
+        return v
+    }
 
     public func write(_ frame: Frame) throws(CaptureError) {
         count += 1
@@ -124,10 +184,15 @@ public final class Proxmark3TraceWriter: FrameWriter {
         guard data.count <= 0x7FFF else {
             throw CaptureError.unrepresentable(path: output.name, frame: count, reason: "\(data.count) bytes exceed the 32767-byte record limit")
         }
-        let start = frame.start.map { $0.converted(to: .carrierCycles).value } ?? lastTicks
+        let start = try frame.start.map { t throws(CaptureError) in try ticks(t) } ?? lastTicks
         lastTicks = start
-        let end = frame.end.map { $0.converted(to: .carrierCycles).value } ?? start + Int64(max(1, frame.bitCount + 1) * 128)
-        var duration = max(0, end - start)
+        var duration: Int64
+        if let end = frame.end, let s = frame.start, let e = end.converted(to: .carrierCycles), let b = s.converted(to: .carrierCycles) {
+            let (d, o) = e.value.subtractingReportingOverflow(b.value)
+            duration = o ? 0 : max(0, d)   // the record's 16-bit field clamps it anyway
+        } else {
+            duration = Int64(max(1, frame.bitCount + 1) * 128)
+        }
         if frame.technology == .iso15693 { duration /= 32 }
         var record: [UInt8] = []
         let ts = UInt32(truncatingIfNeeded: start)

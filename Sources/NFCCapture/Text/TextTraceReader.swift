@@ -46,12 +46,23 @@ final class TextTraceReader: FrameReader {
     private var frameNumber = 0
     private var pending: Frame?
     private var failed = false
+    private let ending: ByteInput.LineEnding
+    /// Comment lines read since the last `takeComments()`.
+    private var comments: [String] = []
+    /// Comment lines that came before `pending` (read with the header).
+    private var pendingComments: [String] = []
 
     init(input: ByteInput, options: CaptureReadOptions) throws(CaptureError) {
         self.input = input
         self.forcedTechnology = options.technology
         self.technology = options.technology ?? .iso14443a
+        self.ending = ByteInput.LineEnding.of(input.peek(1 << 16))
         try readHeader()
+    }
+
+    func takeComments() -> [String] {
+        defer { comments.removeAll() }
+        return comments
     }
 
     private func damage(_ reason: String, at offset: Int) -> CaptureError {
@@ -62,14 +73,17 @@ final class TextTraceReader: FrameReader {
     /// Reads the magic line and the `@key value` lines up to the first event.
     private func readHeader() throws(CaptureError) {
         var sawMagic = false
-        while let (raw, truncated) = input.readLine() {
-            let lineStart = input.offset - raw.count - 1
+        while let (raw, lineStart, truncated) = input.readLine(ending: ending) {
             lineNumber += 1
             if truncated { throw damage("line longer than 1 MiB", at: lineStart) }
             var line = Substring(decoding: raw, as: UTF8.self)
             if lineNumber == 1, line.hasPrefix("\u{FEFF}") { line = line.dropFirst() }
             let trimmed = line.trimmingSpaces()
-            if trimmed.isEmpty || trimmed.hasPrefix("#") { continue }
+            if trimmed.isEmpty { continue }
+            if trimmed.hasPrefix("#") {
+                if sawMagic { comments.append(String(trimmed)) }
+                continue
+            }
             if !sawMagic {
                 let parts = trimmed.split(separator: " ", omittingEmptySubsequences: true)
                 guard parts.count == 2, parts[0] == TextTraceSyntax.magic, let v = Int(parts[1]) else {
@@ -90,10 +104,14 @@ final class TextTraceReader: FrameReader {
                 continue
             }
             pending = try parseEvent(Array(trimmed.utf8)[...], at: lineStart)
+            pendingComments = takeComments()
             return
         }
         if let e = input.ioError { throw CaptureError.io(path: input.name, reason: e) }
-        if !sawMagic { throw damage("expected the header line \"nfctrace 1\"", at: 0) }
+        if !sawMagic {
+            lineNumber += 1
+            throw damage("the file ends without the header line \"nfctrace 1\"", at: input.offset)
+        }
     }
 
     private func applyMetadata(_ key: String, _ value: String, at offset: Int) throws(CaptureError) {
@@ -119,15 +137,19 @@ final class TextTraceReader: FrameReader {
         if failed { return nil }
         if let p = pending {
             pending = nil
+            comments = pendingComments + comments
             frameNumber += 1
             return p
         }
-        while let (raw, truncated) = input.readLine() {
-            let lineStart = input.offset - raw.count - 1
+        while let (raw, lineStart, truncated) = input.readLine(ending: ending) {
             lineNumber += 1
             if truncated { throw damage("line longer than 1 MiB", at: lineStart) }
             let line = Self.trimmed(raw)
-            guard let first = line.first, first != UInt8(ascii: "#") else { continue }
+            guard let first = line.first else { continue }
+            if first == UInt8(ascii: "#") {
+                comments.append(String(decoding: line, as: UTF8.self))
+                continue
+            }
             if first == UInt8(ascii: "@") { throw damage("metadata line after the first event; @lines belong in the header", at: lineStart) }
             let frame = try parseEvent(line, at: lineStart)
             frameNumber += 1
@@ -197,7 +219,11 @@ final class TextTraceReader: FrameReader {
             t += 1
             if let eq = tok.firstIndex(of: UInt8(ascii: "=")) {
                 sawAttribute = true
-                try applyAttribute(Self.text(tok[..<eq]), Self.unquote(Self.text(tok[(eq + 1)...])[...]), to: &frame, at: offset)
+                let value = tok[(eq + 1)...]
+                if value.first == UInt8(ascii: "\""), !Self.isClosedQuote(value) {
+                    throw damage("unterminated quoted value in \"\(Self.text(tok.prefix(40)))\"", at: offset)
+                }
+                try applyAttribute(Self.text(tok[..<eq]), Self.unquote(Self.text(value)[...]), to: &frame, at: offset)
                 continue
             }
             guard !sawAttribute else { throw damage("byte \"\(Self.text(tok))\" after key=value attributes", at: offset) }
@@ -239,9 +265,14 @@ final class TextTraceReader: FrameReader {
     }
 
     /// `@origin` + a relative time; a sum past the 64-bit range is damage, not a wrapped time.
+    /// Every time must also be within the 64-bit nanosecond range (±292 years of 1970) that
+    /// renderers and writers compute in.
     private func absolute(_ relative: Int64, at offset: Int) throws(CaptureError) -> Int64 {
         let (sum, overflow) = origin.addingReportingOverflow(relative)
         guard !overflow else { throw damage("time \(relative) after @origin \(origin) is beyond the 64-bit range of \(timebase.rawValue)", at: offset) }
+        guard Timestamp(sum, timebase).checkedNanoseconds != nil else {
+            throw damage("time \(sum) \(timebase.rawValue) is beyond the 64-bit nanosecond range (±292 years of 1970)", at: offset)
+        }
         return sum
     }
 
@@ -299,6 +330,18 @@ final class TextTraceReader: FrameReader {
         default:
             throw damage("unknown attribute \"\(key)\" (tech, crc, rate, reason)", at: offset)
         }
+    }
+
+    /// Whether `"…"` ends with a quote that no backslash escapes (`"abc` and `"abc\"` do not).
+    static func isClosedQuote(_ s: ArraySlice<UInt8>) -> Bool {
+        guard s.count >= 2, s.last == UInt8(ascii: "\"") else { return false }
+        var backslashes = 0
+        var i = s.index(before: s.index(before: s.endIndex))
+        while i > s.startIndex, s[i] == UInt8(ascii: "\\") {
+            backslashes += 1
+            i = s.index(before: i)
+        }
+        return backslashes % 2 == 0
     }
 
     /// Index of a `#` that starts a comment: at a token start and outside quotes.

@@ -14,6 +14,8 @@ public final class TextTraceWriter: FrameWriter {
     private var headerWritten = false
     private var line: [UInt8] = []
     private var frameCount = 0
+    /// Comment lines given before the header was written.
+    private var heldComments: [String] = []
 
     public init(output: ByteOutput, metadata: TraceMetadata = TraceMetadata()) {
         self.output = output
@@ -28,7 +30,7 @@ public final class TextTraceWriter: FrameWriter {
         if metadata["tech"] == nil, let f = frame { technology = f.technology }
         if let t = frame?.start {
             if timebase == nil { timebase = t.unit }
-            if metadata["origin"] == nil, let tb = timebase { origin = t.converted(to: tb).value }
+            if metadata["origin"] == nil, let tb = timebase, let o = t.converted(to: tb) { origin = o.value }
         }
         // Later frames' times are written in this timebase relative to @origin, so it is fixed now
         // even when the first frame has no time: then the reader's default, µs.
@@ -45,6 +47,23 @@ public final class TextTraceWriter: FrameWriter {
         }
         head += "\n"
         output.write(head)
+        writeComments(heldComments)
+        heldComments = []
+    }
+
+    /// Writes `# …` lines as they are (a line break inside one would start a line that is no
+    /// comment, so it becomes a space).
+    public func writeComments(_ lines: [String]) {
+        guard headerWritten else {
+            heldComments += lines
+            return
+        }
+        for c in lines {
+            var text = Array(c.utf8).map { $0 == 0x0A || $0 == 0x0D ? 0x20 : $0 }
+            if text.first != UInt8(ascii: "#") { text = Array("# ".utf8) + text }
+            text.append(0x0A)
+            output.write(text)
+        }
     }
 
     public func write(_ frame: Frame) throws(CaptureError) {
@@ -91,7 +110,10 @@ public final class TextTraceWriter: FrameWriter {
     /// A time relative to `@origin`; one whose distance from the origin passes 64 bits cannot
     /// be written (the reader would have to overflow to read it back).
     private func relative(_ t: Timestamp, _ timebase: TimeUnit) throws(CaptureError) -> Int64 {
-        let (d, overflow) = t.converted(to: timebase).value.subtractingReportingOverflow(origin)
+        guard let converted = t.converted(to: timebase) else {
+            throw CaptureError.unrepresentable(path: output.name, frame: frameCount, reason: "its time \(t.value) \(t.unit.rawValue) is beyond the 64-bit nanosecond range")
+        }
+        let (d, overflow) = converted.value.subtractingReportingOverflow(origin)
         guard !overflow else {
             throw CaptureError.unrepresentable(path: output.name, frame: frameCount, reason: "its time is more than 64 bits of \(timebase.rawValue) away from @origin \(origin)")
         }
@@ -114,6 +136,7 @@ public final class TextTraceWriter: FrameWriter {
 
     public func finish() throws(CaptureError) {
         if !headerWritten { writeHeader(first: nil) }
+        writeComments(heldComments)
         try output.finish()
     }
 }

@@ -72,10 +72,12 @@ public enum Hex {
 
     /// Parses hex text such as `"04 A2 2C"`, `"04a22c"`, `"04:A2:2C"` or `"0x04 0xA2"`.
     /// Whitespace, `:`, `-` and `,` separate bytes; a byte is one or two digits when separated,
-    /// otherwise digits pair up. Returns nil (never traps) on anything else.
+    /// otherwise digits pair up, and a run of them must pair up wholly: `04A22C5` is an error,
+    /// not three bytes and a `05`. Returns nil (never traps) on anything else.
     public static func parse(_ text: some StringProtocol) -> [UInt8]? {
         var out: [UInt8] = []
         var pending: UInt8? = nil   // first digit of a pair
+        var run = 0   // digits since the last separator
         var chars = Array(text.utf8)
         chars.append(0x20)
         var i = 0
@@ -86,6 +88,7 @@ public enum Hex {
                 continue
             }
             if let d = digit(c) {
+                run += 1
                 if let p = pending {
                     out.append(p << 4 | d)
                     pending = nil
@@ -94,9 +97,11 @@ public enum Hex {
                 }
             } else if c == 0x20 || c == 0x09 || c == 0x0A || c == 0x0D || c == 0x3A || c == 0x2D || c == 0x2C {
                 if let p = pending {
+                    guard run == 1 else { return nil }   // an odd nibble left over from a run
                     out.append(p)   // a lone digit between separators is one byte ("4 A2")
                     pending = nil
                 }
+                run = 0
             } else {
                 return nil
             }

@@ -69,29 +69,36 @@ public struct Timestamp: Sendable, Hashable {
         self.unit = unit
     }
 
-    /// The same instant in nanoseconds (rounded to the nearest for carrier cycles). Instants
-    /// beyond the 64-bit nanosecond range (±292 years) saturate at `Int64.min`/`Int64.max`
-    /// on their own side of zero.
-    public var nanoseconds: Int64 {
+    /// The same instant in nanoseconds (rounded to the nearest for carrier cycles), or nil when
+    /// it lies beyond the 64-bit nanosecond range (±292 years from the epoch). Capture readers
+    /// report such a time as damage, so every frame they deliver has one.
+    public var checkedNanoseconds: Int64? {
         let (n, d) = unit.nanosecondRatio
-        let saturated = value < 0 ? Int64.min : Int64.max
         if d == 1 {
             let (product, overflow) = value.multipliedReportingOverflow(by: n)
-            return overflow ? saturated : product
+            return overflow ? nil : product
         }
         // carrier cycles: value * 1e9 / 13.56e6, split so that realistic values never overflow
         let (whole, o1) = (value / d).multipliedReportingOverflow(by: n)
         let rest = (value % d) * n
         let (sum, o2) = whole.addingReportingOverflow((rest + d / 2) / d)
-        return o1 || o2 ? saturated : sum
+        return o1 || o2 ? nil : sum
     }
 
-    /// Converts to `unit`, rounding to the nearest.
-    public func converted(to unit: TimeUnit) -> Timestamp {
+    /// `checkedNanoseconds` for a time known to be in range (every frame a capture reader
+    /// delivers). Out of range it saturates at `Int64.min`/`Int64.max` on its own side of zero:
+    /// callers that take times from elsewhere use `checkedNanoseconds`.
+    public var nanoseconds: Int64 {
+        checkedNanoseconds ?? (value < 0 ? Int64.min : Int64.max)
+    }
+
+    /// Converts to `unit`, rounding to the nearest; nil when the time is beyond the 64-bit
+    /// nanosecond range.
+    public func converted(to unit: TimeUnit) -> Timestamp? {
         if unit == self.unit { return self }
-        let ns = nanoseconds
+        guard let ns = checkedNanoseconds else { return nil }
         let (n, d) = unit.nanosecondRatio
-        // ns * d / n
+        // ns * d / n; with d ≤ 13.56e6 and n ≥ 1000 (or d = n = 1) the product cannot overflow.
         let q = ns / n
         let r = ns % n
         return Timestamp(q * d + (r * d + n / 2) / n, unit)

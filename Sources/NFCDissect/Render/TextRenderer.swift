@@ -20,8 +20,17 @@ struct RelativeClock {
         guard let t else { return nil }
         let ns = t.nanoseconds
         if origin == nil { origin = ns }
-        let rel = ns - (origin ?? ns)
-        let tenths = (rel >= 0 ? rel + 50 : rel - 50) / 100
+        let o = origin ?? ns
+        let (rel, overflow) = ns.subtractingReportingOverflow(o)
+        if !overflow, rel < Int64.max - 50, rel > Int64.min + 50 {
+            let tenths = (rel >= 0 ? rel + 50 : rel - 50) / 100
+            return (tenths / 10, abs(tenths % 10))
+        }
+        // Two times more than 292 years apart (readers allow any time within ±292 years of
+        // 1970): the difference is taken in hundreds of nanoseconds, which cannot overflow.
+        var tenths = ns / 100 - o / 100
+        let rest = ns % 100 - o % 100   // -198…198
+        tenths += (rest >= 0 ? rest + 50 : rest - 50) / 100
         return (tenths / 10, abs(tenths % 10))
     }
 }

@@ -61,7 +61,14 @@ public struct FlipperNFCFile: Sendable {
         guard let first = entries.first, first.key == "Filetype", first.value == Self.filetype else {
             throw DumpError(file: name, line: entries.first?.line ?? 1, field: "Filetype", message: "expected \"Filetype: \(Self.filetype)\"")
         }
+        // A later version may change what keys mean (v3 turned the ATQA around): refuse to guess.
+        if let v = entry("Version"), !Self.versions.contains(Int(v.value) ?? -1) {
+            throw DumpError(file: name, line: v.line, field: "Version", message: "file format version \"\(v.value.prefix(20))\" is not one nfctrace reads (\(Self.versions.lowerBound)–\(Self.versions.upperBound))")
+        }
     }
+
+    /// The `.nfc` format versions the Flipper firmware has written (protocols.md §7).
+    public static let versions = 1...4
 
     public func entry(_ key: String) -> Entry? { entries.first { $0.key == key } }
 

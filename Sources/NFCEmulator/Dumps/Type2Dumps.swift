@@ -69,6 +69,16 @@ enum Type2Dumps {
             seen += 1
         }
         guard seen > 0 else { throw DumpError(file: name, field: "Page 0", message: "no pages in the file") }
+        // A file cut short (a full disk, a copy interrupted) must not load with zeros for the rest.
+        if let pagesRead = try f.int("Pages read") {
+            let line = f.entry("Pages read")?.line
+            guard pagesRead <= total else {
+                throw DumpError(file: name, line: line, field: "Pages read", message: "\(pagesRead) pages read, but the \(model.rawValue) has \(total)")
+            }
+            guard seen >= pagesRead else {
+                throw DumpError(file: name, line: line, field: "Pages read", message: "the file says \(pagesRead) pages were read, only \(seen) are in it: the file is cut short")
+            }
+        }
         var counters: [UInt32] = [0, 0, 0]
         var tearing: [UInt8] = [0xBD, 0xBD, 0xBD]
         for i in 0..<3 {

@@ -21,8 +21,9 @@ public final class NFCPyUDPServer {
     public var onExchange: ((Frame, Frame?) -> Void)?
     /// Called when the reader switches its field off (RFOFF).
     public var onFieldOff: ((Timestamp) -> Void)?
-    /// Called for datagrams that are not nfcpy frames.
-    public var onIgnored: ((String) -> Void)?
+    /// Called for datagrams that are not nfcpy frames, with the datagram as received (bytes from
+    /// a peer: escape them before printing).
+    public var onIgnored: (([UInt8]) -> Void)?
     private var fieldIsOn = false
 
     /// Rate tokens of the tag's technology.
@@ -113,7 +114,7 @@ public final class NFCPyUDPServer {
             return nil
         }
         guard parts.count == 2, let bytes = Hex.parse(parts[1]), !bytes.isEmpty else {
-            onIgnored?(String(datagram.prefix(80)))
+            onIgnored?(Array(datagram.utf8))
             return nil
         }
         let rate = String(parts[0])

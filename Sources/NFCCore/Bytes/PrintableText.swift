@@ -1,0 +1,27 @@
+/// Bytes that came from outside (a peer's datagram, a file's line) made safe to print on a
+/// terminal: printable ASCII stays as it is, a backslash is doubled, every other byte (control
+/// characters such as ESC, and UTF-8 sequences) becomes `\xNN`. So nothing a peer sends can
+/// move the cursor, clear the screen or set a window title.
+public enum PrintableText {
+    /// The escaped text of at most `limit` bytes, with how many were left out.
+    public static func escaped<C: Collection>(_ bytes: C, limit: Int = 80) -> String where C.Element == UInt8 {
+        var out: [UInt8] = []
+        out.reserveCapacity(min(bytes.count, limit) + 8)
+        var shown = 0
+        for b in bytes {
+            if shown == limit { break }
+            shown += 1
+            switch b {
+            case 0x5C: out += [0x5C, 0x5C]
+            case 0x20...0x7E: out.append(b)
+            default:
+                out += [0x5C, 0x78]
+                Hex.appendByte(b, to: &out)
+            }
+        }
+        let rest = bytes.count - shown
+        var text = String(decoding: out, as: UTF8.self)
+        if rest > 0 { text += "… (\(rest) more byte\(rest == 1 ? "" : "s"))" }
+        return text
+    }
+}

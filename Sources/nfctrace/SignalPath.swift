@@ -1,0 +1,64 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import NFCCapture
+
+/// SIGINT, SIGTERM and SIGHUP are taken on a thread of their own (sigwait), never by a handler
+/// that interrupts whatever the main thread is doing: so they are seen even while the main
+/// thread is blocked (a full pipe on stderr), and what they do may take locks and allocate.
+///
+/// By default a signal removes the temporaries of files being written (the targets keep their
+/// old content) and ends the process by the same signal. A command that stops gracefully (the
+/// emulator saves the tag first) installs `onStop`; a second signal then ends the process at once.
+enum SignalPath {
+    static let handled: [Int32] = [SIGINT, SIGTERM, SIGHUP]
+
+    /// Set by a command that wants to stop by itself; called on the signal thread.
+    nonisolated(unsafe) static var onStop: ((Int32) -> Void)?
+    nonisolated(unsafe) private static var stopping = false
+
+    /// Call first in `main`, before any other thread exists: threads inherit the blocked mask.
+    static func start() {
+        // A file-size limit (ulimit -f) then fails the write with EFBIG, which the writers report
+        // and clean up after, instead of killing the process mid-file.
+        signal(SIGXFSZ, SIG_IGN)
+        var set = sigset_t()
+        sigemptyset(&set)
+        for s in handled { sigaddset(&set, s) }
+        pthread_sigmask(SIG_BLOCK, &set, nil)
+        #if canImport(Glibc)
+        var thread = pthread_t()
+        #else
+        var thread: pthread_t? = nil
+        #endif
+        pthread_create(&thread, nil, { _ in
+            var set = sigset_t()
+            sigemptyset(&set)
+            for s in SignalPath.handled { sigaddset(&set, s) }
+            while true {
+                var received: Int32 = 0
+                guard sigwait(&set, &received) == 0 else { continue }
+                SignalPath.received(received)
+            }
+        }, nil)
+    }
+
+    private static func received(_ number: Int32) {
+        if let onStop, !stopping {
+            stopping = true
+            onStop(number)
+            return
+        }
+        AtomicFile.discardAllPending()
+        // End by the signal itself, so that the parent sees what ended us.
+        signal(number, SIG_DFL)
+        var set = sigset_t()
+        sigemptyset(&set)
+        sigaddset(&set, number)
+        pthread_sigmask(SIG_UNBLOCK, &set, nil)
+        raise(number)
+        _exit(128 + number)
+    }
+}
