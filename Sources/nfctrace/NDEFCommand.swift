@@ -26,7 +26,7 @@ struct NDEFCommand: ParsableCommand {
         @Argument(help: "File to read, or - for standard input.")
         var file: String = "-"
 
-        @Flag(help: "The input is hex text (spaces, colons and line breaks allowed) rather than bytes.")
+        @Flag(help: "The input is hex text, two digits a byte (spaces, colons and line breaks allowed), rather than bytes.")
         var hex = false
 
         @Option(name: .customLong("as"), help: "Input kind: ndef, type2, type3, type5 (default: detected).")
@@ -42,8 +42,8 @@ struct NDEFCommand: ParsableCommand {
             let input = try ByteInput.open(file)
             var bytes = try input.readAll(limit: hex ? InputLimit.ndefHex : InputLimit.ndef, what: hex ? "NDEF hex text" : "an NDEF message or tag memory image")
             if hex {
-                guard let parsed = Hex.parse(String(decoding: bytes, as: UTF8.self)) else {
-                    throw CLIFailure(message: "\(input.name): --hex input holds something other than hex digits and separators", code: 65)
+                guard let parsed = Hex.parse(String(decoding: bytes, as: UTF8.self), pairsOnly: true) else {
+                    throw CLIFailure(message: "\(input.name): --hex input holds something other than pairs of hex digits and separators (a lone digit means the text was cut)", code: 65)
                 }
                 bytes = parsed
             }

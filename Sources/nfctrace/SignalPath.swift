@@ -13,7 +13,7 @@ import NFCCapture
 /// old content) and ends the process by the same signal. A command that stops gracefully (the
 /// emulator saves the tag first) installs `onStop`; a second signal then ends the process at once.
 enum SignalPath {
-    static let handled: [Int32] = [SIGINT, SIGTERM, SIGHUP]
+    nonisolated(unsafe) static var handled: [Int32] = [SIGINT, SIGTERM, SIGHUP]
 
     /// Set by a command that wants to stop by itself; called on the signal thread.
     nonisolated(unsafe) static var onStop: ((Int32) -> Void)?
@@ -24,6 +24,13 @@ enum SignalPath {
         // A file-size limit (ulimit -f) then fails the write with EFBIG, which the writers report
         // and clean up after, instead of killing the process mid-file.
         signal(SIGXFSZ, SIG_IGN)
+        // A signal the parent set to be ignored stays ignored (nohup ignores SIGHUP).
+        handled = handled.filter { s in
+            let previous = signal(s, SIG_DFL)
+            let ignored = unsafeBitCast(previous, to: Int.self) == unsafeBitCast(SIG_IGN, to: Int.self)
+            signal(s, previous)
+            return !ignored
+        }
         var set = sigset_t()
         sigemptyset(&set)
         for s in handled { sigaddset(&set, s) }

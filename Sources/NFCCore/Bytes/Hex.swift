@@ -73,8 +73,9 @@ public enum Hex {
     /// Parses hex text such as `"04 A2 2C"`, `"04a22c"`, `"04:A2:2C"` or `"0x04 0xA2"`.
     /// Whitespace, `:`, `-` and `,` separate bytes; a byte is one or two digits when separated,
     /// otherwise digits pair up, and a run of them must pair up wholly: `04A22C5` is an error,
-    /// not three bytes and a `05`. Returns nil (never traps) on anything else.
-    public static func parse(_ text: some StringProtocol) -> [UInt8]? {
+    /// not three bytes and a `05`. With `pairsOnly` every byte must be two digits (hex dumps,
+    /// where a lone digit means the text was cut). Returns nil (never traps) on anything else.
+    public static func parse(_ text: some StringProtocol, pairsOnly: Bool = false) -> [UInt8]? {
         var out: [UInt8] = []
         var pending: UInt8? = nil   // first digit of a pair
         var run = 0   // digits since the last separator
@@ -97,7 +98,7 @@ public enum Hex {
                 }
             } else if c == 0x20 || c == 0x09 || c == 0x0A || c == 0x0D || c == 0x3A || c == 0x2D || c == 0x2C {
                 if let p = pending {
-                    guard run == 1 else { return nil }   // an odd nibble left over from a run
+                    guard run == 1, !pairsOnly else { return nil }   // an odd nibble left over from a run
                     out.append(p)   // a lone digit between separators is one byte ("4 A2")
                     pending = nil
                 }
