@@ -37,7 +37,8 @@ public struct ReplayRules: Sendable, Equatable {
 
     public init(text: String, file: String) throws(ParseError) {
         var n = 0
-        for raw in text.split(separator: "\n", omittingEmptySubsequences: false) {
+        // LF, CRLF (one Character) or CR alone.
+        for raw in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline) {
             n += 1
             let line = raw.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
             let words = line.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\r" })

@@ -106,6 +106,10 @@ struct NDEFCommand: ParsableCommand {
         var out = "-"
 
         func run() throws {
+            // The output is checked first: not one of the --mime files, and a place that takes a file.
+            let mimeFiles = mime.compactMap { m in m.firstIndex(of: ":").map { String(m[m.index(after: $0)...]) } }
+            try OutputCheck.refuseOverwriting(out, inputs: mimeFiles, option: "--out")
+            let o = try ByteOutput.create(out)
             var records: [NDEFRecord] = []
             for spec in record { records.append(try Self.parse(spec)) }
             records += uri.map { NDEFRecord.uri($0) }
@@ -141,7 +145,6 @@ struct NDEFCommand: ParsableCommand {
             case .type5:
                 do { bytes = try Type5Memory.image(message: message, memorySize: memorySize) } catch { throw CLIFailure.usage("\(error)") }
             }
-            let o = try ByteOutput.create(out)
             if format == .hex { o.write(Hex.string(bytes) + "\n") } else { o.write(bytes) }
             try o.finish()
         }

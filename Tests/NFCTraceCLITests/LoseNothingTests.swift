@@ -65,6 +65,17 @@ import Testing
         #expect(Self.bytes(file) == before)
     }
 
+    @Test func ndefEncodeDoesNotWriteOntoItsPayload() throws {
+        let dir = try Self.folder()
+        let payload = dir + "/payload.bin"
+        FileManager.default.createFile(atPath: payload, contents: Data("keep me".utf8))
+        let r = try CLI.run(["ndef", "encode", "--mime", "text/plain:" + payload, "-o", payload])
+        #expect(r.status == 2)
+        #expect(String(decoding: Self.bytes(payload), as: UTF8.self) == "keep me")
+        let bad = try CLI.run(["ndef", "encode", "--uri", "https://example.com", "-o", dir + "/missing/out.hex"])
+        #expect(bad.status == 74)
+    }
+
     @Test func textToTextKeepsCommentLines() throws {
         let dir = try Self.folder()
         let source = CLI.root + "/Traces/felica-errors.nfctrace"
@@ -337,6 +348,13 @@ import Testing
             let damaged = try CLI.run(["dissect", "-"], stdin: Data(bad.utf8))
             #expect(damaged.status == 65)
             #expect(damaged.stderr.contains("damaged at byte \(good.utf8.count) (frame 3): line 6:"), "ending \(Array(ending.utf8)): \(damaged.stderr)")
+        }
+        // The other line-based readers: Flipper dumps and rules files.
+        for ending in ["\n", "\r\n", "\r"] {
+            let dump = ["Filetype: Flipper NFC device", "Version: 4", "Device type: NTAG/Ultralight", "UID 04"].joined(separator: ending)
+            let r = try CLI.run(["emulate", "/dev/stdin", "--udp", "0"], stdin: Data(dump.utf8))
+            #expect(r.status == 65)
+            #expect(r.stderr.contains("/dev/stdin:4"), "ending \(Array(ending.utf8)): \(r.stderr)")
         }
         let blank = try CLI.run(["dissect", "--from", "nfctrace", "-"], stdin: Data("\n\n\n".utf8))
         #expect(blank.stderr.contains("damaged at byte 3 (frame 1): line 4: the file ends without the header line"))

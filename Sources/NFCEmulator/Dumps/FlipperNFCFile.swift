@@ -44,7 +44,8 @@ public struct FlipperNFCFile: Sendable {
     public init(text: String, name: String) throws(DumpError) {
         self.name = name
         var lineNumber = 0
-        for raw in text.split(separator: "\n", omittingEmptySubsequences: false) {
+        // LF, CRLF (one Character) or CR alone: line numbers in errors count all three right.
+        for raw in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline) {
             lineNumber += 1
             var line = Substring(raw)
             if line.hasSuffix("\r") { line = line.dropLast() }
