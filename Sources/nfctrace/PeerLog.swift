@@ -32,18 +32,8 @@ final class PeerLog: @unchecked Sendable {
         lastRefill = Self.now()
         pthread_mutex_init(&lock, nil)
         pthread_cond_init(&wake, nil)
-        let unmanaged = Unmanaged.passRetained(self)
-        #if canImport(Glibc)
-        var thread = pthread_t()
-        #else
-        var thread: pthread_t? = nil
-        #endif
-        pthread_create(&thread, nil, { context in
-            let log = Unmanaged<PeerLog>.fromOpaque(context!).takeRetainedValue()
-            log.writeLoop()
-            return nil
-        }, unmanaged.toOpaque())
-        pthread_detach(thread)
+        // The writer keeps the log alive for the rest of the process.
+        POSIXThread.detach { self.writeLoop() }
     }
 
     static func now() -> Double {

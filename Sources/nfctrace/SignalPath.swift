@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import NFCCapture
+import NFCCore
 
 /// SIGINT, SIGTERM and SIGHUP are taken on a thread of their own (sigwait), never by a handler
 /// that interrupts whatever the main thread is doing: so they are seen even while the main
@@ -35,21 +36,13 @@ enum SignalPath {
         sigemptyset(&set)
         for s in handled { sigaddset(&set, s) }
         pthread_sigmask(SIG_BLOCK, &set, nil)
-        #if canImport(Glibc)
-        var thread = pthread_t()
-        #else
-        var thread: pthread_t? = nil
-        #endif
-        pthread_create(&thread, nil, { _ in
-            var set = sigset_t()
-            sigemptyset(&set)
-            for s in SignalPath.handled { sigaddset(&set, s) }
+        POSIXThread.detach {
             while true {
                 var received: Int32 = 0
                 guard sigwait(&set, &received) == 0 else { continue }
                 SignalPath.received(received)
             }
-        }, nil)
+        }
     }
 
     private static func received(_ number: Int32) {

@@ -1,4 +1,9 @@
+#if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import NFCCore
 
 /// Hands items from the calling thread to one worker thread in batches, in order.
 ///
@@ -47,7 +52,7 @@ public final class BatchPipeline<Item: Sendable> {
 
         /// Starts the worker thread, or returns nil when none can be had (the producer then
         /// consumes each batch itself: same output, one core).
-        func start() -> pthread_t? { startThread { self.run() } }
+        func start() -> pthread_t? { POSIXThread.start { self.run() } }
 
         /// The worker's loop: takes batches in order until the producer has closed and the queue is empty.
         func run() {
@@ -133,27 +138,4 @@ public final class BatchPipeline<Item: Sendable> {
         pthread_mutex_unlock(shared.lock)
         pthread_join(t, nil)
     }
-}
-
-/// The body of a thread, kept alive by the thread until it returns.
-private final class ThreadBody {
-    let run: () -> Void
-    init(_ run: @escaping () -> Void) { self.run = run }
-}
-
-/// Starts a POSIX thread running `body` (outside any generic context: a C callback cannot be
-/// formed inside one).
-private func startThread(_ body: @escaping () -> Void) -> pthread_t? {
-    var t = pthread_t()
-    let context = Unmanaged.passRetained(ThreadBody(body)).toOpaque()
-    let started = pthread_create(&t, nil, { raw in
-        guard let raw else { return nil }
-        Unmanaged<ThreadBody>.fromOpaque(raw).takeRetainedValue().run()
-        return nil
-    }, context)
-    guard started == 0 else {
-        Unmanaged<ThreadBody>.fromOpaque(context).release()
-        return nil
-    }
-    return t
 }
