@@ -89,7 +89,9 @@ struct Emulate: ParsableCommand {
         guard sources.count <= 1 else { throw CLIFailure.usage("give one tag source, not \(sources.joined(separator: " and "))") }
         // Outputs are checked before any work: a bad path found at exit would lose what readers wrote.
         try OutputCheck.refuseOverwriting(record, inputs: [dump, fromTrace, cassette], option: "--record")
-        try OutputCheck.refuseOverwriting(record, inputs: [save], option: "--record")
+        if let record, let save, record == save || (FileIdentity(path: record) != nil && FileIdentity(path: record) == FileIdentity(path: save)) {
+            throw CLIFailure.usage("--record and --save name the same file \(record)")
+        }
         try OutputCheck.refuseOverwriting(save, inputs: [fromTrace, cassette], option: "--save")
         if let save { try AtomicFile.checkWritable(save) }
         // Every message of a serving emulator goes through the log: stderr may be a pipe nobody reads.

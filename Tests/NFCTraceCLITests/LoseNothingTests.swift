@@ -313,7 +313,8 @@ import Testing
     /// 10 s of /dev/zero into each command: every one ends by itself with exit 65, under 64 MiB.
     @Test(arguments: [["ndef", "decode", "-"], ["ndef", "decode", "--hex", "-"], ["emulate", "/dev/stdin", "--udp", "0"],
                       ["emulate", "--cassette", "/dev/stdin", "--udp", "0"], ["dissect", "-"], ["dissect", "--from", "pm3", "-"],
-                      ["convert", "-", "/dev/null", "--to", "pcap"], ["replay", "-"]])
+                      ["convert", "-", "/dev/null", "--to", "pcap"], ["replay", "-"], ["emulate", "--from-trace", "/dev/stdin", "--udp", "0"],
+                      ["ndef", "encode", "--mime", "a/b:/dev/stdin"], ["replay", CLI.root + "/Traces/ntag215-password-read.pcap", "--rules", "/dev/stdin"]])
     func zerosThatNeverEndStopWithAnError(arguments: [String]) throws {
         let r = try ChildProcess.run("/usr/bin/time", ["-f", "maxrss %M", "/bin/sh", "-c", "exec \"$0\" \"$@\" < /dev/zero", CLI.binary] + arguments, seconds: 10)
         #expect(!r.timedOut)
