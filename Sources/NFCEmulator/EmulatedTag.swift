@@ -22,9 +22,8 @@ public protocol EmulatedTag: AnyObject {
 extension EmulatedTag {
     /// An answer frame of this tag's technology with the CRC added or left out like the request's.
     func answer(_ payload: [UInt8], lastByteBits: UInt8 = 8, crc: Bool = true, to request: Frame) -> Frame {
-        var bytes = payload
-        if crc && !request.crcStripped { bytes += CRC.bytes(technology.crcKind, payload) }
-        return Frame(.data(.tagToReader), technology: technology, bytes: bytes, lastByteBits: lastByteBits,
-                     crcStripped: crc && request.crcStripped)
+        var frame = Frame(.data(.tagToReader), technology: technology, lastByteBits: lastByteBits, crcStripped: crc && request.crcStripped)
+        frame.setPayload(payload, crc: crc)
+        return frame
     }
 }

@@ -66,10 +66,7 @@ public final class CassetteTag: EmulatedTag {
     public func savedDump() -> [UInt8]? { nil }
 
     /// A frame's command without its CRC.
-    static func command(_ f: Frame) -> ArraySlice<UInt8> {
-        if !f.crcStripped, f.bytes.count >= 3, CRC.check(f.technology.crcKind, f.bytes) == .ok { return f.bytes.dropLast(2) }
-        return f.bytes[...]
-    }
+    static func command(_ f: Frame) -> ArraySlice<UInt8> { f.payloadDroppingValidCRC() }
 
     public func respond(to frame: Frame) -> Frame? {
         guard case .data(.readerToTag) = frame.event else { return nil }
@@ -95,10 +92,8 @@ public final class CassetteTag: EmulatedTag {
         }
         exchanges[i].uses += 1
         guard var answer = exchanges[i].answer else { return nil }
-        if frame.crcStripped, !answer.crcStripped, answer.bytes.count >= 3, CRC.check(answer.technology.crcKind, answer.bytes) == .ok {
-            answer.bytes.removeLast(2)
-            answer.crcStripped = true
-        }
+        // A reader whose transport drops CRCs gets the recorded answer without its CRC.
+        if frame.crcStripped { answer.stripValidCRC() }
         answer.start = nil
         answer.end = nil
         return answer
@@ -107,10 +102,12 @@ public final class CassetteTag: EmulatedTag {
     private func unknownAnswer(to frame: Frame) -> Frame? {
         guard unknown == .nak else { return nil }
         switch technology {
-        case .iso14443a: return Frame(.data(.tagToReader), bytes: [0x00], lastByteBits: 4)   // NAK 0
+        case .iso14443a:
+            return Frame(.data(.tagToReader), bytes: [Type2Acknowledgement.nak(.invalidArgument).nibble], lastByteBits: 4)
         case .iso15693:
-            let error: [UInt8] = [0x01, 0x0F]   // error flag, "unknown error"
-            return Frame(.data(.tagToReader), technology: .iso15693, bytes: frame.crcStripped ? error : CRC.appending(.b, to: error), crcStripped: frame.crcStripped)
+            var answer = Frame(.data(.tagToReader), technology: .iso15693, crcStripped: frame.crcStripped)
+            answer.setPayload(ISO15693Response.error(.unknownError).encode(), crc: true)
+            return answer
         case .felica, .iso14443b: return nil   // no generic negative answer: silence
         }
     }

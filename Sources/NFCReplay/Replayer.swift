@@ -171,8 +171,7 @@ public final class Replayer {
     /// Byte-identical answers, allowing for a transport that drops CRCs.
     private func sameAnswer(_ recorded: Frame, _ actual: Frame) -> Bool {
         if recorded.bytes == actual.bytes { return true }
-        guard !target.answersCarryCRC || actual.crcStripped, recorded.bytes.count >= 3,
-              CRC.check(recorded.technology.crcKind, recorded.bytes) == .ok else { return false }
+        guard !target.answersCarryCRC || actual.crcStripped, recorded.hasValidCRC() else { return false }
         return recorded.bytes.dropLast(2).elementsEqual(actual.bytes)
     }
 
@@ -199,10 +198,8 @@ public final class Replayer {
     /// Replaces learned substitutions (another tag's UID, IDm) in a reader frame, CRC recomputed.
     private func substitute(_ frame: Frame) -> Frame {
         guard !substitutions.isEmpty else { return frame }
-        var bytes = frame.bytes
-        let kind = frame.technology.crcKind
-        let hadCRC = !frame.crcStripped && bytes.count >= 3 && CRC.check(kind, bytes) == .ok
-        var body = hadCRC ? Array(bytes.dropLast(2)) : bytes
+        let hadCRC = frame.hasValidCRC()
+        var body = Array(frame.payloadDroppingValidCRC())
         var changed = false
         for (from, to) in substitutions where !from.isEmpty && from.count == to.count && from != to {
             var i = 0
@@ -217,9 +214,8 @@ public final class Replayer {
             }
         }
         guard changed else { return frame }
-        bytes = hadCRC ? CRC.appending(kind, to: body) : body
         var f = frame
-        f.bytes = bytes
+        f.setPayload(body, crc: hadCRC)
         return f
     }
 

@@ -1,7 +1,8 @@
 import NFCCore
 
-/// Splits a frame into its payload and CRC, checks the CRC, and describes the result.
-/// Every technology's dissector goes through this, so CRCs are checked the same way everywhere.
+/// A frame's payload and CRC as the dissector describes them (the check itself is NFCCore's
+/// `CRCFramed.crcState`, shared with the emulators and the replayer). Every technology's
+/// dissector goes through this, so CRCs are described the same way everywhere.
 struct CRCSplit {
     var payload: [UInt8]
     var status: CRCStatus
@@ -12,30 +13,30 @@ struct CRCSplit {
     init(_ frame: borrowing Frame, expected: Bool, kind: CRC.Kind) {
         let bytes = frame.bytes
         range = nil
-        if !expected {
-            payload = bytes
+        payload = bytes
+        guard expected else {
             status = .notExpected
-        } else if frame.crcStripped {
-            payload = bytes
-            status = .stripped
-        } else if bytes.count < 3 {
-            payload = bytes
-            status = .unknown
-        } else {
+            return
+        }
+        let state = frame.crcState(kind)
+        switch state {
+        case .stripped: status = .stripped
+        case .tooShort: status = .unknown
+        case .valid, .mismatch:
             let n = bytes.count
             payload = Array(bytes[0..<n - 2])
             range = n - 2..<n
-            switch CRC.check(kind, bytes) {
-            case .ok: status = .ok(kind)
-            case .mismatch(let e, let f): status = .mismatch(kind, expected: e, found: f)
-            case .tooShort: status = .unknown
+            if case .mismatch(let e, let f) = state {
+                status = .mismatch(kind, expected: e, found: f)
+            } else {
+                status = .ok(kind)
             }
         }
     }
 
     /// For frames of unknown kind: a valid CRC at the end is taken as one, otherwise none is claimed.
     init(unknownFrame frame: borrowing Frame, kind: CRC.Kind) {
-        if !frame.crcStripped, frame.bytes.count >= 3, CRC.check(kind, frame.bytes) == .ok {
+        if frame.hasValidCRC(kind) {
             self.init(frame, expected: true, kind: kind)
         } else {
             self.init(frame, expected: false, kind: kind)

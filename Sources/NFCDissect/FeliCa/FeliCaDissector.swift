@@ -44,7 +44,7 @@ final class FeliCaDissector: SessionDissector {
         // A frame whose LEN covers all of it has no room for CRC_F: it was captured without one
         // (phone APIs, logs) even if the capture did not say so. Only when the last two bytes are
         // not a valid CRC_F, so that a LEN that wrongly counts the CRC is still caught below.
-        if !frame.crcStripped, let len = frame.bytes.first, Int(len) == frame.bytes.count, CRC.check(.felica, frame.bytes) != .ok {
+        if !frame.crcStripped, let len = frame.bytes.first, Int(len) == frame.bytes.count, !frame.hasValidCRC(.felica) {
             frame.crcStripped = true
             ctx.note("LEN covers the whole frame: captured without CRC_F")
         }

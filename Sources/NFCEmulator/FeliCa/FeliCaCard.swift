@@ -66,12 +66,9 @@ public final class FeliCaCard: EmulatedTag {
 
     public func respond(to frame: Frame) -> Frame? {
         guard case .data(.readerToTag) = frame.event, frame.technology == .felica else { return nil }
-        var payload = frame.bytes
-        if !frame.crcStripped {
-            // A card that receives a damaged frame keeps silent (NFC-DIG: no answer to a CRC error).
-            guard payload.count >= 3, CRC.check(.felica, payload) == .ok else { return nil }
-            payload.removeLast(2)
-        }
+        // A card that receives a damaged frame keeps silent (NFC-DIG: no answer to a CRC error).
+        guard let p = frame.payload(ifValidCRC: .felica) else { return nil }
+        let payload = Array(p)
         // LEN counts itself and the payload (§5.1); a frame it does not describe is not answered.
         guard FeliCaLength.check(payload) == .ok, let command = try? FeliCaCommand.decode(payload) else { return nil }
         guard let response = execute(command) else { return nil }

@@ -75,13 +75,10 @@ public final class ISO15693Tag: EmulatedTag {
     public func respond(to frame: Frame) -> Frame? {
         guard case .data(.readerToTag) = frame.event, frame.technology == .iso15693 else { return nil }
         pendingSlot = nil
-        var payload = frame.bytes
-        if !frame.crcStripped {
-            // A VICC that detects a transmission error (CRC) stays silent (NXP ICODE SLI-S
-            // datasheet §8.4.1, "according to ISO/IEC 15693"); a frame needs 1 byte beyond its CRC.
-            guard frame.bytes.count >= 3, CRC.check(.b, frame.bytes) == .ok else { return nil }
-            payload = Array(frame.bytes.dropLast(2))
-        }
+        // A VICC that detects a transmission error (CRC) stays silent (NXP ICODE SLI-S
+        // datasheet §8.4.1, "according to ISO/IEC 15693").
+        guard let p = frame.payload(ifValidCRC: .b) else { return nil }
+        let payload = Array(p)
         // A frame means the field is on, even when the trace did not say so.
         if state == .powerOff { state = .ready }
         guard let header = try? ISO15693RequestHeader.decode(payload) else { return nil }

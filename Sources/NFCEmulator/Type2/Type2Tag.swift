@@ -53,8 +53,8 @@ public final class Type2Tag: EmulatedTag {
         // Every frame but short frames and ANTICOLLISION carries CRC_A (§1.2).
         let expectsCRC = activation ? ISO14443ACommand.carriesCRC(bytes, lastByteBits: frame.lastByteBits) : true
         var payload = bytes
-        if expectsCRC && !frame.crcStripped {
-            guard CRC.check(.a, bytes) == .ok else {
+        if expectsCRC {
+            guard let p = frame.payload(ifValidCRC: .a) else {
                 // A corrupted frame: the PICC never answers in READY (§1.7); an active NTAG says NAK 1.
                 if listener.state == .active {
                     fail()
@@ -62,7 +62,7 @@ public final class Type2Tag: EmulatedTag {
                 }
                 return nil
             }
-            payload = Array(bytes.dropLast(2))
+            payload = Array(p)
         }
         let inCommandState = listener.state == .active
         switch listener.handle(payload, lastByteBits: frame.lastByteBits) {
@@ -81,7 +81,7 @@ public final class Type2Tag: EmulatedTag {
     }
 
     private func ack(to frame: Frame) -> Frame {
-        answer([0x0A], lastByteBits: 4, crc: false, to: frame)
+        answer([Type2Acknowledgement.ack.nibble], lastByteBits: 4, crc: false, to: frame)
     }
 
     /// A refusal: NAK, then IDLE/HALT (datasheet §9.3 and §8.4).

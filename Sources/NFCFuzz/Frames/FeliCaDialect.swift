@@ -78,22 +78,22 @@ struct FeliCaDialect: FrameDialect {
     }
 
     func mutateReader(_ frame: FuzzFrame, _ m: inout MutationContext) -> FuzzFrame? {
-        guard let bytes = FeliCaCommandShape.mutate(frame.payloadWithoutCRC ?? frame.bytes, &m) else { return nil }
+        guard let bytes = FeliCaCommandShape.mutate(Array(frame.payloadDroppingValidCRC()), &m) else { return nil }
         return .data(.reader, technology, payload: bytes, crc: !frame.crcStripped)
     }
 
     func decodes(_ frame: FuzzFrame) -> Bool {
-        guard let payload = frame.crcStripped ? frame.bytes : frame.payloadWithoutCRC else { return false }
+        guard let payload = frame.payload(ifValidCRC: nil).map(Array.init) else { return false }
         return (try? FeliCaCommand.decode(payload)) != nil
     }
 
     func breakReader(_ frame: FuzzFrame, _ m: inout MutationContext) -> FuzzFrame? {
-        guard let bytes = FeliCaCommandShape.breakCommand(frame.payloadWithoutCRC ?? frame.bytes, &m) else { return nil }
+        guard let bytes = FeliCaCommandShape.breakCommand(Array(frame.payloadDroppingValidCRC()), &m) else { return nil }
         return .data(.reader, technology, payload: bytes, crc: !frame.crcStripped)
     }
 
     func answer(to request: FuzzFrame?, _ m: inout MutationContext) -> FuzzFrame? {
-        let command = request.flatMap { try? FeliCaCommand.decode($0.payloadWithoutCRC ?? $0.bytes) }
+        let command = request.flatMap { try? FeliCaCommand.decode(Array($0.payloadDroppingValidCRC())) }
         let idm = command?.idm ?? Self.idm(&m.random)
         let status = m.random.chance(75) ? FeliCaStatusFlags.success
             : FeliCaStatusFlags(sf1: m.random.pick(0x01, 0xFF, 0x02), sf2: m.random.pick(0xA1, 0xA2, 0xA3, 0xA6, 0xA8, 0xB2, 0x70))

@@ -23,8 +23,8 @@ extension FrameDialect {
     /// A payload mutated at the byte level, with the CRC recomputed so the frame is not simply
     /// dropped by a CRC check.
     func mutatedPayload(_ frame: FuzzFrame, _ m: inout MutationContext) -> FuzzFrame {
-        let hadCRC = !frame.crcStripped && frame.payloadWithoutCRC != nil
-        var payload = frame.payloadWithoutCRC ?? frame.bytes
+        let hadCRC = frame.hasValidCRC()
+        var payload = Array(frame.payloadDroppingValidCRC())
         m.mutateBytes(&payload, limit: 253)
         var out = FuzzFrame.data(frame.kind, technology, payload: payload, crc: hadCRC, lastByteBits: frame.lastByteBits)
         out.crcStripped = frame.crcStripped
@@ -102,7 +102,7 @@ struct NFCADialect: FrameDialect {
     }
 
     func mutateReader(_ frame: FuzzFrame, _ m: inout MutationContext) -> FuzzFrame? {
-        let payload = frame.payloadWithoutCRC ?? frame.bytes
+        let payload = Array(frame.payloadDroppingValidCRC())
         guard let command = try? Type2Command.decode(payload) else {
             // Not a Type 2 command: an activation frame gets a new one of its kind.
             guard (try? ISO14443ACommand.decode(payload, lastByteBits: frame.lastByteBits)) != nil else { return nil }
@@ -129,12 +129,12 @@ struct NFCADialect: FrameDialect {
         if frame.crcStripped || !ISO14443ACommand.carriesCRC(frame.bytes, lastByteBits: frame.lastByteBits) {
             return (try? ISO14443ACommand.decode(frame.bytes, lastByteBits: frame.lastByteBits)) != nil || (try? Type2Command.decode(frame.bytes)) != nil
         }
-        guard let payload = frame.payloadWithoutCRC else { return false }
+        guard let payload = frame.payload(ifValidCRC: nil).map(Array.init) else { return false }
         return (try? ISO14443ACommand.decode(payload)) != nil || (try? Type2Command.decode(payload)) != nil || [0x02, 0x03, 0x0A, 0xB2, 0xC2].contains(payload.first ?? 0)
     }
 
     func breakReader(_ frame: FuzzFrame, _ m: inout MutationContext) -> FuzzFrame? {
-        var payload = frame.payloadWithoutCRC ?? frame.bytes
+        var payload = Array(frame.payloadDroppingValidCRC())
         guard !payload.isEmpty else { return nil }
         // A command one byte short or long of its fixed length, or CRC where none belongs.
         if m.random.bool() { payload.removeLast() } else { payload.append(m.random.byte()) }
@@ -142,7 +142,7 @@ struct NFCADialect: FrameDialect {
     }
 
     func answer(to request: FuzzFrame?, _ m: inout MutationContext) -> FuzzFrame? {
-        let payload = request.map { $0.payloadWithoutCRC ?? $0.bytes } ?? []
+        let payload = request.map { Array($0.payloadDroppingValidCRC()) } ?? []
         func t(_ p: [UInt8], crc: Bool = true, bits: UInt8 = 8) -> FuzzFrame { .data(.tag, technology, payload: p, crc: crc, lastByteBits: bits) }
         if let iso = try? ISO14443ACommand.decode(payload, lastByteBits: request?.lastByteBits ?? 8) {
             switch iso {

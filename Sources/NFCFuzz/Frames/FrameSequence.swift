@@ -24,15 +24,14 @@ public struct FuzzFrame: Sendable, Equatable {
 
     /// A data frame from a payload: the CRC is appended when `crc` (and the frame keeps it).
     public static func data(_ kind: Kind, _ technology: Technology, payload: [UInt8], crc: Bool, lastByteBits: UInt8 = 8) -> FuzzFrame {
-        FuzzFrame(kind, technology, bytes: crc ? CRC.appending(technology.crcKind, to: payload) : payload, lastByteBits: lastByteBits)
-    }
-
-    /// The payload without CRC when the frame carries a correct one; nil otherwise.
-    public var payloadWithoutCRC: [UInt8]? {
-        guard !crcStripped, bytes.count > 2, CRC.check(technology.crcKind, bytes) == .ok else { return nil }
-        return Array(bytes.dropLast(2))
+        var frame = FuzzFrame(kind, technology, lastByteBits: lastByteBits)
+        frame.setPayload(payload, crc: crc)
+        return frame
     }
 }
+
+/// CRCs are split, checked and appended as for capture frames (NFCCore's `CRCFramed`).
+extension FuzzFrame: CRCFramed {}
 
 /// The binary format of frame-sequence fuzz inputs (dissector and emulator targets):
 ///

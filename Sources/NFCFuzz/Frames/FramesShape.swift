@@ -80,10 +80,7 @@ public struct FramesShape: ShapeMutator {
         case 7: frames.insert(FuzzFrame(m.random.pick(.fieldOff, .fieldOn), technology), at: m.random.below(frames.count + 1))
         case 8:
             // CRC stripped by the capture (nfcpy's frontend, pcap FA/FB events), or put back.
-            if let payload = frames[i].payloadWithoutCRC {
-                frames[i].bytes = payload
-                frames[i].crcStripped = true
-            } else if frames[i].crcStripped {
+            if !frames[i].stripValidCRC(), frames[i].crcStripped {
                 frames[i] = .data(frames[i].kind, technology, payload: frames[i].bytes, crc: true, lastByteBits: frames[i].lastByteBits)
             }
         case 9: selector = m.random.byte()

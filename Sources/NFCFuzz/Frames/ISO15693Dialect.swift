@@ -50,22 +50,22 @@ struct ISO15693Dialect: FrameDialect {
     }
 
     func mutateReader(_ frame: FuzzFrame, _ m: inout MutationContext) -> FuzzFrame? {
-        guard let bytes = ISO15693RequestShape.mutate(frame.payloadWithoutCRC ?? frame.bytes, &m) else { return nil }
+        guard let bytes = ISO15693RequestShape.mutate(Array(frame.payloadDroppingValidCRC()), &m) else { return nil }
         return .data(.reader, technology, payload: bytes, crc: !frame.crcStripped)
     }
 
     func decodes(_ frame: FuzzFrame) -> Bool {
-        guard let payload = frame.crcStripped ? frame.bytes : frame.payloadWithoutCRC else { return false }
+        guard let payload = frame.payload(ifValidCRC: nil).map(Array.init) else { return false }
         return (try? ISO15693Request.decode(payload)) != nil
     }
 
     func breakReader(_ frame: FuzzFrame, _ m: inout MutationContext) -> FuzzFrame? {
-        guard let bytes = ISO15693RequestShape.breakRequest(frame.payloadWithoutCRC ?? frame.bytes, &m) else { return nil }
+        guard let bytes = ISO15693RequestShape.breakRequest(Array(frame.payloadDroppingValidCRC()), &m) else { return nil }
         return .data(.reader, technology, payload: bytes, crc: !frame.crcStripped)
     }
 
     func answer(to request: FuzzFrame?, _ m: inout MutationContext) -> FuzzFrame? {
-        let q = request.flatMap { try? ISO15693Request.decode($0.payloadWithoutCRC ?? $0.bytes) }
+        let q = request.flatMap { try? ISO15693Request.decode(Array($0.payloadDroppingValidCRC())) }
         let response: ISO15693Response
         if m.random.chance(15) {
             response = .error(ISO15693ErrorCode(rawValue: m.random.pick(0x01, 0x02, 0x03, 0x0F, 0x10, 0x12, 0x13, 0xA0)))
