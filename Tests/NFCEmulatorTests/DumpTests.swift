@@ -91,14 +91,6 @@ import NFCCore
         expectDumpError(text, message)
     }
 
-    @Test func jsonParser() throws {
-        let v = try JSONValue.parse(Array(#"{"a": [1, 2.5, "x\u0041\n"], "b": {"c": true, "d": null}}"#.utf8))
-        #expect(v["a"] == .array([.number(1), .number(2.5), .string("xA\n")]))
-        #expect(v["b"]?["c"] == .bool(true) && v["b"]?["d"] == .null)
-        #expect(throws: DecodeError.self) { try JSONValue.parse(Array(String(repeating: "[", count: 100).utf8)) }
-        #expect(throws: DecodeError.self) { try JSONValue.parse(Array("{\"a\" 1}".utf8)) }
-    }
-
     @Test func loadersSurviveRandomInput() {
         var rng = SplitMix64(seed: 0xD0_0D)
         let seeds = ["Filetype: Flipper NFC device\nVersion: 4\nDevice type: NTAG/Ultralight\nNTAG/Ultralight type: NTAG213\nUID: 04 01 02 03 04 05 06\nPage 0: 04 01 02 8F\n",

@@ -22,19 +22,25 @@ public enum JSONText {
                 return
             }
             for b in utf8 {
-                switch b {
-                case 0x22: out.append(contentsOf: [0x5C, 0x22])
-                case 0x5C: out.append(contentsOf: [0x5C, 0x5C])
-                case 0x0A: out.append(contentsOf: [0x5C, 0x6E])
-                case 0x0D: out.append(contentsOf: [0x5C, 0x72])
-                case 0x09: out.append(contentsOf: [0x5C, 0x74])
-                case 0..<0x20:
-                    out.append(contentsOf: [0x5C, 0x75, 0x30, 0x30])
-                    Hex.appendByte(b, to: &out)
-                default: out.append(b)
-                }
+                if let e = escape(b) { out.append(contentsOf: e) } else { out.append(b) }
             }
         }
         out.append(0x22)
+    }
+
+    /// How `b` is written inside a JSON string literal: nil for itself, else its escape (`\"`,
+    /// `\\`, `\n`, `\r`, `\t`, `\u00XX` for other control characters). The JSON renderer's
+    /// fast path copies plain runs and asks this for the rest.
+    @inlinable
+    public static func escape(_ b: UInt8) -> [UInt8]? {
+        switch b {
+        case 0x22: return [0x5C, 0x22]
+        case 0x5C: return [0x5C, 0x5C]
+        case 0x0A: return [0x5C, 0x6E]
+        case 0x0D: return [0x5C, 0x72]
+        case 0x09: return [0x5C, 0x74]
+        case 0..<0x20: return [0x5C, 0x75, 0x30, 0x30, Hex.digit(ofNibble: b >> 4), Hex.digit(ofNibble: b & 0x0F)]
+        default: return nil
+        }
     }
 }

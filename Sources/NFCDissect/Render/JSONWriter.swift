@@ -178,17 +178,7 @@ struct JSONWriter {
                 put(c)
                 continue
             }
-            put(0x5C)
-            switch c {
-            case 0x22: put(0x22)
-            case 0x5C: put(0x5C)
-            case 0x0A: put(0x6E)
-            case 0x0D: put(0x72)
-            case 0x09: put(0x74)
-            default:
-                put(0x75); put(0x30); put(0x30)
-                put(Hex.digit(ofNibble: c >> 4)); put(Hex.digit(ofNibble: c & 0x0F))
-            }
+            for e in JSONText.escape(c) ?? [c] { put(e) }
         }
     }
 

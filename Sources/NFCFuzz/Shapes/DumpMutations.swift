@@ -93,7 +93,7 @@ enum DumpMutations {
     }
 
     static func json(_ input: [UInt8], shape: DumpShape, _ m: inout MutationContext) -> [UInt8]? {
-        guard var root = FuzzJSON.parse(input) else { return nil }
+        guard var root = (try? JSONValue.parse(input)) else { return nil }
         switch m.random.below(5) {
         case 0:
             // Blocks as one image through the Type 2 / Type 5 shape.
@@ -118,7 +118,7 @@ enum DumpMutations {
     }
 
     static func breakJSON(_ input: [UInt8], _ m: inout MutationContext) -> [UInt8]? {
-        guard FuzzJSON.parse(input) != nil else { return nil }
+        guard (try? JSONValue.parse(input)) != nil else { return nil }
         switch m.random.below(4) {
         case 0: return truncated(input, &m.random)
         case 1: return Array(String(repeating: "[", count: m.random.pick(100, 10_000, 100_000)).utf8)   // nesting bomb

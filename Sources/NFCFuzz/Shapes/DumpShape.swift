@@ -60,21 +60,21 @@ public struct DumpShape: ShapeMutator {
 
     static func proxmark3MFU(_ image: [UInt8]) -> [UInt8] {
         let memory = pad(image, to: 135 * 4)
-        let card: FuzzJSON = .object([("UID", .string(Hex.string(Array(memory[0..<3]) + Array(memory[4..<8]), separator: ""))),
+        let card: JSONValue = .object([("UID", .string(Hex.string(Array(memory[0..<3]) + Array(memory[4..<8]), separator: ""))),
                                       ("Version", .string("0004040201001103")), ("Signature", .string(String(repeating: "00", count: 32))),
                                       ("Counter2", .string("000000")), ("Tearing2", .string("BD"))])
-        let blocks: FuzzJSON = .object((0..<135).map { ("\($0)", .string(Hex.string(memory[($0 * 4)..<($0 * 4 + 4)], separator: ""))) })
-        return Array(FuzzJSON.object([("Created", .string("proxmark3")), ("FileType", .string("mfu")), ("Card", card), ("blocks", blocks)]).text.utf8)
+        let blocks: JSONValue = .object((0..<135).map { ("\($0)", .string(Hex.string(memory[($0 * 4)..<($0 * 4 + 4)], separator: ""))) })
+        return Array(JSONValue.object([("Created", .string("proxmark3")), ("FileType", .string("mfu")), ("Card", card), ("blocks", blocks)]).text.utf8)
     }
 
     static func proxmark3ISO15693(_ image: [UInt8]) -> [UInt8] {
         let count = max(1, (image.count + 3) / 4)
         let data = pad(image, to: count * 4)
-        let card: FuzzJSON = .object([("uid", .string("81DCD049080104E0")), ("dsfid", .string("00")), ("afi", .string("00")), ("ic", .string("01")),
+        let card: JSONValue = .object([("uid", .string("81DCD049080104E0")), ("dsfid", .string("00")), ("afi", .string("00")), ("ic", .string("01")),
                                       ("bytesperpage", .string("04")), ("pagescount", .string(Hex.string([UInt8(truncatingIfNeeded: count)], separator: ""))),
                                       ("locks", .string(String(repeating: "00", count: count))), ("dsfidlock", .string("00")), ("afilock", .string("00"))])
-        let blocks: FuzzJSON = .object((0..<count).map { ("\($0)", .string(Hex.string(data[($0 * 4)..<($0 * 4 + 4)], separator: ""))) })
-        return Array(FuzzJSON.object([("Created", .string("proxmark3")), ("FileType", .string("15693 v4")), ("Card", card), ("blocks", blocks)]).text.utf8)
+        let blocks: JSONValue = .object((0..<count).map { ("\($0)", .string(Hex.string(data[($0 * 4)..<($0 * 4 + 4)], separator: ""))) })
+        return Array(JSONValue.object([("Created", .string("proxmark3")), ("FileType", .string("15693 v4")), ("Card", card), ("blocks", blocks)]).text.utf8)
     }
 
     enum Kind { case flipper, json, binary }
@@ -107,7 +107,7 @@ public struct DumpShape: ShapeMutator {
         switch Self.kind(input) {
         case .flipper: return DumpMutations.flipperIsWellFormed(input)
         case .json:
-            guard let root = FuzzJSON.parse(input), case .string(let type)? = root["FileType"], ["mfu", "15693 v4"].contains(type),
+            guard let root = (try? JSONValue.parse(input)), case .string(let type)? = root["FileType"], ["mfu", "15693 v4"].contains(type),
                   case .object(let blocks)? = root["blocks"] else { return false }
             return blocks.allSatisfy { key, value in Int(key) != nil && { if case .string(let s) = value { return Hex.parse(s) != nil } else { return false } }() }
         case .binary: return [540, 180, 924, 64, 520, 572].contains(input.count)

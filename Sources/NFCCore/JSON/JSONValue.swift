@@ -1,13 +1,14 @@
-import NFCCore
-
-/// A small JSON reader for dump files (Proxmark3 writes its dumps as JSON). Written here rather
-/// than taken from Foundation so that NFCEmulator stays dependency-free for the fuzz build, and
-/// like every nfctrace parser it never traps: bad input is a `DecodeError` with the byte offset.
+/// nfctrace's one JSON reader: dump files (Proxmark3 writes its dumps as JSON), read by the
+/// emulator and mutated by the fuzzer. Written here rather than taken from Foundation so that
+/// NFCCore stays dependency-free for the fuzz build, and like every nfctrace parser it never
+/// traps: bad input is a `DecodeError` with the byte offset. Object members keep their order
+/// and duplicates; numbers keep their text, so that what is written back is what was read.
 public indirect enum JSONValue: Sendable, Equatable {
     case object([(String, JSONValue)])
     case array([JSONValue])
     case string(String)
-    case number(Double)
+    /// A number as written (`1`, `-0.5e3`).
+    case number(String)
     case bool(Bool)
     case null
 
@@ -34,8 +35,27 @@ public indirect enum JSONValue: Sendable, Equatable {
     }
 
     public var number: Double? {
-        if case .number(let n) = self { return n }
+        if case .number(let n) = self { return Double(n) }
         return nil
+    }
+
+    /// Sets (or appends) a member of an object; other values are left as they are.
+    public mutating func set(_ key: String, _ value: JSONValue) {
+        guard case .object(var members) = self else { return }
+        if let i = members.lastIndex(where: { $0.0 == key }) { members[i].1 = value } else { members.append((key, value)) }
+        self = .object(members)
+    }
+
+    /// The value as JSON text (`{"a": 1, "b": [true, null]}`), strings escaped by `JSONText`.
+    public var text: String {
+        switch self {
+        case .object(let members): return "{" + members.map { "\(JSONText.quoted($0.0)): \($0.1.text)" }.joined(separator: ", ") + "}"
+        case .array(let items): return "[" + items.map(\.text).joined(separator: ", ") + "]"
+        case .string(let s): return JSONText.quoted(s)
+        case .number(let n): return n
+        case .bool(let b): return b ? "true" : "false"
+        case .null: return "null"
+        }
     }
 
     public var members: [(String, JSONValue)] {
@@ -173,15 +193,16 @@ private struct JSONParser {
         }
     }
 
-    mutating func number() throws(DecodeError) -> Double {
+    mutating func number() throws(DecodeError) -> String {
         let start = i
         while i < bytes.count, (0x30...0x39).contains(bytes[i]) || bytes[i] == 0x2D || bytes[i] == 0x2B || bytes[i] == 0x2E || bytes[i] | 0x20 == 0x65 {
             i += 1
         }
-        guard i > start, let v = Double(String(decoding: bytes[start..<i], as: UTF8.self)) else {
+        let text = String(decoding: bytes[start..<i], as: UTF8.self)
+        guard i > start, Double(text) != nil else {
             i = start
             throw error("a JSON value")
         }
-        return v
+        return text
     }
 }
