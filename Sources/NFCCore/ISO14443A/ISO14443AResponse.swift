@@ -57,8 +57,15 @@ public struct SAK: Sendable, Hashable {
         return SAK(v)
     }
 
+    public func encode() -> [UInt8] { [raw] }
+
+    /// The SAK of a cascade level before the last: `final`'s bits with b3 (UID not complete) set.
+    public static func cascade(_ final: SAK) -> SAK { SAK(final.raw | Self.uidIncompleteBit) }
+
+    static let uidIncompleteBit: UInt8 = 0x04
+
     /// b3: UID not complete, another cascade level follows.
-    public var uidIncomplete: Bool { raw & 0x04 != 0 }
+    public var uidIncomplete: Bool { raw & Self.uidIncompleteBit != 0 }
     /// b6: UID complete and ISO/IEC 14443-4 supported.
     public var supportsISODEP: Bool { !uidIncomplete && raw & 0x20 != 0 }
     /// b7: NFC-DEP (ISO/IEC 18092) supported.

@@ -76,7 +76,7 @@ public struct ISO14443AListener: Sendable {
         case .ready(let level):
             return anticollision(bytes, level: level)
         case .active:
-            if bytes.count == 2 && bytes[0] == 0x50 && bytes[1] == 0x00 {
+            if (try? ISO14443ACommand.decode(bytes)) == .hlta {
                 state = .halt   // HLTA: no answer
                 return .silence
             }
@@ -105,10 +105,10 @@ public struct ISO14443AListener: Sendable {
             }
             if level < levels.count {
                 state = .ready(level: level + 1)
-                return .answer([finalSAK.raw | 0x04], crc: true)   // cascade bit: UID not complete
+                return .answer(SAK.cascade(finalSAK).encode(), crc: true)
             }
             state = .active
-            return .answer([finalSAK.raw], crc: true)
+            return .answer(finalSAK.encode(), crc: true)
         default:
             fail()
             return .silence

@@ -76,12 +76,18 @@ public final class Type2Tag: EmulatedTag {
         }
     }
 
+    /// Every answer of the tag, written by its codec (`Type2Response.encode`).
+    private func answer(_ response: Type2Response, to frame: Frame) -> Frame {
+        let (bytes, bits) = response.encode()
+        return answer(bytes, lastByteBits: bits, crc: response.carriesCRC, to: frame)
+    }
+
     private func nak(_ n: Type2Acknowledgement.NAK, to frame: Frame) -> Frame {
-        answer([n.rawValue], lastByteBits: 4, crc: false, to: frame)
+        answer(.acknowledgement(.nak(n)), to: frame)
     }
 
     private func ack(to frame: Frame) -> Frame {
-        answer([Type2Acknowledgement.ack.nibble], lastByteBits: 4, crc: false, to: frame)
+        answer(.acknowledgement(.ack), to: frame)
     }
 
     /// A refusal: NAK, then IDLE/HALT (datasheet §9.3 and §8.4).
@@ -100,7 +106,7 @@ public final class Type2Tag: EmulatedTag {
         }
         switch command {
         case .getVersion:
-            return answer(memory.version, to: frame)
+            return answer(.version(Type2Version(bytes: memory.version)), to: frame)
         case .read(let page):
             return read(Int(page), frame: frame)
         case .fastRead(let start, let end):
@@ -131,12 +137,12 @@ public final class Type2Tag: EmulatedTag {
         case .pwdAuth(let password):
             return pwdAuth(password, frame: frame)
         case .readSignature:
-            return answer(memory.signature, to: frame)
+            return answer(.signature(memory.signature), to: frame)
         case .checkTearingEvent(let n):
             guard n <= 2 else { return refuse(.invalidArgument, to: frame) }
-            return answer([memory.tearing[Int(n)]], to: frame)
+            return answer(.tearingFlag(memory.tearing[Int(n)]), to: frame)
         case .vcsl:
-            return answer([memory.configuration?.vctid ?? 0x05], to: frame)
+            return answer(.vctid(memory.configuration?.vctid ?? 0x05), to: frame)
         default:
             fail()
             return nil
@@ -195,7 +201,7 @@ public final class Type2Tag: EmulatedTag {
             if let auth0 = readProtectedFrom, page + i >= auth0 { p = (page + i - auth0) % max(1, auth0) }
             data += readable(p)
         }
-        return answer(data, to: frame)
+        return answer(.pages(firstPage: UInt8(page), data: data), to: frame)
     }
 
     private func fastRead(_ start: Int, _ end: Int, frame: Frame) -> Frame {
@@ -206,7 +212,7 @@ public final class Type2Tag: EmulatedTag {
         var data: [UInt8] = []
         data.reserveCapacity((end - start + 1) * 4)
         for p in start...end { data += readable(p) }
-        return answer(data, to: frame)
+        return answer(.pages(firstPage: UInt8(start), data: data), to: frame)
     }
 
     // MARK: writing
@@ -261,7 +267,7 @@ public final class Type2Tag: EmulatedTag {
             guard n <= 2 else { return refuse(.invalidArgument, to: frame) }
         }
         let v = memory.counters[n]
-        return answer([UInt8(v & 0xFF), UInt8((v >> 8) & 0xFF), UInt8((v >> 16) & 0xFF)], to: frame)
+        return answer(.counter(v), to: frame)
     }
 
     private func pwdAuth(_ password: [UInt8], frame: Frame) -> Frame? {
@@ -279,6 +285,6 @@ public final class Type2Tag: EmulatedTag {
         }
         memory.failedAuthentications = 0
         authenticated = true
-        return answer(pack, to: frame)
+        return answer(.pack(pack), to: frame)
     }
 }
