@@ -21,12 +21,16 @@ let package = Package(
     targets: [
         // Byte layouts of every protocol. No dependencies, so the fuzz build stays lean.
         .target(name: "NFCCore"),
+        // libpcap: Debian's libpcap-dev (found through pkg-config) on Linux; on macOS the SDK has
+        // the headers and libpcap itself, so a missing libpcap.pc is only a warning there (a
+        // Homebrew libpcap, if installed, is found through its keg's pkg-config file instead).
         .systemLibrary(
             name: "CPcap",
             pkgConfig: "libpcap",
-            providers: [.apt(["libpcap-dev"])]
+            providers: [.apt(["libpcap-dev"]), .brew(["libpcap"])]
         ),
-        // glibc fopencookie, so libpcap can read an input nfctrace has already peeked at.
+        // glibc fopencookie (Darwin funopen), so libpcap can read an input nfctrace has already
+        // peeked at.
         .target(name: "CStream"),
         .target(name: "NFCCapture", dependencies: ["NFCCore", "CPcap", "CStream"]),
         .target(name: "NFCDissect", dependencies: ["NFCCore"]),
@@ -45,8 +49,9 @@ let package = Package(
             ],
             // mimalloc (Debian libmimalloc-dev, installed by scripts/setup) replaces malloc in the
             // CLI: dissection allocates small objects on one thread and frees them on the other,
-            // which glibc's allocator serialises (docs/performance.md).
-            linkerSettings: [.linkedLibrary("mimalloc")]
+            // which glibc's allocator serialises (docs/performance.md). Linux only: macOS keeps
+            // its system allocator.
+            linkerSettings: [.linkedLibrary("mimalloc", .when(platforms: [.linux]))]
         ),
         .testTarget(
             name: "NFCCoreTests",

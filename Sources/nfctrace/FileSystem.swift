@@ -1,7 +1,16 @@
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif
 import NFCCapture
+
+// rename(2) by a name that `FileSystem.rename` does not hide.
+#if canImport(Glibc)
+private func systemRename(_ from: String, _ to: String) -> Int32 { Glibc.rename(from, to) }
+#elseif canImport(Darwin)
+private func systemRename(_ from: String, _ to: String) -> Int32 { Darwin.rename(from, to) }
+#endif
 
 /// The few file operations `nfctrace fuzz` needs (directories of corpus and crash files),
 /// through libc so the CLI does not pull in Foundation.
@@ -24,7 +33,9 @@ enum FileSystem {
         defer { closedir(dir) }
         var names: [String] = []
         while let entry = readdir(dir) {
-            let name = withUnsafePointer(to: entry.pointee.d_name) { $0.withMemoryRebound(to: CChar.self, capacity: 256) { String(cString: $0) } }
+            // d_name is a fixed CChar tuple: 256 bytes on Glibc, 1024 on Darwin.
+            let capacity = MemoryLayout.size(ofValue: entry.pointee.d_name)
+            let name = withUnsafePointer(to: entry.pointee.d_name) { $0.withMemoryRebound(to: CChar.self, capacity: capacity) { String(cString: $0) } }
             if name != "." && name != ".." { names.append(name) }
         }
         return names.sorted()
@@ -71,7 +82,7 @@ enum FileSystem {
     }
 
     static func rename(_ from: String, _ to: String) throws(CLIFailure) {
-        guard Glibc.rename(from, to) == 0 else { throw CLIFailure(message: "cannot move \(from) to \(to): \(String(cString: strerror(errno)))", code: 74) }
+        guard systemRename(from, to) == 0 else { throw CLIFailure(message: "cannot move \(from) to \(to): \(String(cString: strerror(errno)))", code: 74) }
     }
 
     static func currentDirectory() -> String {

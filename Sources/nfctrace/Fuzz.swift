@@ -1,6 +1,9 @@
 import ArgumentParser
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
+import MachO   // _NSGetExecutablePath (<mach-o/dyld.h>)
 #endif
 import NFCFuzz
 
@@ -142,9 +145,20 @@ struct Fuzz: ParsableCommand {
             guard FileSystem.exists(path + "/FuzzTesting/Package.swift") else { throw CLIFailure.usage("\(given) has no FuzzTesting/Package.swift") }
             return path
         }
+        #if canImport(Glibc)
         var binary = [CChar](repeating: 0, count: 4096)
         let n = readlink("/proc/self/exe", &binary, binary.count - 1)
         let exe = n > 0 ? String(decoding: binary.prefix(n).map { UInt8(bitPattern: $0) }, as: UTF8.self) : ""
+        #elseif canImport(Darwin)
+        // No /proc on Darwin: dyld has the path the binary was started by; links resolved here.
+        var size = UInt32(4096)
+        var binary = [CChar](repeating: 0, count: Int(size))
+        var exe = ""
+        if _NSGetExecutablePath(&binary, &size) == 0, let resolved = realpath(binary, nil) {
+            exe = String(cString: resolved)
+            free(resolved)
+        }
+        #endif
         for start in [FileSystem.currentDirectory(), exe] {
             var dir = start
             while !dir.isEmpty && dir != "/" {

@@ -1,5 +1,12 @@
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
+
+/// `char ***_NSGetEnviron(void)` (<crt_externs.h>): Darwin declares no `environ` for Swift, and
+/// this is how its libSystem hands out the environment (as the Swift runtime itself does).
+@_silgen_name("_NSGetEnviron")
+private func darwinEnviron() -> UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>
 #endif
 
 /// Runs a program with posix_spawn: optional bytes on stdin, stdout and stderr read as they
@@ -42,14 +49,22 @@ struct Subprocess {
         guard pipe(&outPipe) == 0, pipe(&errPipe) == 0, pipe(&inPipe) == 0 else {
             throw CLIFailure(message: "cannot create pipes: \(String(cString: strerror(errno)))", code: 74)
         }
+        #if canImport(Glibc)
         var actions = posix_spawn_file_actions_t()
+        #elseif canImport(Darwin)
+        var actions: posix_spawn_file_actions_t? = nil   // an opaque pointer on Darwin, a struct on Glibc
+        #endif
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_adddup2(&actions, inPipe[0], 0)
         if !inheritStdout { posix_spawn_file_actions_adddup2(&actions, outPipe[1], 1) }
         posix_spawn_file_actions_adddup2(&actions, errPipe[1], 2)
         for fd in inPipe + outPipe + errPipe { posix_spawn_file_actions_addclose(&actions, fd) }
+        #if canImport(Glibc)
         var attributes = posix_spawnattr_t()
+        #elseif canImport(Darwin)
+        var attributes: posix_spawnattr_t? = nil
+        #endif
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
         // Default signal handling in the child, whatever the parent ignores or blocks.
@@ -140,7 +155,11 @@ struct Subprocess {
 
     static func environment() -> [String: String] {
         var env: [String: String] = [:]
+        #if canImport(Glibc)
         var p = environ
+        #elseif canImport(Darwin)
+        guard var p = darwinEnviron().pointee else { return env }
+        #endif
         while let entry = p.pointee {
             let s = String(cString: entry)
             if let eq = s.firstIndex(of: "=") { env[String(s[..<eq])] = String(s[s.index(after: eq)...]) }

@@ -6,11 +6,12 @@
 /// Reads up to `size` bytes into `buffer`; returns the count, 0 at end, -1 on error.
 typedef ssize_t (*nfctrace_read_fn)(void *cookie, char *buffer, size_t size);
 
-/// A buffered read-only stdio stream whose bytes come from `read(cookie, …)` (glibc fopencookie).
+/// A buffered read-only stdio stream whose bytes come from `read(cookie, …)` (glibc fopencookie,
+/// Darwin funopen).
 /// libpcap reads pcap/pcapng through it, so nfctrace can peek at an input before handing it over.
 FILE *nfctrace_open_read_stream(void *cookie, nfctrace_read_fn read);
 
-/// Bytes the stream has buffered but its reader has not consumed yet (glibc FILE internals),
+/// Bytes the stream has buffered but its reader has not consumed yet (glibc or BSD FILE internals),
 /// so that the reader's position is known without an unbuffered, slow stream.
 size_t nfctrace_stream_buffered(FILE *stream);
 #endif

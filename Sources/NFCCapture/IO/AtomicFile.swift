@@ -190,7 +190,7 @@ public struct FileIdentity: Equatable, Sendable {
     private init?(_ st: stat) {
         // Pipes and terminals are no file a writer could replace.
         guard (st.st_mode & S_IFMT) == S_IFREG else { return nil }
-        device = UInt64(st.st_dev)
-        inode = UInt64(st.st_ino)
+        device = UInt64(truncatingIfNeeded: st.st_dev)   // dev_t is signed on Darwin
+        inode = UInt64(truncatingIfNeeded: st.st_ino)
     }
 }

@@ -7,6 +7,18 @@ import Darwin
 #endif
 import CStream
 
+// open(2) and read(2) by names that ByteInput's own `open` and `read` do not hide.
+#if canImport(Glibc)
+private func systemOpen(_ path: String, _ flags: Int32) -> Int32 { Glibc.open(path, flags) }
+private func systemRead(_ fd: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int { Glibc.read(fd, buffer, count) }
+#elseif canImport(Musl)
+private func systemOpen(_ path: String, _ flags: Int32) -> Int32 { Musl.open(path, flags) }
+private func systemRead(_ fd: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int { Musl.read(fd, buffer, count) }
+#elseif canImport(Darwin)
+private func systemOpen(_ path: String, _ flags: Int32) -> Int32 { Darwin.open(path, flags) }
+private func systemRead(_ fd: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int { Darwin.read(fd, buffer, count) }
+#endif
+
 /// A buffered, peekable reader over a file or standard input.
 ///
 /// Capture formats are detected by content, so the first bytes must be looked at and then
@@ -40,7 +52,7 @@ public final class ByteInput {
     /// Opens `path`, or standard input for `-`.
     public static func open(_ path: String) throws(CaptureError) -> ByteInput {
         if path == "-" { return ByteInput(name: "<stdin>", fd: STDIN_FILENO, ownsDescriptor: false) }
-        let fd = Glibc.open(path, O_RDONLY)
+        let fd = systemOpen(path, O_RDONLY)
         guard fd >= 0 else {
             throw CaptureError.cannotOpen(path: path, reason: String(cString: strerror(errno)))
         }
@@ -75,7 +87,7 @@ public final class ByteInput {
         }
         if count > buffer.count { buffer.append(contentsOf: [UInt8](repeating: 0, count: count - buffer.count)) }
         while end < count && !atEOF {
-            let n = buffer.withUnsafeMutableBytes { p in Glibc.read(fd, p.baseAddress! + end, p.count - end) }
+            let n = buffer.withUnsafeMutableBytes { p in systemRead(fd, p.baseAddress! + end, p.count - end) }
             if n > 0 {
                 end += n
             } else if n == 0 {

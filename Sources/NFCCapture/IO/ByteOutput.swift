@@ -6,6 +6,15 @@ import Musl
 import Darwin
 #endif
 
+// write(2) by a name that ByteOutput's own `write` methods do not hide.
+#if canImport(Glibc)
+private func systemWrite(_ fd: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int { Glibc.write(fd, buffer, count) }
+#elseif canImport(Musl)
+private func systemWrite(_ fd: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int { Musl.write(fd, buffer, count) }
+#elseif canImport(Darwin)
+private func systemWrite(_ fd: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int { Darwin.write(fd, buffer, count) }
+#endif
+
 /// A buffered writer to a file or standard output. Renderers and capture writers append bytes
 /// and flush in large chunks so that output is never the bottleneck. A file is written through
 /// an `AtomicFile`: it replaces the target at `finish()`, and an output dropped without
@@ -93,7 +102,7 @@ public final class ByteOutput {
         var written = 0
         buffer.withUnsafeBytes { p in
             while written < p.count {
-                let n = Glibc.write(fd, p.baseAddress! + written, p.count - written)
+                let n = systemWrite(fd, p.baseAddress! + written, p.count - written)
                 if n > 0 {
                     written += n
                 } else if n < 0 && errno == EINTR {

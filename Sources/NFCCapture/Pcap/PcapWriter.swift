@@ -1,5 +1,7 @@
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif
 import CPcap
 import NFCCore
@@ -102,7 +104,8 @@ public final class PcapWriter: FrameWriter {
         var header = pcap_pkthdr()
         header.ts.tv_sec = Int(ns / 1_000_000_000)
         let fraction = ns % 1_000_000_000
-        header.ts.tv_usec = nanosecond ? Int(fraction) : Int(fraction / 1000)
+        // suseconds_t: Int on Glibc, Int32 on Darwin (a fraction of a second fits either).
+        header.ts.tv_usec = .init(nanosecond ? fraction : fraction / 1000)
         header.caplen = UInt32(record.count)
         header.len = UInt32(record.count)
         record.withUnsafeBufferPointer { p in

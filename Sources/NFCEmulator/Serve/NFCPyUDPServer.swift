@@ -1,7 +1,17 @@
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif
 import NFCCore
+
+#if canImport(Glibc)
+/// SOCK_DGRAM: a `__socket_type` enum case on Glibc, a plain Int32 on Darwin.
+private var datagramSocket: Int32 { Int32(SOCK_DGRAM.rawValue) }
+#elseif canImport(Darwin)
+/// SOCK_DGRAM: a `__socket_type` enum case on Glibc, a plain Int32 on Darwin.
+private var datagramSocket: Int32 { SOCK_DGRAM }
+#endif
 
 public struct ServeError: Error, CustomStringConvertible, Sendable {
     public var message: String
@@ -42,11 +52,14 @@ public final class NFCPyUDPServer {
         }
         self.tag = tag
         self.host = host
-        let fd = socket(AF_INET, Int32(SOCK_DGRAM.rawValue), 0)
+        let fd = socket(AF_INET, datagramSocket, 0)
         guard fd >= 0 else { throw ServeError(message: "socket: \(String(cString: strerror(errno)))") }
         var yes: Int32 = 1
         setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
         var addr = sockaddr_in()
+        #if canImport(Darwin)
+        addr.sin_len = UInt8(MemoryLayout<sockaddr_in>.size)   // BSD sockaddrs carry their length
+        #endif
         addr.sin_family = sa_family_t(AF_INET)
         addr.sin_port = port.bigEndian
         guard inet_pton(AF_INET, host == "localhost" ? "127.0.0.1" : host, &addr.sin_addr) == 1 else {
