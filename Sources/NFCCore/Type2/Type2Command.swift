@@ -111,26 +111,56 @@ public enum Type2Command: Sendable, Hashable {
         case sectorSelectSector
     }
 
+    /// Where each parameter sits in a command's payload (NTAG213/215/216 datasheet §10,
+    /// MF0ULx1 §8; byte 0 is the command code). Decode reads through these, encode writes
+    /// through them, and the dissector takes its byte ranges from them.
+    public enum Layout {
+        public static let code = FieldLayout(0, 1, "command code")
+        public static let page = FieldLayout(1, 1, "page address")
+        public static let startPage = FieldLayout(1, 1, "start page")
+        public static let endPage = FieldLayout(2, 1, "end page")
+        public static let writeData = FieldLayout(2, 4, "4 data bytes")
+        public static let counter = FieldLayout(1, 1, "counter number")
+        public static let increment = FieldLayout(2, 3, "24-bit increment")
+        public static let ignored = FieldLayout(5, 1, "ignored fourth byte")
+        public static let password = FieldLayout(1, 4, "4-byte password")
+        public static let signatureAddress = FieldLayout(1, 1, "address")
+        public static let signatureBlock = FieldLayout(1, 1, "signature block")
+        public static let signatureData = FieldLayout(2, 4, "4 data bytes")
+        public static let lockArgument = FieldLayout(1, 1, "lock argument")
+        public static let installationIdentifier = FieldLayout(1, 16, "16-byte installation identifier")
+        public static let pcdCapabilities = FieldLayout(17, 4, "4-byte PCD capabilities")
+        /// SECTOR_SELECT packet 1: `C2 FF`.
+        public static let sectorSelectMarker = FieldLayout(1, 1, "FF")
+        public static let keyNumber = FieldLayout(1, 1, "key number")
+        public static let authenticationData = FieldLayout(1, 16, "16 bytes ek(RndA ‖ RndB')")
+        /// COMPATIBILITY_WRITE part 2 (no command code): 16 bytes, of which the tag writes 4.
+        public static let compatibilityData = FieldLayout(0, 4, "16 data bytes of COMPATIBILITY_WRITE part 2")
+        public static let compatibilityPadding = FieldLayout(4, 12, "16 data bytes of COMPATIBILITY_WRITE part 2")
+        /// SECTOR_SELECT packet 2 (no command code).
+        public static let sector = FieldLayout(0, 1, "sector number")
+        public static let sectorRFU = FieldLayout(1, 3, "3 RFU bytes of SECTOR_SELECT packet 2")
+    }
+
     /// Decodes a reader frame payload. `continuation` says whether the previous exchange
     /// announced a second packet (COMPATIBILITY_WRITE and SECTOR_SELECT have two).
     public static func decode(_ payload: [UInt8], continuation: Continuation = .none) throws(DecodeError) -> Type2Command {
+        var c = ByteCursor(payload)
         switch continuation {
         case .compatibilityWriteData:
-            guard payload.count == 16 else {
-                throw DecodeError(offset: 0, expected: "16 data bytes of COMPATIBILITY_WRITE part 2", found: "\(payload.count) bytes")
+            guard payload.count == Layout.compatibilityPadding.end else {
+                throw DecodeError(offset: 0, expected: Layout.compatibilityData.expected, found: "\(payload.count) bytes")
             }
             return .compatibilityWriteData(payload)
         case .sectorSelectSector:
-            var c = ByteCursor(payload)
-            let sector = try c.readUInt8("sector number")
-            let rfu = try c.readBytes(3, "3 RFU bytes of SECTOR_SELECT packet 2")
+            let sector = try c.readUInt8(Layout.sector)
+            let rfu = try c.readBytes(Layout.sectorRFU)
             try c.expectEnd("SECTOR_SELECT packet 2")
             return .sectorSelectSector(sector: sector, rfu: rfu)
         case .none:
             break
         }
-        var c = ByteCursor(payload)
-        let raw = try c.readUInt8("command code")
+        let raw = try c.readUInt8(Layout.code)
         guard let code = Code(rawValue: raw) else {
             throw DecodeError(offset: 0, expected: "a Type 2 / NTAG command code", found: Hex.byte(raw))
         }
@@ -141,54 +171,75 @@ public enum Type2Command: Sendable, Hashable {
         }
         switch code {
         case .getVersion: return .getVersion
-        case .read: return .read(page: try c.readUInt8("page address"))
-        case .fastRead: return .fastRead(start: try c.readUInt8("start page"), end: try c.readUInt8("end page"))
-        case .write: return .write(page: try c.readUInt8("page address"), data: try c.readBytes(4, "4 data bytes"))
-        case .compatibilityWrite: return .compatibilityWrite(page: try c.readUInt8("page address"))
-        case .readCounter: return .readCounter(counter: try c.readUInt8("counter number"))
+        case .read: return .read(page: try c.readUInt8(Layout.page))
+        case .fastRead: return .fastRead(start: try c.readUInt8(Layout.startPage), end: try c.readUInt8(Layout.endPage))
+        case .write: return .write(page: try c.readUInt8(Layout.page), data: try c.readBytes(Layout.writeData))
+        case .compatibilityWrite: return .compatibilityWrite(page: try c.readUInt8(Layout.page))
+        case .readCounter: return .readCounter(counter: try c.readUInt8(Layout.counter))
         case .incrementCounter:
-            let n = try c.readUInt8("counter number")
-            let v = try c.readUInt24LE("24-bit increment")
-            return .incrementCounter(counter: n, increment: v, ignored: try c.readUInt8("ignored fourth byte"))
-        case .pwdAuth: return .pwdAuth(password: try c.readBytes(4, "4-byte password"))
-        case .readSignature: return .readSignature(address: try c.readUInt8("address"))
-        case .writeSignature: return .writeSignature(block: try c.readUInt8("signature block"), data: try c.readBytes(4, "4 data bytes"))
-        case .lockSignature: return .lockSignature(argument: try c.readUInt8("lock argument"))
-        case .checkTearingEvent: return .checkTearingEvent(counter: try c.readUInt8("counter number"))
+            let n = try c.readUInt8(Layout.counter)
+            let v = try c.readUInt24LE(Layout.increment)
+            return .incrementCounter(counter: n, increment: v, ignored: try c.readUInt8(Layout.ignored))
+        case .pwdAuth: return .pwdAuth(password: try c.readBytes(Layout.password))
+        case .readSignature: return .readSignature(address: try c.readUInt8(Layout.signatureAddress))
+        case .writeSignature: return .writeSignature(block: try c.readUInt8(Layout.signatureBlock), data: try c.readBytes(Layout.signatureData))
+        case .lockSignature: return .lockSignature(argument: try c.readUInt8(Layout.lockArgument))
+        case .checkTearingEvent: return .checkTearingEvent(counter: try c.readUInt8(Layout.counter))
         case .vcsl:
-            return .vcsl(installationIdentifier: try c.readBytes(16, "16-byte installation identifier"),
-                         pcdCapabilities: try c.readBytes(4, "4-byte PCD capabilities"))
+            return .vcsl(installationIdentifier: try c.readBytes(Layout.installationIdentifier),
+                         pcdCapabilities: try c.readBytes(Layout.pcdCapabilities))
         case .sectorSelect:
-            let b = try c.readUInt8("FF")
-            guard b == 0xFF else { throw DecodeError(offset: 1, expected: "FF", found: Hex.byte(b)) }
+            let b = try c.readUInt8(Layout.sectorSelectMarker)
+            guard b == Self.sectorSelectMarker else { throw DecodeError(offset: Layout.sectorSelectMarker.offset, expected: Layout.sectorSelectMarker.expected, found: Hex.byte(b)) }
             return .sectorSelect
-        case .authenticate: return .authenticate(keyNumber: try c.readUInt8("key number"))
-        case .authenticateContinue: return .authenticateContinue(try c.readBytes(16, "16 bytes ek(RndA ‖ RndB')"))
+        case .authenticate: return .authenticate(keyNumber: try c.readUInt8(Layout.keyNumber))
+        case .authenticateContinue: return .authenticateContinue(try c.readBytes(Layout.authenticationData))
         }
     }
 
+    /// The second byte of SECTOR_SELECT packet 1.
+    static let sectorSelectMarker: UInt8 = 0xFF
+
+    /// The payload (without CRC), written through `Layout`; the code byte is `code.rawValue`.
     public func encode() -> [UInt8] {
+        var w = PayloadWriter()
         switch self {
-        case .getVersion: return [0x60]
-        case .read(let p): return [0x30, p]
-        case .fastRead(let s, let e): return [0x3A, s, e]
-        case .write(let p, let d): return [0xA2, p] + d
-        case .compatibilityWrite(let p): return [0xA0, p]
         case .compatibilityWriteData(let d): return d
-        case .readCounter(let n): return [0x39, n]
-        case .incrementCounter(let n, let v, let x):
-            return [0xA5, n, UInt8(v & 0xFF), UInt8((v >> 8) & 0xFF), UInt8((v >> 16) & 0xFF), x]
-        case .pwdAuth(let p): return [0x1B] + p
-        case .readSignature(let a): return [0x3C, a]
-        case .writeSignature(let b, let d): return [0xA9, b] + d
-        case .lockSignature(let a): return [0xAC, a]
-        case .checkTearingEvent(let n): return [0x3E, n]
-        case .vcsl(let iid, let caps): return [0x4B] + iid + caps
-        case .sectorSelect: return [0xC2, 0xFF]
-        case .sectorSelectSector(let s, let rfu): return [s] + rfu
-        case .authenticate(let k): return [0x1A, k]
-        case .authenticateContinue(let d): return [0xAF] + d
+        case .sectorSelectSector(let s, let rfu):
+            w.put(s, Layout.sector)
+            w.put(rfu, Layout.sectorRFU)
+            return w.bytes
+        default:
+            w.put(code.rawValue, Layout.code)
         }
+        switch self {
+        case .getVersion, .compatibilityWriteData, .sectorSelectSector: break
+        case .read(let p), .compatibilityWrite(let p): w.put(p, Layout.page)
+        case .fastRead(let s, let e):
+            w.put(s, Layout.startPage)
+            w.put(e, Layout.endPage)
+        case .write(let p, let d):
+            w.put(p, Layout.page)
+            w.put(d, Layout.writeData)
+        case .readCounter(let n), .checkTearingEvent(let n): w.put(n, Layout.counter)
+        case .incrementCounter(let n, let v, let x):
+            w.put(n, Layout.counter)
+            w.putLE(v, Layout.increment)
+            w.put(x, Layout.ignored)
+        case .pwdAuth(let p): w.put(p, Layout.password)
+        case .readSignature(let a): w.put(a, Layout.signatureAddress)
+        case .writeSignature(let b, let d):
+            w.put(b, Layout.signatureBlock)
+            w.put(d, Layout.signatureData)
+        case .lockSignature(let a): w.put(a, Layout.lockArgument)
+        case .vcsl(let iid, let caps):
+            w.put(iid, Layout.installationIdentifier)
+            w.put(caps, Layout.pcdCapabilities)
+        case .sectorSelect: w.put(Self.sectorSelectMarker, Layout.sectorSelectMarker)
+        case .authenticate(let k): w.put(k, Layout.keyNumber)
+        case .authenticateContinue(let d): w.put(d, Layout.authenticationData)
+        }
+        return w.bytes
     }
 
     /// A dense one-line description: `READ page 0x04`, `PWD_AUTH pwd 12 34 56 78`.

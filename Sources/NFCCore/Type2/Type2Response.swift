@@ -49,21 +49,37 @@ public struct Type2Version: Sendable, Hashable {
 
     public init(bytes: [UInt8]) { self.bytes = bytes }
 
+    /// The eight bytes of a GET_VERSION answer (NTAG213/215/216 datasheet §10.1, table 28).
+    public enum Layout {
+        public static let all = FieldLayout(0, 8, "8 version bytes")
+        public static let fixedHeader = FieldLayout(0, 1, "fixed header")
+        public static let vendor = FieldLayout(1, 1, "vendor ID")
+        public static let productType = FieldLayout(2, 1, "product type")
+        public static let productSubtype = FieldLayout(3, 1, "product subtype")
+        public static let majorVersion = FieldLayout(4, 1, "major product version")
+        public static let minorVersion = FieldLayout(5, 1, "minor product version")
+        public static let storageSize = FieldLayout(6, 1, "storage size")
+        public static let protocolType = FieldLayout(7, 1, "protocol type")
+    }
+
     public static func decode(_ payload: [UInt8]) throws(DecodeError) -> Type2Version {
-        guard payload.count == 8 else {
-            throw DecodeError(offset: min(payload.count, 8), expected: "8 version bytes", found: "\(payload.count) bytes")
+        guard payload.count == Layout.all.width else {
+            throw DecodeError(offset: min(payload.count, Layout.all.width), expected: Layout.all.expected, found: "\(payload.count) bytes")
         }
         return Type2Version(bytes: payload)
     }
 
-    public var fixedHeader: UInt8 { bytes[0] }
-    public var vendorID: UInt8 { bytes[1] }
-    public var productType: UInt8 { bytes[2] }
-    public var productSubtype: UInt8 { bytes[3] }
-    public var majorVersion: UInt8 { bytes[4] }
-    public var minorVersion: UInt8 { bytes[5] }
-    public var storageSize: UInt8 { bytes[6] }
-    public var protocolType: UInt8 { bytes[7] }
+    /// The byte of `field` (zero when the version is shorter than the layout, which decode refuses).
+    private func byte(_ field: FieldLayout) -> UInt8 { field.offset < bytes.count ? bytes[field.offset] : 0 }
+
+    public var fixedHeader: UInt8 { byte(Layout.fixedHeader) }
+    public var vendorID: UInt8 { byte(Layout.vendor) }
+    public var productType: UInt8 { byte(Layout.productType) }
+    public var productSubtype: UInt8 { byte(Layout.productSubtype) }
+    public var majorVersion: UInt8 { byte(Layout.majorVersion) }
+    public var minorVersion: UInt8 { byte(Layout.minorVersion) }
+    public var storageSize: UInt8 { byte(Layout.storageSize) }
+    public var protocolType: UInt8 { byte(Layout.protocolType) }
 
     public var vendorName: String {
         switch vendorID {
@@ -123,6 +139,28 @@ public enum Type2Response: Sendable, Hashable {
     /// AUTHENTICATE part 2 answer: `00` + ek(RndA').
     case authenticationResult([UInt8])
 
+    /// Where the values of the answers sit (NTAG213/215/216 datasheet §10; MF0ICU2 §7.5.5 for
+    /// the Ultralight C authentication, whose answers start with a marker byte). Answers not
+    /// listed are one value over the whole payload (pages, signature, version).
+    public enum Layout {
+        public static let acknowledgement = FieldLayout(0, 1, "ACK (A) or NAK (0, 1, 4, 5)")
+        public static let pack = FieldLayout(0, 2, "2-byte PACK")
+        public static let counter = FieldLayout(0, 3, "3-byte counter")
+        public static let tearingFlag = FieldLayout(0, 1, "1-byte tearing flag")
+        public static let vctid = FieldLayout(0, 1, "1-byte VCTID")
+        public static let authenticationMarker = FieldLayout(0, 1, "AF or 00 before ek(…)")
+
+        /// Page `i` of a READ or FAST_READ answer: pages of 4 bytes, in order.
+        public static func page(_ i: Int) -> Range<Int> { i * 4..<(i + 1) * 4 }
+
+        /// ek(RndB) or ek(RndA') after the marker: 8 (Ultralight C) or 16 bytes (AES).
+        public static func authenticationData(_ count: Int) -> Range<Int> { authenticationMarker.end..<authenticationMarker.end + count }
+    }
+
+    /// Marker bytes before the Ultralight C / AES authentication data.
+    public static let challengeMarker: UInt8 = 0xAF
+    public static let resultMarker: UInt8 = 0x00
+
     /// Decodes the tag's answer to `command`. 4-bit ACK/NAK are recognised for every command.
     public static func decode(_ payload: [UInt8], lastByteBits: UInt8 = 8, answering command: Type2Command) throws(DecodeError) -> Type2Response {
         if Type2Acknowledgement.looksLike(payload, lastByteBits: lastByteBits) || (payload.count == 1 && command.expectsAcknowledgement) {
@@ -144,11 +182,11 @@ public enum Type2Response: Sendable, Hashable {
             }
             return .pages(firstPage: start, data: payload)
         case .pwdAuth:
-            guard payload.count == 2 else { throw DecodeError(offset: 0, expected: "2-byte PACK", found: "\(payload.count) bytes") }
+            guard payload.count == Layout.pack.width else { throw DecodeError(offset: 0, expected: Layout.pack.expected, found: "\(payload.count) bytes") }
             return .pack(payload)
         case .readCounter:
             var c = ByteCursor(payload)
-            let v = try c.readUInt24LE("3-byte counter")
+            let v = try c.readUInt24LE(Layout.counter)
             try c.expectEnd("counter value")
             return .counter(v)
         case .readSignature:
@@ -157,18 +195,20 @@ public enum Type2Response: Sendable, Hashable {
             }
             return .signature(payload)
         case .checkTearingEvent:
-            guard payload.count == 1 else { throw DecodeError(offset: 0, expected: "1-byte tearing flag", found: "\(payload.count) bytes") }
-            return .tearingFlag(payload[0])
+            guard payload.count == Layout.tearingFlag.width else { throw DecodeError(offset: 0, expected: Layout.tearingFlag.expected, found: "\(payload.count) bytes") }
+            var c = ByteCursor(payload)
+            return .tearingFlag(try c.readUInt8(Layout.tearingFlag))
         case .vcsl:
-            guard payload.count == 1 else { throw DecodeError(offset: 0, expected: "1-byte VCTID", found: "\(payload.count) bytes") }
-            return .vctid(payload[0])
+            guard payload.count == Layout.vctid.width else { throw DecodeError(offset: 0, expected: Layout.vctid.expected, found: "\(payload.count) bytes") }
+            var c = ByteCursor(payload)
+            return .vctid(try c.readUInt8(Layout.vctid))
         case .authenticate:
-            guard payload.count == 9 || payload.count == 17, payload[0] == 0xAF else {
+            guard payload.count == 9 || payload.count == 17, payload[0] == Self.challengeMarker else {
                 throw DecodeError(offset: 0, expected: "AF + 8 or 16 bytes ek(RndB)", found: "\(payload.count) bytes")
             }
             return .authenticationChallenge(Array(payload.dropFirst()))
         case .authenticateContinue:
-            guard payload.count == 9 || payload.count == 17, payload[0] == 0x00 else {
+            guard payload.count == 9 || payload.count == 17, payload[0] == Self.resultMarker else {
                 throw DecodeError(offset: 0, expected: "00 + 8 or 16 bytes ek(RndA')", found: "\(payload.count) bytes")
             }
             return .authenticationResult(Array(payload.dropFirst()))
@@ -186,12 +226,15 @@ public enum Type2Response: Sendable, Hashable {
         case .version(let v): return (v.bytes, 8)
         case .pages(_, let d): return (d, 8)
         case .pack(let p): return (p, 8)
-        case .counter(let v): return ([UInt8(v & 0xFF), UInt8((v >> 8) & 0xFF), UInt8((v >> 16) & 0xFF)], 8)
+        case .counter(let v):
+            var w = PayloadWriter()
+            w.putLE(v, Layout.counter)
+            return (w.bytes, 8)
         case .signature(let s): return (s, 8)
         case .tearingFlag(let f): return ([f], 8)
         case .vctid(let v): return ([v], 8)
-        case .authenticationChallenge(let d): return ([0xAF] + d, 8)
-        case .authenticationResult(let d): return ([0x00] + d, 8)
+        case .authenticationChallenge(let d): return ([Self.challengeMarker] + d, 8)
+        case .authenticationResult(let d): return ([Self.resultMarker] + d, 8)
         }
     }
 

@@ -34,30 +34,30 @@ enum Type2Frames {
                 ctx.summary = "unknown command \(first)"
                 ctx.warn("\(first) is no ISO 14443-3 or Type 2 command, and no ATS announced ISO-DEP")
             }
-            ctx.sink.add(Field("ntag.data", "Data", Hex.string(split.payload), range: 0..<split.payload.count))
+            ctx.sink.add(Field("ntag.data", "Data", Hex.string(split.payload), range: split.payload.indices))
             return
         }
         s.pending = (ctx.number, .type2(command))
         ctx.summary = command.summary
         if command.code != .compatibilityWrite || continuation == .none {
-            ctx.sink.add(Field("ntag.command", "Command", .named(command.code.name, code: command.code.rawValue), range: 0..<1))
+            ctx.sink.add(Field("ntag.command", "Command", .named(command.code.name, code: command.code.rawValue), range: Type2Command.Layout.code.range))
         }
         let map = s.memoryMap
         let known = s.model != nil
         switch command {
         case .read(let page):
-            ctx.sink.add(Field("ntag.page", "Page", pageText(page, s), range: 1..<2))
+            ctx.sink.add(Field("ntag.page", "Page", pageText(page, s), range: Type2Command.Layout.page.range))
             if known, Int(page) > map.lastPage {
                 ctx.note("page \(Hex.byte(page)) is beyond the last page \(Hex.byte(UInt8(map.lastPage))) of the \(s.model?.rawValue ?? ""); the tag answers NAK")
             }
         case .fastRead(let start, let end):
-            ctx.sink.add(Field("ntag.start_page", "Start page", pageText(start, s), range: 1..<2))
-            ctx.sink.add(Field("ntag.end_page", "End page", pageText(end, s), range: 2..<3))
+            ctx.sink.add(Field("ntag.start_page", "Start page", pageText(start, s), range: Type2Command.Layout.startPage.range))
+            ctx.sink.add(Field("ntag.end_page", "End page", pageText(end, s), range: Type2Command.Layout.endPage.range))
             if end < start { ctx.note("end page before start page; the tag answers NAK") }
             if known, Int(end) > map.lastPage { ctx.note("end page beyond the last page \(Hex.byte(UInt8(map.lastPage))); the tag answers NAK") }
         case .write(let page, let data):
-            ctx.sink.add(Field("ntag.page", "Page", pageText(page, s), range: 1..<2))
-            ctx.sink.add(Field("ntag.data", "Data", .hex(data), range: 2..<6))
+            ctx.sink.add(Field("ntag.page", "Page", pageText(page, s), range: Type2Command.Layout.page.range))
+            ctx.sink.add(Field("ntag.data", "Data", .hex(data), range: Type2Command.Layout.writeData.range))
             switch page {
             case 0, 1: ctx.note("pages 0–1 hold the UID and are read-only; the tag answers NAK")
             case 2: ctx.note("page 2: only the lock bits are written, OR-ed into the current value")
@@ -65,35 +65,35 @@ enum Type2Frames {
             default: break
             }
         case .compatibilityWrite(let page):
-            ctx.sink.add(Field("ntag.page", "Page", pageText(page, s), range: 1..<2))
+            ctx.sink.add(Field("ntag.page", "Page", pageText(page, s), range: Type2Command.Layout.page.range))
         case .compatibilityWriteData(let data):
-            ctx.sink.add(Field("ntag.data", "Data", "\(Hex.string(data.prefix(4))) (only these 4 bytes are written)", range: 0..<4))
-            ctx.sink.add(Field("ntag.padding", "Ignored", Hex.string(data.dropFirst(4)), range: 4..<16))
+            ctx.sink.add(Field("ntag.data", "Data", "\(Hex.string(data.prefix(4))) (only these 4 bytes are written)", range: Type2Command.Layout.compatibilityData.range))
+            ctx.sink.add(Field("ntag.padding", "Ignored", Hex.string(data.dropFirst(Type2Command.Layout.compatibilityData.width)), range: Type2Command.Layout.compatibilityPadding.range))
         case .readCounter(let n), .checkTearingEvent(let n):
-            ctx.sink.add(Field("ntag.counter_number", "Counter", "\(n)", range: 1..<2))
+            ctx.sink.add(Field("ntag.counter_number", "Counter", "\(n)", range: Type2Command.Layout.counter.range))
             if s.model?.isNTAG == true, case .readCounter = command, n != 2 { ctx.note("NTAG21x only has counter 2 (the NFC counter); the tag answers NAK") }
         case .incrementCounter(let n, let v, let ignored):
-            ctx.sink.add(Field("ntag.counter_number", "Counter", "\(n)", range: 1..<2))
-            ctx.sink.add(Field("ntag.increment", "Increment", "\(v)", range: 2..<5))
-            ctx.sink.add(Field("ntag.ignored", "Ignored byte", Hex.byte(ignored), range: 5..<6))
+            ctx.sink.add(Field("ntag.counter_number", "Counter", "\(n)", range: Type2Command.Layout.counter.range))
+            ctx.sink.add(Field("ntag.increment", "Increment", "\(v)", range: Type2Command.Layout.increment.range))
+            ctx.sink.add(Field("ntag.ignored", "Ignored byte", Hex.byte(ignored), range: Type2Command.Layout.ignored.range))
         case .pwdAuth(let pwd):
-            ctx.sink.add(Field("ntag.pwd", "Password", .hex(pwd), range: 1..<5))
+            ctx.sink.add(Field("ntag.pwd", "Password", .hex(pwd), range: Type2Command.Layout.password.range))
         case .readSignature(let a):
-            ctx.sink.add(Field("ntag.address", "Address", Hex.byte(a), range: 1..<2))
+            ctx.sink.add(Field("ntag.address", "Address", Hex.byte(a), range: Type2Command.Layout.signatureAddress.range))
         case .writeSignature(let block, let data):
-            ctx.sink.add(Field("ntag.signature_block", "Signature block", "\(block)", range: 1..<2))
-            ctx.sink.add(Field("ntag.data", "Data", Hex.string(data), range: 2..<6))
+            ctx.sink.add(Field("ntag.signature_block", "Signature block", "\(block)", range: Type2Command.Layout.signatureBlock.range))
+            ctx.sink.add(Field("ntag.data", "Data", Hex.string(data), range: Type2Command.Layout.signatureData.range))
         case .lockSignature(let a):
-            ctx.sink.add(Field("ntag.lock_argument", "Argument", Hex.byte(a), range: 1..<2))
+            ctx.sink.add(Field("ntag.lock_argument", "Argument", Hex.byte(a), range: Type2Command.Layout.lockArgument.range))
         case .vcsl(let iid, let caps):
-            ctx.sink.add(Field("ntag.iid", "Installation identifier", Hex.string(iid), range: 1..<17))
-            ctx.sink.add(Field("ntag.pcd_caps", "PCD capabilities", Hex.string(caps), range: 17..<21))
+            ctx.sink.add(Field("ntag.iid", "Installation identifier", Hex.string(iid), range: Type2Command.Layout.installationIdentifier.range))
+            ctx.sink.add(Field("ntag.pcd_caps", "PCD capabilities", Hex.string(caps), range: Type2Command.Layout.pcdCapabilities.range))
         case .sectorSelectSector(let sector, _):
-            ctx.sink.add(Field("ntag.sector", "Sector", "\(sector)", range: 0..<1))
+            ctx.sink.add(Field("ntag.sector", "Sector", "\(sector)", range: Type2Command.Layout.sector.range))
         case .authenticate(let key):
-            ctx.sink.add(Field("ntag.key_number", "Key number", "\(key)", range: 1..<2))
+            ctx.sink.add(Field("ntag.key_number", "Key number", "\(key)", range: Type2Command.Layout.keyNumber.range))
         case .authenticateContinue(let data):
-            ctx.sink.add(Field("ntag.auth_data", "ek(RndA ‖ RndB')", Hex.string(data), range: 1..<17))
+            ctx.sink.add(Field("ntag.auth_data", "ek(RndA ‖ RndB')", Hex.string(data), range: Type2Command.Layout.authenticationData.range))
         case .getVersion, .sectorSelect:
             break
         }
@@ -113,17 +113,17 @@ enum Type2Frames {
         } catch {
             ctx.summary = "malformed answer to \(command.code.name)"
             ctx.diagnostics.append(Diagnostic(.error, "answer to \(command.code.name) \(error)"))
-            ctx.sink.add(Field("ntag.data", "Data", Hex.string(split.payload), range: 0..<split.payload.count))
+            ctx.sink.add(Field("ntag.data", "Data", Hex.string(split.payload), range: split.payload.indices))
             return
         }
         switch response {
         case .acknowledgement(.ack):
             ctx.summary = "ACK"
-            ctx.sink.add(Field("ntag.ack", "ACK", "A (acknowledged)", range: 0..<1))
+            ctx.sink.add(Field("ntag.ack", "ACK", "A (acknowledged)", range: Type2Response.Layout.acknowledgement.range))
             applyAcknowledged(command, &ctx, &s)
         case .acknowledgement(.nak(let nak)):
             ctx.summary = "NAK \(nak.rawValue): \(nak.meaning)"
-            ctx.sink.add(Field("ntag.nak", "NAK", "\(nak.rawValue): \(nak.meaning)", range: 0..<1))
+            ctx.sink.add(Field("ntag.nak", "NAK", "\(nak.rawValue): \(nak.meaning)", range: Type2Response.Layout.acknowledgement.range))
             if case .pwdAuth(let pwd) = command {
                 s.authentication = .refused(password: pwd, nak: nak)
                 ctx.summary = "NAK \(nak.rawValue): PWD_AUTH refused" + (nak == .authenticationCounterOverflow ? " (AUTHLIM reached)" : "")
@@ -161,29 +161,29 @@ enum Type2Frames {
             w.hexBytes(pack)
             w.write(", authenticated")
             ctx.summary = w.string
-            ctx.sink.add(Field("ntag.pack", "PACK", .hex(pack), range: 0..<2))
+            ctx.sink.add(Field("ntag.pack", "PACK", .hex(pack), range: Type2Response.Layout.pack.range))
         case .counter(let v):
             if case .readCounter(let n) = command { s.counters[Int(n)] = v }
             ctx.summary = "counter value \(v)"
-            ctx.sink.add(Field("ntag.counter", "Counter value", "\(v) (\(Hex.value(v, digits: 6)))", range: 0..<3))
+            ctx.sink.add(Field("ntag.counter", "Counter value", "\(v) (\(Hex.value(v, digits: 6)))", range: Type2Response.Layout.counter.range))
         case .signature(let sig):
             s.signature = sig
             ctx.summary = "signature (\(sig.count) bytes, ECC secp128r1)"
-            ctx.sink.add(Field("ntag.signature", "Originality signature", Hex.string(sig), range: 0..<sig.count))
+            ctx.sink.add(Field("ntag.signature", "Originality signature", Hex.string(sig), range: sig.indices))
         case .tearingFlag(let f):
             ctx.summary = "tearing flag \(Hex.byte(f))" + (f == 0xBD ? ": no tearing event" : ": tearing event happened")
-            ctx.sink.add(Field("ntag.tearing_flag", "Tearing flag", Hex.byte(f) + (f == 0xBD ? " (valid)" : " (torn)"), range: 0..<1))
+            ctx.sink.add(Field("ntag.tearing_flag", "Tearing flag", Hex.byte(f) + (f == 0xBD ? " (valid)" : " (torn)"), range: Type2Response.Layout.tearingFlag.range))
         case .vctid(let v):
             ctx.summary = "VCTID \(Hex.byte(v))"
-            ctx.sink.add(Field("ntag.vctid", "VCTID", Hex.byte(v), range: 0..<1))
+            ctx.sink.add(Field("ntag.vctid", "VCTID", Hex.byte(v), range: Type2Response.Layout.vctid.range))
         case .authenticationChallenge(let ek):
             ctx.summary = "AUTHENTICATE challenge ek(RndB) \(Hex.string(ek))"
-            ctx.sink.add(Field("ntag.auth_data", "ek(RndB)", Hex.string(ek), range: 1..<1 + ek.count))
+            ctx.sink.add(Field("ntag.auth_data", "ek(RndB)", Hex.string(ek), range: Type2Response.Layout.authenticationData(ek.count)))
             s.continuation = .none
         case .authenticationResult(let ek):
             s.authentication = .mutuallyAuthenticated
             ctx.summary = "AUTHENTICATE done, ek(RndA') \(Hex.string(ek))"
-            ctx.sink.add(Field("ntag.auth_data", "ek(RndA')", Hex.string(ek), range: 1..<1 + ek.count))
+            ctx.sink.add(Field("ntag.auth_data", "ek(RndA')", Hex.string(ek), range: Type2Response.Layout.authenticationData(ek.count)))
         }
     }
 
@@ -213,15 +213,15 @@ enum Type2Frames {
 
     /// `model` is `v.model?.summary`, which the caller has already made.
     static func describeVersion(_ v: Type2Version, model: String?, _ ctx: inout FrameContext) {
-        ctx.sink.add(Field("ntag.version", "Version", .hex(v.bytes), range: 0..<8, children: [
-            Field("ntag.version.header", "Fixed header", .byte(v.fixedHeader), range: 0..<1),
-            Field("ntag.version.vendor", "Vendor", .byte(v.vendorID, note: v.vendorName), range: 1..<2),
-            Field("ntag.version.type", "Product type", .byte(v.productType, note: v.productTypeName), range: 2..<3),
-            Field("ntag.version.subtype", "Product subtype", .byte(v.productSubtype), range: 3..<4),
-            Field("ntag.version.major", "Major version", .byte(v.majorVersion), range: 4..<5),
-            Field("ntag.version.minor", "Minor version", .byte(v.minorVersion), range: 5..<6),
-            Field("ntag.version.storage", "Storage size", .byte(v.storageSize, note: v.storageSizeDescription), range: 6..<7),
-            Field("ntag.version.protocol", "Protocol", .byte(v.protocolType, suffix: v.protocolType == 3 ? " (ISO/IEC 14443-3)" : ""), range: 7..<8),
+        ctx.sink.add(Field("ntag.version", "Version", .hex(v.bytes), range: Type2Version.Layout.all.range, children: [
+            Field("ntag.version.header", "Fixed header", .byte(v.fixedHeader), range: Type2Version.Layout.fixedHeader.range),
+            Field("ntag.version.vendor", "Vendor", .byte(v.vendorID, note: v.vendorName), range: Type2Version.Layout.vendor.range),
+            Field("ntag.version.type", "Product type", .byte(v.productType, note: v.productTypeName), range: Type2Version.Layout.productType.range),
+            Field("ntag.version.subtype", "Product subtype", .byte(v.productSubtype), range: Type2Version.Layout.productSubtype.range),
+            Field("ntag.version.major", "Major version", .byte(v.majorVersion), range: Type2Version.Layout.majorVersion.range),
+            Field("ntag.version.minor", "Minor version", .byte(v.minorVersion), range: Type2Version.Layout.minorVersion.range),
+            Field("ntag.version.storage", "Storage size", .byte(v.storageSize, note: v.storageSizeDescription), range: Type2Version.Layout.storageSize.range),
+            Field("ntag.version.protocol", "Protocol", .byte(v.protocolType, suffix: v.protocolType == 3 ? " (ISO/IEC 14443-3)" : ""), range: Type2Version.Layout.protocolType.range),
             Field("ntag.model", "Model", model ?? "unknown"),
         ]))
     }
@@ -306,14 +306,14 @@ enum Type2Frames {
                 note.write(" bytes)")
                 value = .hex(bytes, suffix: note.string)
             }
-            children.append(Field("ntag.page_data", pageLabelName(p, region), value, range: i * 4..<i * 4 + 4))
+            children.append(Field("ntag.page_data", pageLabelName(p, region), value, range: Type2Response.Layout.page(i)))
         }
         var size = TextWriter(capacity: 40)
         size.decimal(count)
         size.write(count == 1 ? " page, " : " pages, ")
         size.decimal(data.count)
         size.write(" bytes")
-        ctx.sink.add(Field("ntag.data", "Data", size.string, range: 0..<data.count, children: children))
+        ctx.sink.add(Field("ntag.data", "Data", size.string, range: data.indices, children: children))
     }
 }
 

@@ -33,6 +33,26 @@ import PropertyBased
         }
     }
 
+    /// The layout tables (issue 17) say where encode puts each value, and every command's
+    /// encoding has the length its code requires.
+    @Test func layoutTablesSayWhereEncodePutsEachValue() async {
+        typealias L = Type2Command.Layout
+        let inc = Type2Command.incrementCounter(counter: 2, increment: 0x03_0201, ignored: 0xEE).encode()
+        #expect(Array(inc[L.code.range]) == [0xA5] && Array(inc[L.counter.range]) == [2])
+        #expect(Array(inc[L.increment.range]) == [1, 2, 3] && Array(inc[L.ignored.range]) == [0xEE])
+        let iid = [UInt8](1...16), caps: [UInt8] = [0xA, 0xB, 0xC, 0xD]
+        let vcsl = Type2Command.vcsl(installationIdentifier: iid, pcdCapabilities: caps).encode()
+        #expect(Array(vcsl[L.installationIdentifier.range]) == iid && Array(vcsl[L.pcdCapabilities.range]) == caps)
+        let write = Type2Command.write(page: 7, data: [1, 2, 3, 4]).encode()
+        #expect(Array(write[L.page.range]) == [7] && Array(write[L.writeData.range]) == [1, 2, 3, 4])
+        #expect(Type2Response.counter(0x03_0201).encode().bytes == [1, 2, 3])
+        #expect(Type2Response.Layout.page(2) == 8..<12)
+        await propertyCheck(count: 500, input: Gen.int(in: 0...15), Gen<UInt8>.value().array(of: 20)) { kind, bytes in
+            let c = Self.command(kind: kind, bytes: bytes)
+            #expect(c.encode().count == c.code.payloadLength, "\(c.code.name)")
+        }
+    }
+
     @Test func secondPacketsDecodeInContext() throws {
         let data = Array(0..<16).map(UInt8.init)
         #expect(try Type2Command.decode(data, continuation: .compatibilityWriteData(page: 4)) == .compatibilityWriteData(data))
