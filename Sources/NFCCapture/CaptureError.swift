@@ -1,5 +1,17 @@
 import NFCCore
 
+/// nfctrace's exit codes (DESIGN.md; 65 and 74 as in sysexits.h), named once.
+public enum ExitStatus: Int32, Sendable {
+    case success = 0
+    /// Findings the user asked to fail on: diagnostics, a replay divergence, a fuzz crash.
+    case findings = 1
+    case usage = 2
+    /// Bad input data (EX_DATAERR).
+    case dataError = 65
+    /// An I/O error (EX_IOERR).
+    case ioError = 74
+}
+
 /// Why a capture could not be read or written. Every case names the file; `exitCode` follows
 /// DESIGN.md (65 bad input data, 74 I/O error).
 public enum CaptureError: Error, Equatable, Sendable, CustomStringConvertible {
@@ -34,10 +46,10 @@ public enum CaptureError: Error, Equatable, Sendable, CustomStringConvertible {
         }
     }
 
-    public var exitCode: Int32 {
+    public var exitCode: ExitStatus {
         switch self {
-        case .cannotOpen, .io: return 74
-        case .empty, .unrecognized, .unsupportedLinkType, .damaged, .unrepresentable, .tooLarge: return 65
+        case .cannotOpen, .io: return .ioError
+        case .empty, .unrecognized, .unsupportedLinkType, .damaged, .unrepresentable, .tooLarge: return .dataError
         }
     }
 }

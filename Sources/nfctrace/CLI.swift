@@ -10,10 +10,10 @@ import NFCCore
 /// An error that carries its own exit code and message.
 struct CLIFailure: Error {
     var message: String
-    var code: Int32
+    var code: ExitStatus
 
-    static func usage(_ message: String) -> CLIFailure { CLIFailure(message: message, code: 2) }
-    static func findings(_ message: String) -> CLIFailure { CLIFailure(message: message, code: 1) }
+    static func usage(_ message: String) -> CLIFailure { CLIFailure(message: message, code: .usage) }
+    static func findings(_ message: String) -> CLIFailure { CLIFailure(message: message, code: .findings) }
 }
 
 enum FileHandleOutput {
@@ -24,16 +24,16 @@ enum FileHandleOutput {
 }
 
 enum CLI {
-    static func fail(_ message: String, code: Int32) -> Never {
+    static func fail(_ message: String, code: ExitStatus) -> Never {
         AtomicFile.discardAllPending()
         FileHandleOutput.standardError("nfctrace: \(message)\n")
-        exit(code)
+        exit(code.rawValue)
     }
 
     /// Ends the process with `code` (for a message already written some other way).
-    static func end(_ code: Int32) -> Never {
+    static func end(_ code: ExitStatus) -> Never {
         AtomicFile.discardAllPending()
-        exit(code)
+        exit(code.rawValue)
     }
 
     static func warn(_ message: String) {

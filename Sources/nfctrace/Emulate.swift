@@ -108,7 +108,7 @@ struct Emulate: ParsableCommand {
         do {
             server = try NFCPyUDPServer(tag: tag, host: host, port: port)
         } catch {
-            throw CLIFailure(message: error.description, code: 74)
+            throw CLIFailure(message: error.description, code: .ioError)
         }
         var writer: FrameWriter? = nil
         if let record {
@@ -154,7 +154,7 @@ struct Emulate: ParsableCommand {
         }
         if let save {
             do {
-                guard let bytes = tag.savedDump() else { throw CLIFailure(message: "this tag cannot be saved", code: 65) }
+                guard let bytes = tag.savedDump() else { throw CLIFailure(message: "this tag cannot be saved", code: .dataError) }
                 let out = try ByteOutput.create(save)
                 out.write(bytes)
                 try out.finish()
@@ -176,10 +176,10 @@ struct Emulate: ParsableCommand {
         log.drain(seconds: 1)
         if let failure {
             // A stderr nobody reads must not keep the process alive: the message is queued, the exit code tells.
-            let (message, code): (String, Int32) = switch failure {
+            let (message, code): (String, ExitStatus) = switch failure {
             case let f as CLIFailure: (f.message, f.code)
             case let e as CaptureError: (e.description, e.exitCode)
-            default: ("\(failure)", 74)
+            default: ("\(failure)", .ioError)
             }
             log.own(message)
             log.drain(seconds: 1)
@@ -215,31 +215,25 @@ struct Emulate: ParsableCommand {
             frames.append(f)
         }
         guard let c = CassetteTag(frames: frames, order: order, unknown: unknown) else {
-            throw CLIFailure(message: "\(path): no reader frame to answer in this trace", code: 65)
+            throw CLIFailure(message: "\(path): no reader frame to answer in this trace", code: .dataError)
         }
         c.onUnknown = { f in log.peer("cassette: unknown request \(Hex.string(f.bytes.prefix(64)))\(f.bytes.count > 64 ? " …" : "")") }
         return c
     }
 
     func makeTag(log: PeerLog) throws -> EmulatedTag {
-        var dumpValue: TagDump
+        let source: TagSource
         if let dump {
-            dumpValue = try InputLimit.loadDump(dump)
+            source = .dump(dump)
         } else if let fromTrace {
-            let reader = try Capture.open(fromTrace)
-            guard let rebuilt = try TraceTag.rebuild(next: { try reader.next() }, session: session) else {
-                throw CLIFailure(message: "\(fromTrace): no tag session\(session.map { " \($0)" } ?? "") in this trace can be emulated", code: 65)
-            }
-            log.own("\(fromTrace): emulating the tag of \(rebuilt.from)")
-            dumpValue = rebuilt.dump
+            source = .trace(fromTrace, session: session)
         } else if let model {
-            guard let builtIn = BuiltInTag.named(model) else {
-                throw CLIFailure.usage("unknown model \"\(model)\" (\(BuiltInTag.all.map(\.name).joined(separator: ", ")))")
-            }
-            dumpValue = builtIn.make()
+            source = .model(model)
         } else {
             throw CLIFailure.usage("give a dump file, --from-trace or --model")
         }
+        var (dumpValue, from) = try source.resolve()
+        if let fromTrace, let from { log.own("\(fromTrace): emulating the tag of \(from)") }
         for note in dumpValue.notes { log.own(note) }
         if var d = dumpValue.content as? Type2Dump {
             if let password {
@@ -254,7 +248,7 @@ struct Emulate: ParsableCommand {
         } else if password != nil || pack != nil {
             throw CLIFailure.usage("--password and --pack apply to NTAG/Ultralight tags")
         }
-        guard let tag = dumpValue.makeTag() else { throw CLIFailure(message: "the dump holds no usable UID", code: 65) }
+        guard let tag = dumpValue.makeTag() else { throw CLIFailure(message: "the dump holds no usable UID", code: .dataError) }
         return tag
     }
 

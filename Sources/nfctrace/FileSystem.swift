@@ -47,7 +47,7 @@ enum FileSystem {
         for part in path.split(separator: "/") {
             current += "/" + part
             if !isDirectory(current) && mkdir(current, 0o755) != 0 && errno != EEXIST {
-                throw CLIFailure(message: "cannot create \(current): \(String(cString: strerror(errno)))", code: 74)
+                throw CLIFailure(message: "cannot create \(current): \(String(cString: strerror(errno)))", code: .ioError)
             }
         }
     }
@@ -66,7 +66,7 @@ enum FileSystem {
             out.write(bytes)
             try out.finish()
         } catch {
-            throw CLIFailure(message: error.description, code: 74)
+            throw CLIFailure(message: error.description, code: .ioError)
         }
     }
 
@@ -82,7 +82,7 @@ enum FileSystem {
     }
 
     static func rename(_ from: String, _ to: String) throws(CLIFailure) {
-        guard systemRename(from, to) == 0 else { throw CLIFailure(message: "cannot move \(from) to \(to): \(String(cString: strerror(errno)))", code: 74) }
+        guard systemRename(from, to) == 0 else { throw CLIFailure(message: "cannot move \(from) to \(to): \(String(cString: strerror(errno)))", code: .ioError) }
     }
 
     static func currentDirectory() -> String {

@@ -57,7 +57,7 @@ struct FuzzRun {
         guard result.status == 0 else {
             let text = String(decoding: result.stdout + result.stderr, as: UTF8.self)
             FileHandleOutput.standardError(String(text.suffix(4000)))
-            throw CLIFailure(message: "building \(target.name) failed: \(arguments.joined(separator: " "))", code: 74)
+            throw CLIFailure(message: "building \(target.name) failed: \(arguments.joined(separator: " "))", code: .ioError)
         }
     }
 
@@ -74,7 +74,7 @@ struct FuzzRun {
     }
 
     mutating func fuzz() throws(CLIFailure) {
-        guard FileSystem.exists(binary) else { throw CLIFailure(message: "\(binary) is not built (drop --no-build)", code: 74) }
+        guard FileSystem.exists(binary) else { throw CLIFailure(message: "\(binary) is not built (drop --no-build)", code: .ioError) }
         try FileSystem.makeDirectories(corpus)
         try FileSystem.makeDirectories(artifacts)
         before = Set(FileSystem.list(artifacts))

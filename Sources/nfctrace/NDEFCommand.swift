@@ -43,11 +43,11 @@ struct NDEFCommand: ParsableCommand {
             var bytes = try input.readAll(limit: hex ? InputLimit.ndefHex : InputLimit.ndef, what: hex ? "NDEF hex text" : "an NDEF message or tag memory image")
             if hex {
                 guard let parsed = Hex.parse(String(decoding: bytes, as: UTF8.self), pairsOnly: true) else {
-                    throw CLIFailure(message: "\(input.name): --hex input holds something other than pairs of hex digits and separators (a lone digit means the text was cut)", code: 65)
+                    throw CLIFailure(message: "\(input.name): --hex input holds something other than pairs of hex digits and separators (a lone digit means the text was cut)", code: .dataError)
                 }
                 bytes = parsed
             }
-            guard !bytes.isEmpty else { throw CLIFailure(message: "\(input.name): no bytes to decode", code: 65) }
+            guard !bytes.isEmpty else { throw CLIFailure(message: "\(input.name): no bytes to decode", code: .dataError) }
             let mode: NDEFValidation = strict ? .strict : .lenient
             let inspection = NDEFInspection.inspect(bytes, as: kind, mode: mode)
             let out = ByteOutput.standardOutput()

@@ -43,7 +43,7 @@ enum Main {
             if code == .validationFailure {
                 let message = NFCTrace.fullMessage(for: error)
                 FileHandleOutput.standardError(message + "\n")
-                exit(2)
+                exit(ExitStatus.usage.rawValue)
             }
             NFCTrace.exit(withError: error)
         }

@@ -45,9 +45,9 @@ struct Replay: ParsableCommand {
         guard !traces.isEmpty else { throw CLIFailure.usage("give at least one trace") }
         try OutputCheck.refuseOverwriting(output, inputs: traces + [rules, dumpPath], option: "--output")
         let extraRules = try rules.map { try Self.loadRules($0) } ?? ReplayRules()
-        // The target's dump is read once, before any trace: a missing (74) or malformed (65) dump
-        // is the target's fault, named as such, not each trace's.
-        let dump = try dumpPath.map { try InputLimit.loadDump($0) }
+        // The target's tag is resolved once, before any trace: a missing (74) or malformed (65)
+        // dump, or an unknown model (2), is the target's fault, named as such, not each trace's.
+        let dump = try TagSource(replayTarget: against)?.resolve().dump
         let out = try ByteOutput.create(output)
         var results: [ReplayResult] = []
         for trace in traces {
@@ -65,18 +65,18 @@ struct Replay: ParsableCommand {
             default: return false
             }
         }) {
-            throw CLIFailure(message: "unreadable trace(s); see the report", code: 65)
+            throw CLIFailure(message: "unreadable trace(s); see the report", code: .dataError)
         }
         if results.contains(where: { if case .targetFailed = $0.outcome { return true } else { return false } }) {
-            throw CLIFailure(message: "the target failed; see the report", code: 74)
+            throw CLIFailure(message: "the target failed; see the report", code: .ioError)
         }
         if !results.allSatisfy(\.passed) { throw CLIFailure.findings("divergence(s); see the report") }
     }
 
     /// The dump file of an `emulator:DUMP` target.
     var dumpPath: String? {
-        guard against.hasPrefix("emulator:"), !against.hasPrefix("emulator:model:") else { return nil }
-        return String(against.dropFirst("emulator:".count))
+        if case .dump(let path)? = TagSource(replayTarget: against) { return path }
+        return nil
     }
 
     func replay(_ trace: String, extraRules: ReplayRules, dump: TagDump?) throws -> ReplayResult {
@@ -95,7 +95,7 @@ struct Replay: ParsableCommand {
         let target: ReplayTarget
         do {
             target = try makeTarget(for: trace, dump: dump)
-        } catch let f as CLIFailure where f.code == 65 {
+        } catch let f as CLIFailure where f.code == .dataError {
             return ReplayResult(trace: trace, target: against, outcome: .noTarget(f.message), exchanges: 0, fieldCycles: 0, accepted: [:], seconds: 0)
         } catch let e as CaptureError {
             return unreadable(e.description)
@@ -109,21 +109,14 @@ struct Replay: ParsableCommand {
             // A damaged trace still rebuilds its tag from the frames before the damage; the replay
             // then reports the damage itself.
             guard let (field, sources) = try TraceTag.field(next: { (try? reader.next()) ?? nil }) else {
-                throw CLIFailure(message: "no tag session in this trace can be emulated", code: 65)
+                throw CLIFailure(message: "no tag session in this trace can be emulated", code: .dataError)
             }
             let from = sources.joined(separator: "; ")
             return EmulatorTarget(tag: field, name: "emulator (\(field.summary), rebuilt from \(from))")
         }
-        if against.hasPrefix("emulator:model:") {
-            let name = String(against.dropFirst("emulator:model:".count))
-            guard let builtIn = BuiltInTag.named(name), let tag = builtIn.make().makeTag() else {
-                throw CLIFailure.usage("unknown built-in tag \"\(name)\" (\(BuiltInTag.all.map(\.name).joined(separator: ", ")))")
-            }
-            return EmulatorTarget(tag: tag)
-        }
-        if let dump, let path = dumpPath {
-            // A fresh tag per trace, from the dump read once.
-            guard let tag = dump.makeTag() else { throw CLIFailure(message: "\(path): the dump holds no usable UID", code: 65) }
+        if let dump {
+            // A fresh tag per trace, from the dump or model resolved once.
+            guard let tag = dump.makeTag() else { throw CLIFailure(message: "\(against): the dump holds no usable UID", code: .dataError) }
             return EmulatorTarget(tag: tag)
         }
         if against.hasPrefix("udp:") {

@@ -47,7 +47,7 @@ struct Subprocess {
     func run() throws(CLIFailure) -> Result {
         var outPipe: [Int32] = [-1, -1], errPipe: [Int32] = [-1, -1], inPipe: [Int32] = [-1, -1]
         guard pipe(&outPipe) == 0, pipe(&errPipe) == 0, pipe(&inPipe) == 0 else {
-            throw CLIFailure(message: "cannot create pipes: \(String(cString: strerror(errno)))", code: 74)
+            throw CLIFailure(message: "cannot create pipes: \(String(cString: strerror(errno)))", code: .ioError)
         }
         #if canImport(Glibc)
         var actions = posix_spawn_file_actions_t()
@@ -92,7 +92,7 @@ struct Subprocess {
         close(inPipe[0]); close(outPipe[1]); close(errPipe[1])
         guard spawned == 0 else {
             close(inPipe[1]); close(outPipe[0]); close(errPipe[0])
-            throw CLIFailure(message: "cannot run \(arguments.first ?? ""): \(String(cString: strerror(spawned)))", code: 74)
+            throw CLIFailure(message: "cannot run \(arguments.first ?? ""): \(String(cString: strerror(spawned)))", code: .ioError)
         }
         if let stdin, !stdin.isEmpty {
             // A program that does not read its input must not block us: write what fits.

@@ -77,7 +77,7 @@ import NFCCore
         #expect(at == offset)
         #expect(frame == 4)
         #expect(reason.contains("truncated"))
-        #expect(error?.exitCode == 65)
+        #expect(error?.exitCode == .dataError && error?.exitCode.rawValue == 65)
     }
 
     @Test func truncatedRecordHeader() throws {
