@@ -15,6 +15,9 @@ public struct FieldLayout: Sendable, Hashable {
     }
 
     public var range: Range<Int> { offset..<offset + width }
+    /// The range of the field in a payload where its table starts at `base` (a UID CLn inside a
+    /// SELECT, say).
+    public func range(at base: Int) -> Range<Int> { base + offset..<base + offset + width }
     /// The offset just past the field, where the next one starts.
     public var end: Int { offset + width }
 }

@@ -29,7 +29,8 @@ public struct NVB: Sendable, Hashable {
     public var byteCount: Int { Int(raw >> 4) }
     public var extraBits: Int { Int(raw & 0x0F) }
     /// `0x70`: SEL, NVB and the 40 bits of UID CLn + BCC, i.e. a SELECT.
-    public var isSelect: Bool { raw == 0x70 }
+    public static let select = NVB(bytes: 7, bits: 0)
+    public var isSelect: Bool { self == NVB.select }
     /// Number of UID CLn bits the reader sent along (0 for `20`).
     public var uidBitCount: Int { max(0, (byteCount - 2) * 8 + extraBits) }
     /// ISO/IEC 14443-3 §6.5.3.3: byte count 2…7, bit count 0…7, and not beyond 40 UID bits.
@@ -38,6 +39,15 @@ public struct NVB: Sendable, Hashable {
 
 /// One cascade level's UID bytes: `uid0…uid3` (or `CT uid0 uid1 uid2`) and their BCC.
 public struct UIDLevelData: Sendable, Hashable {
+    /// Where its values sit, from the start of the level's 5 bytes (inside a SELECT, after SEL
+    /// and NVB; alone, in the tag's ANTICOLLISION answer). ISO/IEC 14443-3 §6.5.4.
+    public enum Layout {
+        public static let uid = FieldLayout(0, 4, "UID CLn (4 bytes)")
+        public static let cascadeTag = FieldLayout(0, 1, "cascade tag")
+        public static let uidAfterCascadeTag = FieldLayout(1, 3, "3 UID bytes after the cascade tag")
+        public static let bcc = FieldLayout(4, 1, "BCC")
+    }
+
     /// The four UID CLn bytes, cascade tag included.
     public var bytes: [UInt8]
     public var bcc: UInt8
@@ -84,6 +94,11 @@ public enum ISO14443A {
     public static let cascadeTag: UInt8 = 0x88
     public static let reqa: UInt8 = 0x26
     public static let wupa: UInt8 = 0x52
+    /// HLTA `50 00` (§6.4.3).
+    public static let hlta: UInt8 = 0x50
+    /// RATS (ISO/IEC 14443-4 §5.6.1) and the PPS start byte PPSS `Dx` (§5.6.3).
+    public static let rats: UInt8 = 0xE0
+    public static let pps: UInt8 = 0xD0
 }
 
 /// Reader commands of ISO/IEC 14443-3 type A activation (and RATS/PPS of 14443-4, which still
@@ -125,44 +140,60 @@ public enum ISO14443ACommand: Sendable, Hashable {
     public static func carriesCRC(_ bytes: [UInt8], lastByteBits: UInt8) -> Bool {
         guard let first = bytes.first else { return false }
         if bytes.count == 1 { return false }
-        if CascadeLevel(selCode: first) != nil, bytes.count >= 2 { return bytes[1] == 0x70 }
+        if CascadeLevel(selCode: first) != nil, bytes.count >= 2 { return NVB(bytes[1]).isSelect }
         return true
+    }
+
+    /// Where the values of the activation commands sit (ISO/IEC 14443-3 §6.5, 14443-4 §5.6).
+    public enum Layout {
+        /// SEL, HLTA, RATS or PPSS.
+        public static let code = FieldLayout(0, 1, "command code")
+        public static let nvb = FieldLayout(1, 1, "NVB")
+        /// SELECT: UID CLn and BCC (`UIDLevelData.Layout` inside).
+        public static let uidLevel = FieldLayout(2, 5, "UID CLn and BCC")
+        public static let hltaZero = FieldLayout(1, 1, "HLTA second byte 00")
+        public static let ratsParameter = FieldLayout(1, 1, "RATS parameter byte")
+        public static let pps0 = FieldLayout(1, 1, "PPS0")
+        public static let pps1 = FieldLayout(2, 1, "PPS1 (announced by PPS0 b5)")
+
+        /// ANTICOLLISION: the UID bits the reader already knows follow NVB.
+        public static func knownBits(_ count: Int) -> Range<Int> { nvb.end..<nvb.end + count }
     }
 
     /// Decodes a reader frame payload (CRC removed).
     public static func decode(_ payload: [UInt8], lastByteBits: UInt8 = 8) throws(DecodeError) -> ISO14443ACommand {
         var c = ByteCursor(payload)
-        let code = try c.readUInt8("command code")
+        let code = try c.readUInt8(Layout.code)
         if payload.count == 1 {
             if code == ISO14443A.reqa { return .reqa }
             if code == ISO14443A.wupa { return .wupa }
             if lastByteBits == 7 { return .shortFrame(code & 0x7F) }
         }
         if let level = CascadeLevel(selCode: code) {
-            let nvb = NVB(try c.readUInt8("NVB"))
+            let nvb = NVB(try c.readUInt8(Layout.nvb))
             if nvb.isSelect {
-                let uid = try c.readBytes(4, "UID CLn (4 bytes)")
-                let bcc = try c.readUInt8("BCC")
+                let uid = try c.readBytes(UIDLevelData.Layout.uid.width, UIDLevelData.Layout.uid.expected)
+                let bcc = try c.readUInt8(UIDLevelData.Layout.bcc.expected)
                 try c.expectEnd("SELECT")
                 return .select(level: level, uid: UIDLevelData(bytes: uid, bcc: bcc))
             }
-            guard nvb.isValid else { throw DecodeError(offset: 1, expected: "NVB 20…67", found: Hex.byte(nvb.raw)) }
+            guard nvb.isValid else { throw DecodeError(offset: Layout.nvb.offset, expected: "NVB 20…67", found: Hex.byte(nvb.raw)) }
             let known = c.readRest()
             return .anticollision(level: level, nvb: nvb, knownBits: known)
         }
         switch code {
-        case 0x50:
-            let b = try c.readUInt8("HLTA second byte 00")
-            guard b == 0 else { throw DecodeError(offset: 1, expected: "00", found: Hex.byte(b)) }
+        case ISO14443A.hlta:
+            let b = try c.readUInt8(Layout.hltaZero)
+            guard b == 0 else { throw DecodeError(offset: Layout.hltaZero.offset, expected: "00", found: Hex.byte(b)) }
             try c.expectEnd("HLTA")
             return .hlta
-        case 0xE0:
-            let p = try c.readUInt8("RATS parameter byte")
+        case ISO14443A.rats:
+            let p = try c.readUInt8(Layout.ratsParameter)
             try c.expectEnd("RATS")
             return .rats(fsdi: p >> 4, cid: p & 0x0F)
-        case 0xD0...0xDF:
-            let pps0 = try c.readUInt8("PPS0")
-            let pps1: UInt8? = pps0 & 0x10 != 0 ? try c.readUInt8("PPS1 (announced by PPS0 b5)") : nil
+        case ISO14443A.pps...(ISO14443A.pps | 0x0F):
+            let pps0 = try c.readUInt8(Layout.pps0)
+            let pps1: UInt8? = pps0 & 0x10 != 0 ? try c.readUInt8(Layout.pps1) : nil
             try c.expectEnd("PPS")
             return .pps(cid: code & 0x0F, pps0: pps0, pps1: pps1)
         default:
@@ -177,10 +208,10 @@ public enum ISO14443ACommand: Sendable, Hashable {
         case .wupa: return ([ISO14443A.wupa], 7)
         case .shortFrame(let b): return ([b], 7)
         case .anticollision(let level, let nvb, let known): return ([level.selCode, nvb.raw] + known, 8)
-        case .select(let level, let uid): return ([level.selCode, 0x70] + uid.bytes + [uid.bcc], 8)
-        case .hlta: return ([0x50, 0x00], 8)
-        case .rats(let fsdi, let cid): return ([0xE0, (fsdi & 0xF) << 4 | (cid & 0xF)], 8)
-        case .pps(let cid, let pps0, let pps1): return ([0xD0 | (cid & 0xF), pps0] + (pps1.map { [$0] } ?? []), 8)
+        case .select(let level, let uid): return ([level.selCode, NVB.select.raw] + uid.bytes + [uid.bcc], 8)
+        case .hlta: return ([ISO14443A.hlta, 0x00], 8)
+        case .rats(let fsdi, let cid): return ([ISO14443A.rats, (fsdi & 0xF) << 4 | (cid & 0xF)], 8)
+        case .pps(let cid, let pps0, let pps1): return ([ISO14443A.pps | (cid & 0xF), pps0] + (pps1.map { [$0] } ?? []), 8)
         }
     }
 

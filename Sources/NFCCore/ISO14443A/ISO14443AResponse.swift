@@ -16,9 +16,17 @@ public struct ATQA: Sendable, Hashable {
 
     public init(value: UInt16) { self.value = value }
 
+    /// Sent LSB byte first: the first byte holds UID size and bit frame anticollision (b1…b8),
+    /// the second the proprietary coding (b9…b12).
+    public enum Layout {
+        public static let all = FieldLayout(0, 2, "ATQA (2 bytes)")
+        public static let anticollision = FieldLayout(0, 1, "UID size and bit frame anticollision")
+        public static let proprietary = FieldLayout(1, 1, "proprietary coding")
+    }
+
     public static func decode(_ payload: [UInt8]) throws(DecodeError) -> ATQA {
         var c = ByteCursor(payload)
-        let v = try c.readUInt16LE("ATQA (2 bytes)")
+        let v = try c.readUInt16LE(Layout.all.expected)
         try c.expectEnd("ATQA")
         return ATQA(value: v)
     }
@@ -58,6 +66,9 @@ public struct SAK: Sendable, Hashable {
     }
 
     public func encode() -> [UInt8] { [raw] }
+
+    /// One byte; every bit is a field of its own (b3, b6, b7 …).
+    public static let layout = FieldLayout(0, 1, "SAK")
 
     /// The SAK of a cascade level before the last: `final`'s bits with b3 (UID not complete) set.
     public static func cascade(_ final: SAK) -> SAK { SAK(final.raw | Self.uidIncompleteBit) }
@@ -126,6 +137,29 @@ public struct ATS: Sendable, Hashable {
         self.tb1 = tb1
         self.tc1 = tc1
         self.historicalBytes = historicalBytes
+    }
+
+    /// Where each part of this ATS sits: TL first, then T0 and the interface bytes T0 announces
+    /// (TA(1), TB(1), TC(1) in that order), then the historical bytes (ISO/IEC 14443-4 §5.2).
+    public struct Ranges: Sendable, Hashable {
+        public var tl: Range<Int>
+        public var t0: Range<Int>?
+        public var ta1: Range<Int>?
+        public var tb1: Range<Int>?
+        public var tc1: Range<Int>?
+        public var historicalBytes: Range<Int>?
+    }
+
+    public var ranges: Ranges {
+        var next = 0
+        func take(_ present: Bool, _ count: Int = 1) -> Range<Int>? {
+            guard present, count > 0 else { return nil }
+            defer { next += count }
+            return next..<next + count
+        }
+        let tl = take(true) ?? 0..<1
+        return Ranges(tl: tl, t0: take(t0 != nil), ta1: take(ta1 != nil), tb1: take(tb1 != nil), tc1: take(tc1 != nil),
+                      historicalBytes: take(true, historicalBytes.count))
     }
 
     public func encode() -> [UInt8] {

@@ -90,7 +90,7 @@ final class ISO14443ADissector: SessionDissector {
 
     private func describeActivationCommand(_ command: ISO14443ACommand, split: CRCSplit, _ ctx: inout FrameContext, _ s: inout ISO14443ASession) {
         ctx.layer = "ISO14443-3A"
-        ctx.sink.add(Field("iso14443a.command", "Command", command.name, range: 0..<1))
+        ctx.sink.add(Field("iso14443a.command", "Command", command.name, range: ISO14443ACommand.Layout.code.range))
         switch command {
         case .reqa, .wupa:
             ctx.summary = command.name
@@ -98,25 +98,25 @@ final class ISO14443ADissector: SessionDissector {
             if command == .wupa { s.halted = false }
         case .shortFrame(let b):
             ctx.summary = command.name
-            ctx.sink.add(Field("iso14443a.short_frame", "Short frame", Hex.byte(b), range: 0..<1))
+            ctx.sink.add(Field("iso14443a.short_frame", "Short frame", Hex.byte(b), range: ISO14443ACommand.Layout.code.range))
         case .anticollision(let level, let nvb, let known):
             var w = TextWriter(capacity: 32)
             w.write(command.name)
             w.write(Self.levelNote(level))
             ctx.summary = w.string
-            ctx.sink.add(Field("iso14443a.sel", "SEL", .byte(level.selCode, suffix: Self.levelNote(level)), range: 0..<1))
+            ctx.sink.add(Field("iso14443a.sel", "SEL", .byte(level.selCode, suffix: Self.levelNote(level)), range: ISO14443ACommand.Layout.code.range))
             // NVB 0x20 (nothing known yet) is the usual first ANTICOLLISION.
             let nvbNote = nvb.raw == 0x20 ? ": 2 bytes + 0 bits, 0 UID bits known"
                 : ": \(nvb.byteCount) bytes + \(nvb.extraBits) bits, \(nvb.uidBitCount) UID bits known"
-            ctx.sink.add(Field("iso14443a.nvb", "NVB", .byte(nvb.raw, suffix: nvbNote), range: 1..<2))
+            ctx.sink.add(Field("iso14443a.nvb", "NVB", .byte(nvb.raw, suffix: nvbNote), range: ISO14443ACommand.Layout.nvb.range))
             if !known.isEmpty {
                 ctx.summary += ", \(nvb.uidBitCount) UID bits known"
-                ctx.sink.add(Field("iso14443a.uid_bits", "Known UID bits", Hex.string(known), range: 2..<2 + known.count))
+                ctx.sink.add(Field("iso14443a.uid_bits", "Known UID bits", Hex.string(known), range: ISO14443ACommand.Layout.knownBits(known.count)))
             }
         case .select(let level, let uid):
-            ctx.sink.add(Field("iso14443a.sel", "SEL", .byte(level.selCode, suffix: Self.levelNote(level)), range: 0..<1))
-            ctx.sink.add(Field("iso14443a.nvb", "NVB", "70 (40 UID bits: SELECT)", range: 1..<2))
-            describeUIDLevel(uid, offset: 2, &ctx)
+            ctx.sink.add(Field("iso14443a.sel", "SEL", .byte(level.selCode, suffix: Self.levelNote(level)), range: ISO14443ACommand.Layout.code.range))
+            ctx.sink.add(Field("iso14443a.nvb", "NVB", "70 (40 UID bits: SELECT)", range: ISO14443ACommand.Layout.nvb.range))
+            describeUIDLevel(uid, offset: ISO14443ACommand.Layout.uidLevel.offset, &ctx)
             var w = TextWriter(capacity: 40)
             w.write(command.name)
             w.write(" ")
@@ -132,16 +132,16 @@ final class ISO14443ADissector: SessionDissector {
             let fsd = ISO14443ACommand.frameSize(forIndex: fsdi)
             ctx.layer = "ISO14443-4"
             ctx.summary = "RATS FSDI \(fsdi) (FSD \(fsd) bytes), CID \(cid)"
-            ctx.sink.add(Field("iso14443a.rats.fsdi", "FSDI", "\(fsdi) → FSD \(fsd) bytes", range: 1..<2))
-            ctx.sink.add(Field("iso14443a.rats.cid", "CID", "\(cid)", range: 1..<2))
-            if fsdi > 0x0C { ctx.warn("FSDI \(fsdi) is RFU", range: 1..<2) }
+            ctx.sink.add(Field("iso14443a.rats.fsdi", "FSDI", "\(fsdi) → FSD \(fsd) bytes", range: ISO14443ACommand.Layout.ratsParameter.range))
+            ctx.sink.add(Field("iso14443a.rats.cid", "CID", "\(cid)", range: ISO14443ACommand.Layout.ratsParameter.range))
+            if fsdi > 0x0C { ctx.warn("FSDI \(fsdi) is RFU", range: ISO14443ACommand.Layout.ratsParameter.range) }
         case .pps(let cid, let pps0, let pps1):
             ctx.layer = "ISO14443-4"
             ctx.summary = "PPS CID \(cid)"
-            ctx.sink.add(Field("iso14443a.pps.pps0", "PPS0", Hex.byte(pps0), range: 1..<2))
+            ctx.sink.add(Field("iso14443a.pps.pps0", "PPS0", Hex.byte(pps0), range: ISO14443ACommand.Layout.pps0.range))
             if let pps1 {
                 ctx.summary += ", DSI \(pps1 >> 2 & 3) DRI \(pps1 & 3)"
-                ctx.sink.add(Field("iso14443a.pps.pps1", "PPS1", "\(Hex.byte(pps1)): DSI \(pps1 >> 2 & 3), DRI \(pps1 & 3)", range: 2..<3))
+                ctx.sink.add(Field("iso14443a.pps.pps1", "PPS1", "\(Hex.byte(pps1)): DSI \(pps1 >> 2 & 3), DRI \(pps1 & 3)", range: ISO14443ACommand.Layout.pps1.range))
             }
         }
         ctx.apply(split, key: "iso14443a.crc")
@@ -168,16 +168,16 @@ final class ISO14443ADissector: SessionDissector {
 
     func describeUIDLevel(_ uid: UIDLevelData, offset: Int, _ ctx: inout FrameContext) {
         if uid.hasCascadeTag {
-            ctx.sink.add(Field("iso14443a.ct", "Cascade tag", "88 (more cascade levels follow)", range: offset..<offset + 1))
-            ctx.sink.add(Field("iso14443a.uid_cln", "UID CLn", .hex(uid.uidBytes), range: offset + 1..<offset + 4))
+            ctx.sink.add(Field("iso14443a.ct", "Cascade tag", "88 (more cascade levels follow)", range: UIDLevelData.Layout.cascadeTag.range(at: offset)))
+            ctx.sink.add(Field("iso14443a.uid_cln", "UID CLn", .hex(uid.uidBytes), range: UIDLevelData.Layout.uidAfterCascadeTag.range(at: offset)))
         } else {
-            ctx.sink.add(Field("iso14443a.uid_cln", "UID CLn", .hex(uid.bytes), range: offset..<offset + 4))
+            ctx.sink.add(Field("iso14443a.uid_cln", "UID CLn", .hex(uid.bytes), range: UIDLevelData.Layout.uid.range(at: offset)))
         }
         if uid.bccIsValid {
-            ctx.sink.add(Field("iso14443a.bcc", "BCC", .byte(uid.bcc, suffix: " (correct)"), range: offset + 4..<offset + 5))
+            ctx.sink.add(Field("iso14443a.bcc", "BCC", .byte(uid.bcc, suffix: " (correct)"), range: UIDLevelData.Layout.bcc.range(at: offset)))
         } else {
-            ctx.sink.add(Field("iso14443a.bcc", "BCC", "\(Hex.byte(uid.bcc)) (wrong, expected \(Hex.byte(uid.expectedBCC)))", range: offset + 4..<offset + 5))
-            ctx.warn("BCC mismatch, expected \(Hex.byte(uid.expectedBCC))", range: offset + 4..<offset + 5)
+            ctx.sink.add(Field("iso14443a.bcc", "BCC", "\(Hex.byte(uid.bcc)) (wrong, expected \(Hex.byte(uid.expectedBCC)))", range: UIDLevelData.Layout.bcc.range(at: offset)))
+            ctx.warn("BCC mismatch, expected \(Hex.byte(uid.expectedBCC))", range: UIDLevelData.Layout.bcc.range(at: offset))
         }
     }
 
@@ -205,7 +205,7 @@ final class ISO14443ADissector: SessionDissector {
             ctx.apply(split, key: "iso14443a.crc")
             ctx.summary = "tag frame with no request before it"
             ctx.warn("no reader frame is waiting for an answer")
-            ctx.sink.add(Field("iso14443a.data", "Data", Hex.string(split.payload), range: 0..<split.payload.count))
+            ctx.sink.add(Field("iso14443a.data", "Data", Hex.string(split.payload), range: split.payload.indices))
             return
         }
         s.pending = nil
@@ -222,7 +222,7 @@ final class ISO14443ADissector: SessionDissector {
             let split = CRCSplit(unknownFrame: ctx.frame, kind: .a)
             ctx.apply(split, key: "iso14443a.crc")
             ctx.summary = "answer to an unrecognised command"
-            ctx.sink.add(Field("iso14443a.data", "Data", Hex.string(split.payload), range: 0..<split.payload.count))
+            ctx.sink.add(Field("iso14443a.data", "Data", Hex.string(split.payload), range: split.payload.indices))
         }
     }
 
@@ -245,14 +245,14 @@ final class ISO14443ADissector: SessionDissector {
             w.write(size)
             if atqa.isType1Tag { w.write(", Type 1 Tag") }
             ctx.summary = w.string
-            ctx.sink.add(Field("iso14443a.atqa", "ATQA", .bigEndian(atqa.value), range: 0..<2, children: [
-                Field("iso14443a.atqa.uid_size", "UID size", size, range: 0..<1),
-                Field("iso14443a.atqa.bit_frame", "Bit frame anticollision", atqa.bitFrameIsValid ? "bit \(atqa.bitFrameAnticollision.trailingZeroBitCount + 1)" : "none (\(Hex.byte(atqa.bitFrameAnticollision)))", range: 0..<1),
-                Field("iso14443a.atqa.proprietary", "Proprietary coding", .byte(atqa.proprietaryCoding), range: 1..<2),
+            ctx.sink.add(Field("iso14443a.atqa", "ATQA", .bigEndian(atqa.value), range: ATQA.Layout.all.range, children: [
+                Field("iso14443a.atqa.uid_size", "UID size", size, range: ATQA.Layout.anticollision.range),
+                Field("iso14443a.atqa.bit_frame", "Bit frame anticollision", atqa.bitFrameIsValid ? "bit \(atqa.bitFrameAnticollision.trailingZeroBitCount + 1)" : "none (\(Hex.byte(atqa.bitFrameAnticollision)))", range: ATQA.Layout.anticollision.range),
+                Field("iso14443a.atqa.proprietary", "Proprietary coding", .byte(atqa.proprietaryCoding), range: ATQA.Layout.proprietary.range),
             ]))
-            if !atqa.bitFrameIsValid && !atqa.isType1Tag { ctx.warn("ATQA b1…b5 must have exactly one bit set", range: 0..<1) }
+            if !atqa.bitFrameIsValid && !atqa.isType1Tag { ctx.warn("ATQA b1…b5 must have exactly one bit set", range: ATQA.Layout.anticollision.range) }
             if atqa.rfuBitsSet { ctx.warn("ATQA RFU bits are set") }
-            if atqa.uidSize == .rfu { ctx.warn("ATQA UID size 11 is RFU", range: 0..<1) }
+            if atqa.uidSize == .rfu { ctx.warn("ATQA UID size 11 is RFU", range: ATQA.Layout.anticollision.range) }
         case .anticollision(let level, let nvb, _):
             ctx.apply(CRCSplit(ctx.frame, expected: false, kind: .a), key: "iso14443a.crc")
             if nvb.uidBitCount == 0, ctx.frame.bytes.count == 5 {
@@ -265,13 +265,13 @@ final class ISO14443ADissector: SessionDissector {
                 w.write(" ")
                 writeUIDLevel(uid, &w)
                 ctx.summary = w.string
-                if uid.hasCascadeTag, level == .three { ctx.warn("cascade tag at cascade level 3; the UID has at most 10 bytes", range: 0..<1) }
+                if uid.hasCascadeTag, level == .three { ctx.warn("cascade tag at cascade level 3; the UID has at most 10 bytes", range: UIDLevelData.Layout.cascadeTag.range) }
                 if let size = s.atqa?.uidSize, level == .one, size == .single, uid.hasCascadeTag {
-                    ctx.warn("cascade tag although ATQA announced a single-size UID", range: 0..<1)
+                    ctx.warn("cascade tag although ATQA announced a single-size UID", range: UIDLevelData.Layout.cascadeTag.range)
                 }
             } else {
                 ctx.summary = "UID CL\(level.rawValue) remaining bits (\(ctx.frame.bitCount) bits, bit-oriented anticollision)"
-                ctx.sink.add(Field("iso14443a.uid_bits", "Remaining UID bits", Hex.string(ctx.frame.bytes), range: 0..<ctx.frame.bytes.count))
+                ctx.sink.add(Field("iso14443a.uid_bits", "Remaining UID bits", Hex.string(ctx.frame.bytes), range: ctx.frame.bytes.indices))
             }
         case .select(let level, let uid):
             let split = CRCSplit(ctx.frame, expected: true, kind: .a)
@@ -347,43 +347,39 @@ final class ISO14443ADissector: SessionDissector {
 
     private func describeSAK(_ sak: SAK, _ ctx: inout FrameContext) {
         var bits: [Field] = [
-            Field("iso14443a.sak.cascade", "b3 UID not complete", sak.uidIncomplete ? "set: cascade level follows" : "clear: UID complete", range: 0..<1),
+            Field("iso14443a.sak.cascade", "b3 UID not complete", sak.uidIncomplete ? "set: cascade level follows" : "clear: UID complete", range: SAK.layout.range),
         ]
         if !sak.uidIncomplete {
-            bits.append(Field("iso14443a.sak.iso14443_4", "b6 ISO/IEC 14443-4", sak.raw & 0x20 != 0 ? "supported" : "not supported", range: 0..<1))
-            bits.append(Field("iso14443a.sak.nfc_dep", "b7 NFC-DEP", sak.raw & 0x40 != 0 ? "supported" : "not supported", range: 0..<1))
-            if sak.isType2Platform { bits.append(Field("iso14443a.sak.platform", "Platform", "Type 2 Tag", range: 0..<1)) }
-            if let hint = sak.mifareClassicHint { bits.append(Field("iso14443a.sak.mifare", "MIFARE", hint, range: 0..<1)) }
+            bits.append(Field("iso14443a.sak.iso14443_4", "b6 ISO/IEC 14443-4", sak.raw & 0x20 != 0 ? "supported" : "not supported", range: SAK.layout.range))
+            bits.append(Field("iso14443a.sak.nfc_dep", "b7 NFC-DEP", sak.raw & 0x40 != 0 ? "supported" : "not supported", range: SAK.layout.range))
+            if sak.isType2Platform { bits.append(Field("iso14443a.sak.platform", "Platform", "Type 2 Tag", range: SAK.layout.range)) }
+            if let hint = sak.mifareClassicHint { bits.append(Field("iso14443a.sak.mifare", "MIFARE", hint, range: SAK.layout.range)) }
         }
         if sak.raw & 0x02 != 0 { ctx.note("SAK b2 is RFU and set") }
-        ctx.sink.add(Field("iso14443a.sak", "SAK", .byte(sak.raw), range: 0..<1, children: bits))
+        ctx.sink.add(Field("iso14443a.sak", "SAK", .byte(sak.raw), range: SAK.layout.range, children: bits))
     }
 
     private func describeATS(_ ats: ATS, _ ctx: inout FrameContext) {
         var parts = ["ATS FSCI \(ats.fsci) (FSC \(ats.fsc))"]
-        ctx.sink.add(Field("iso14443a.ats.tl", "TL", "\(ats.tl)", range: 0..<1))
-        var offset = 1
+        let at = ats.ranges
+        ctx.sink.add(Field("iso14443a.ats.tl", "TL", "\(ats.tl)", range: at.tl))
         if let t0 = ats.t0 {
-            ctx.sink.add(Field("iso14443a.ats.t0", "T0", "\(Hex.byte(t0)): FSCI \(ats.fsci) → FSC \(ats.fsc) bytes", range: offset..<offset + 1))
-            offset += 1
+            ctx.sink.add(Field("iso14443a.ats.t0", "T0", "\(Hex.byte(t0)): FSCI \(ats.fsci) → FSC \(ats.fsc) bytes", range: at.t0))
         }
         if let ta = ats.ta1 {
             let ds = ats.bitRatesTagToReader.map(String.init).joined(separator: "/")
             let dr = ats.bitRatesReaderToTag.map(String.init).joined(separator: "/")
-            ctx.sink.add(Field("iso14443a.ats.ta1", "TA(1)", "\(Hex.byte(ta)): tag→reader \(ds.isEmpty ? "106" : "106/" + ds), reader→tag \(dr.isEmpty ? "106" : "106/" + dr) kbit/s" + (ats.sameBitRateBothWays ? ", same both ways" : ""), range: offset..<offset + 1))
-            offset += 1
+            ctx.sink.add(Field("iso14443a.ats.ta1", "TA(1)", "\(Hex.byte(ta)): tag→reader \(ds.isEmpty ? "106" : "106/" + ds), reader→tag \(dr.isEmpty ? "106" : "106/" + dr) kbit/s" + (ats.sameBitRateBothWays ? ", same both ways" : ""), range: at.ta1))
         }
         if let tb = ats.tb1 {
-            ctx.sink.add(Field("iso14443a.ats.tb1", "TB(1)", "\(Hex.byte(tb)): FWI \(ats.fwi) (FWT \(Int(ats.frameWaitingTimeMicroseconds)) µs), SFGI \(ats.sfgi)", range: offset..<offset + 1))
+            ctx.sink.add(Field("iso14443a.ats.tb1", "TB(1)", "\(Hex.byte(tb)): FWI \(ats.fwi) (FWT \(Int(ats.frameWaitingTimeMicroseconds)) µs), SFGI \(ats.sfgi)", range: at.tb1))
             parts.append("FWI \(ats.fwi)")
-            offset += 1
         }
         if let tc = ats.tc1 {
-            ctx.sink.add(Field("iso14443a.ats.tc1", "TC(1)", "\(Hex.byte(tc)): NAD \(ats.nadSupported ? "supported" : "not supported"), CID \(ats.cidSupported ? "supported" : "not supported")", range: offset..<offset + 1))
-            offset += 1
+            ctx.sink.add(Field("iso14443a.ats.tc1", "TC(1)", "\(Hex.byte(tc)): NAD \(ats.nadSupported ? "supported" : "not supported"), CID \(ats.cidSupported ? "supported" : "not supported")", range: at.tc1))
         }
         if !ats.historicalBytes.isEmpty {
-            ctx.sink.add(Field("iso14443a.ats.historical", "Historical bytes", Hex.string(ats.historicalBytes), range: offset..<offset + ats.historicalBytes.count))
+            ctx.sink.add(Field("iso14443a.ats.historical", "Historical bytes", Hex.string(ats.historicalBytes), range: at.historicalBytes))
             parts.append("historical \(Hex.string(ats.historicalBytes))")
         }
         ctx.summary = parts.joined(separator: ", ")
