@@ -20,6 +20,17 @@ public struct FeliCaBlockListElement: Sendable, Hashable, CustomStringConvertibl
     /// The form as sent, kept so that a decoded element encodes back to the same bytes.
     public var form: Form
 
+    /// Where its values sit, from the element's first byte.
+    public enum Layout {
+        /// Form (b7), access mode (b6–b4) and service order (b3–b0).
+        public static let header = FieldLayout(0, 1, "block list element")
+        /// The block number: 1 byte in the 2-byte form, 2 (little endian) in the 3-byte form.
+        public static func blockNumber(_ form: Form) -> FieldLayout { FieldLayout(1, form.length - 1, "block number") }
+    }
+
+    /// The block data of a Read/Write Without Encryption: 16 bytes a block (protocols.md §5.5).
+    public static let blockSize = 16
+
     /// `form` defaults to the 2-byte form when the block number fits in one byte.
     public init(serviceOrder: UInt8, blockNumber: UInt16, accessMode: UInt8 = 0, form: Form? = nil) {
         self.accessMode = accessMode & 0x07

@@ -51,17 +51,45 @@ public enum FeliCaCommand: Sendable, Hashable {
         }
     }
 
+    /// Where the values of the commands sit, from LEN (JIS X 6319-4 §9.3, protocols.md §5.3).
+    /// After the IDm, lists of 2-byte codes and block list elements follow; their places are
+    /// the rules below.
+    public enum Layout {
+        public static let length = FieldLayout(0, 1, "LEN")
+        public static let code = FieldLayout(1, 1, "command code")
+        public static let idm = FieldLayout(2, 8, "IDm (8 bytes)")
+        public static let systemCode = FieldLayout(2, 2, "system code (2 bytes, big endian)")
+        public static let requestCode = FieldLayout(4, 1, "request code")
+        public static let timeSlots = FieldLayout(5, 1, "time slot number")
+        /// Number of nodes (Request Service) or of services (Read/Write Without Encryption).
+        public static let count = FieldLayout(10, 1, "number of nodes or services")
+        public static let index = FieldLayout(10, 2, "index (2 bytes, little endian)")
+        public static let reserved = FieldLayout(10, 2, "2 reserved bytes")
+        /// A command of another code: parameters after the IDm if it carries one, else after the code.
+        public static func parameters(_ count: Int, afterIDm: Bool) -> Range<Int> {
+            let start = afterIDm ? idm.end : code.end
+            return start..<start + count
+        }
+
+        /// Node or service code `i` of a list of 2-byte codes (little endian) after `count`.
+        public static func listEntry(_ i: Int) -> Range<Int> { count.end + 2 * i..<count.end + 2 * (i + 1) }
+        /// The whole list of `n` codes.
+        public static func list(_ n: Int) -> Range<Int> { count.end..<count.end + 2 * n }
+        /// The number of blocks, after a service list of `m` codes.
+        public static func blockCount(afterServices m: Int) -> FieldLayout { FieldLayout(list(m).upperBound, 1, "number of blocks") }
+    }
+
     /// Decodes `LEN code …` (CRC_F already removed). `checkingLength: false` decodes what is there
     /// when LEN is wrong, so that a dissector can both flag LEN and show the fields.
     public static func decode(_ payload: [UInt8], checkingLength: Bool = true) throws(DecodeError) -> FeliCaCommand {
         var c = ByteCursor(payload)
         try FeliCaLength.read(&c, payloadCount: payload.count, checking: checkingLength)
-        let code = FeliCaCode(try c.readUInt8("command code"))
+        let code = FeliCaCode(try c.readUInt8(Layout.code))
         let command: FeliCaCommand
         switch code {
         case .polling:
-            command = .polling(systemCode: try c.readUInt16BE("system code (2 bytes, big endian)"),
-                               requestCode: try c.readUInt8("request code"), timeSlots: try c.readUInt8("time slot number"))
+            command = .polling(systemCode: try c.readUInt16BE(Layout.systemCode.expected),
+                               requestCode: try c.readUInt8(Layout.requestCode), timeSlots: try c.readUInt8(Layout.timeSlots))
         case .requestService:
             let idm = try FeliCaIDm.read(&c)
             let n = Int(try c.readUInt8("number of nodes"))
@@ -81,15 +109,15 @@ public enum FeliCaCommand: Sendable, Hashable {
                 command = .writeWithoutEncryption(idm: idm, services: services, blocks: blocks, data: data)
             }
         case .searchServiceCode:
-            command = .searchServiceCode(idm: try FeliCaIDm.read(&c), index: try c.readUInt16LE("index (2 bytes, little endian)"))
+            command = .searchServiceCode(idm: try FeliCaIDm.read(&c), index: try c.readUInt16LE(Layout.index.expected))
         case .requestSystemCode:
             command = .requestSystemCode(idm: try FeliCaIDm.read(&c))
         case .requestSpecificationVersion:
-            command = .requestSpecificationVersion(idm: try FeliCaIDm.read(&c), reserved: try c.readUInt16BE("2 reserved bytes"))
+            command = .requestSpecificationVersion(idm: try FeliCaIDm.read(&c), reserved: try c.readUInt16BE(Layout.reserved.expected))
         case .getSystemStatus:
-            command = .getSystemStatus(idm: try FeliCaIDm.read(&c), reserved: try c.readUInt16BE("2 reserved bytes"))
+            command = .getSystemStatus(idm: try FeliCaIDm.read(&c), reserved: try c.readUInt16BE(Layout.reserved.expected))
         case .resetMode:
-            command = .resetMode(idm: try FeliCaIDm.read(&c), reserved: try c.readUInt16BE("2 reserved bytes"))
+            command = .resetMode(idm: try FeliCaIDm.read(&c), reserved: try c.readUInt16BE(Layout.reserved.expected))
         default:
             var idm: FeliCaIDm? = nil
             if code.carriesIDm == true, c.remaining >= 8 { idm = try FeliCaIDm.read(&c) }

@@ -58,6 +58,40 @@ public enum FeliCaResponse: Sendable, Hashable {
     }
 
     /// Decodes `LEN code …`. With a `command`, the code must be the one that answers it
+
+    /// Where the values of the answers sit, from LEN. LEN, code and IDm are placed as in
+    /// commands (`FeliCaCommand.Layout`); after the IDm come the status flags, or a count and
+    /// its list (protocols.md §5.4).
+    public enum Layout {
+        public static let statusFlag1 = FieldLayout(10, 1, "status flag 1")
+        public static let statusFlag2 = FieldLayout(11, 1, "status flag 2")
+        public static let status = FieldLayout(10, 2, "status flags")
+        /// Request Response: the mode after the IDm.
+        public static let mode = FieldLayout(10, 1, "mode")
+        /// Read Without Encryption: number of blocks after the status flags, then 16 bytes each.
+        public static let blockCount = FieldLayout(12, 1, "number of blocks")
+        public static func blocks(_ n: Int) -> Range<Int> { blockCount.end..<blockCount.end + FeliCaBlockListElement.blockSize * n }
+        public static func block(_ i: Int) -> Range<Int> { blocks(i).upperBound..<blocks(i + 1).upperBound }
+        /// Search Service Code: the node found, right after the IDm.
+        public static func searchResult(_ count: Int) -> Range<Int> { FeliCaCommand.Layout.idm.end..<FeliCaCommand.Layout.idm.end + count }
+        /// Request Specification Version, after the status flags.
+        public static let formatVersion = FieldLayout(12, 1, "format version")
+        public static let basicVersion = FieldLayout(13, 2, "basic version (2 bytes BCD, little endian)")
+        /// The option count and `n` option versions of 2 bytes.
+        public static func optionVersions(_ n: Int) -> Range<Int> { basicVersion.end..<basicVersion.end + 1 + 2 * n }
+        /// Polling answer: PMm after the IDm (byte 0 ROM type, 1 IC type, 2–6 the maximum
+        /// response times, 7 reserved), then the request data the request code asked for.
+        public static let pmm = FieldLayout(10, 8, "PMm (8 bytes)")
+        public static func pmmByte(_ i: Int) -> Range<Int> { pmm.offset + i..<pmm.offset + i + 1 }
+        public static let requestData = FieldLayout(18, 2, "2-byte request data")
+        /// The system number: the upper nibble of the IDm's first byte.
+        public static let idmSystem = FieldLayout(2, 1, "IDm byte 0")
+
+        /// Get System Status, after the status flags.
+        public static let flag = FieldLayout(12, 1, "flag")
+        public static func statusData(_ n: Int) -> Range<Int> { flag.end..<flag.end + n }
+    }
+
     /// (command + 1; Echo answers with its own code); without one the frame is read on its own.
     public static func decode(_ payload: [UInt8], answering command: FeliCaCommand? = nil,
                               checkingLength: Bool = true) throws(DecodeError) -> FeliCaResponse {
@@ -77,7 +111,7 @@ public enum FeliCaResponse: Sendable, Hashable {
             let idm = try FeliCaIDm.read(&c)
             let pmm = try FeliCaPMm.read(&c)
             var rd: UInt16? = nil
-            if !c.isAtEnd { rd = try c.readUInt16BE("2-byte request data") }
+            if !c.isAtEnd { rd = try c.readUInt16BE(Layout.requestData.expected) }
             response = .polling(idm: idm, pmm: pmm, requestData: rd)
         case FeliCaCode.requestService.response:
             let idm = try FeliCaIDm.read(&c)

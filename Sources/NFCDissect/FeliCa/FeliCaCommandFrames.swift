@@ -5,32 +5,32 @@ import NFCCore
 enum FeliCaCommandFrames {
     static func describe(_ command: FeliCaCommand, _ ctx: inout FrameContext, _ s: inout FeliCaSession) {
         let code = command.code
-        ctx.sink.add(Field("felica.code", "Command code", "\(Hex.byte(code.rawValue)) (\(code.name))", range: 1..<2))
+        ctx.sink.add(Field("felica.code", "Command code", "\(Hex.byte(code.rawValue)) (\(code.name))", range: FeliCaCommand.Layout.code.range))
         if let idm = command.idm {
-            ctx.sink.add(Field("felica.idm", "IDm", "\(idm) (system \(idm.systemNumber))", range: 2..<10))
+            ctx.sink.add(Field("felica.idm", "IDm", "\(idm) (system \(idm.systemNumber))", range: FeliCaCommand.Layout.idm.range))
             checkIDm(idm, &ctx, &s)
         }
         switch command {
         case .polling(let sc, let rc, let tsn):
             let slots = FeliCaCommand.slotCount(timeSlots: tsn)
             ctx.summary = "Polling system \(FeliCaSystemCode.describe(sc)), RC \(Hex.value(rc, digits: 2)) (\(FeliCaCommand.requestCodeMeaning(rc))), \(slots) time slot\(slots == 1 ? "" : "s")"
-            ctx.sink.add(Field("felica.system_code", "System code", FeliCaSystemCode.describe(sc), range: 2..<4))
-            ctx.sink.add(Field("felica.request_code", "Request code", "\(Hex.byte(rc)) (\(FeliCaCommand.requestCodeMeaning(rc)))", range: 4..<5))
-            ctx.sink.add(Field("felica.time_slots", "Time slot number", "\(Hex.byte(tsn)) (\(slots) slot\(slots == 1 ? "" : "s"))", range: 5..<6))
+            ctx.sink.add(Field("felica.system_code", "System code", FeliCaSystemCode.describe(sc), range: FeliCaCommand.Layout.systemCode.range))
+            ctx.sink.add(Field("felica.request_code", "Request code", "\(Hex.byte(rc)) (\(FeliCaCommand.requestCodeMeaning(rc)))", range: FeliCaCommand.Layout.requestCode.range))
+            ctx.sink.add(Field("felica.time_slots", "Time slot number", "\(Hex.byte(tsn)) (\(slots) slot\(slots == 1 ? "" : "s"))", range: FeliCaCommand.Layout.timeSlots.range))
             if ![0x00, 0x01, 0x03, 0x07, 0x0F].contains(tsn) {
-                ctx.warn("TSN \(Hex.byte(tsn)) is none of 00, 01, 03, 07, 0F", range: 5..<6)
+                ctx.warn("TSN \(Hex.byte(tsn)) is none of 00, 01, 03, 07, 0F", range: FeliCaCommand.Layout.timeSlots.range)
             }
             if sc == 0x8E4B {
-                ctx.note("system code 8E4B is not in any consulted source (protocols.md §9 #25)", range: 2..<4)
+                ctx.note("system code 8E4B is not in any consulted source (protocols.md §9 #25)", range: FeliCaCommand.Layout.systemCode.range)
             }
         case .requestService(_, let nodes):
             ctx.summary = "Request Service " + (nodes.isEmpty ? "(no nodes)" : list(nodes.map(nodeText)))
-            ctx.sink.add(Field("felica.node_count", "Number of nodes", "\(nodes.count)", range: 10..<11))
+            ctx.sink.add(Field("felica.node_count", "Number of nodes", "\(nodes.count)", range: FeliCaCommand.Layout.count.range))
             let fields = nodes.enumerated().map { i, n in
-                Field("felica.node", "Node \(i + 1)", n.detailedDescription, range: 11 + 2 * i..<13 + 2 * i)
+                Field("felica.node", "Node \(i + 1)", n.detailedDescription, range: FeliCaCommand.Layout.listEntry(i))
             }
-            ctx.sink.add(Field("felica.nodes", "Node code list", "\(nodes.count) (little endian)", range: 11..<11 + 2 * nodes.count, children: fields))
-            if nodes.isEmpty || nodes.count > 32 { ctx.warn("\(nodes.count) nodes; a card takes 1…32 and answers nothing otherwise", range: 10..<11) }
+            ctx.sink.add(Field("felica.nodes", "Node code list", "\(nodes.count) (little endian)", range: FeliCaCommand.Layout.list(nodes.count), children: fields))
+            if nodes.isEmpty || nodes.count > 32 { ctx.warn("\(nodes.count) nodes; a card takes 1…32 and answers nothing otherwise", range: FeliCaCommand.Layout.count.range) }
         case .readWithoutEncryption(_, let services, let blocks):
             ctx.summary = "Read Without Encryption " + blockListText(services, blocks, s)
             describeLists(services, blocks, &ctx, s)
@@ -40,31 +40,31 @@ enum FeliCaCommandFrames {
             describeWriteData(services, blocks, data, at: dataStart, &ctx, s)
         case .searchServiceCode(_, let index):
             ctx.summary = "Search Service Code index \(index)"
-            ctx.sink.add(Field("felica.index", "Index", "\(index)", range: 10..<12))
+            ctx.sink.add(Field("felica.index", "Index", "\(index)", range: FeliCaCommand.Layout.index.range))
         case .requestSystemCode:
             ctx.summary = "Request System Code"
         case .requestResponse:
             ctx.summary = "Request Response"
         case .requestSpecificationVersion(_, let r), .getSystemStatus(_, let r), .resetMode(_, let r):
             ctx.summary = code.name
-            ctx.sink.add(Field("felica.reserved", "Reserved", Hex.value(r, digits: 4), range: 10..<12))
-            if r != 0 { ctx.note("reserved bytes are not 00 00", range: 10..<12) }
+            ctx.sink.add(Field("felica.reserved", "Reserved", Hex.value(r, digits: 4), range: FeliCaCommand.Layout.reserved.range))
+            if r != 0 { ctx.note("reserved bytes are not 00 00", range: FeliCaCommand.Layout.reserved.range) }
         case .other(let code, let idm, let parameters):
-            let start = idm == nil ? 2 : 10
+            let parameterRange = FeliCaCommand.Layout.parameters(parameters.count, afterIDm: idm != nil)
             if let name = code.commandName {
                 ctx.summary = "\(code.name), \(plural(parameters.count, "parameter byte"))"
                 if code.command.rawValue == 0xD4, let sub = parameters.first, let dep = FeliCaCode.nfcDEPName(sub) {
                     ctx.summary = "NFC-DEP \(dep), \(plural(parameters.count - 1, "byte"))"
                 }
                 ctx.sink.add(Field("felica.parameters", "Parameters", "\(hexValue(parameters)) (\(name): layout not public)",
-                                   range: start..<start + parameters.count))
+                                   range: parameterRange))
             } else {
                 ctx.summary = "unknown command \(Hex.byte(code.rawValue)), \(plural(parameters.count, "byte"))"
-                ctx.warn("\(Hex.byte(code.rawValue)) is no FeliCa command code in protocols.md §5.3", range: 1..<2)
-                ctx.sink.add(Field("felica.parameters", "Parameters", hexValue(parameters), range: start..<start + parameters.count))
+                ctx.warn("\(Hex.byte(code.rawValue)) is no FeliCa command code in protocols.md §5.3", range: FeliCaCommand.Layout.code.range)
+                ctx.sink.add(Field("felica.parameters", "Parameters", hexValue(parameters), range: parameterRange))
             }
             if code.isResponse, code.commandName != nil {
-                ctx.warn("the reader sent a response code (\(code.name))", range: 1..<2)
+                ctx.warn("the reader sent a response code (\(code.name))", range: FeliCaCommand.Layout.code.range)
             }
         }
         for p in command.listProblems {
@@ -81,16 +81,16 @@ enum FeliCaCommandFrames {
             s.idm = addressed
             s.currentSystem = addressed.systemNumber
             s.noteSystem(number: addressed.systemNumber, code: nil, idm: addressed, frame: ctx.number)
-            ctx.note("no Polling answer seen in this session: IDm \(addressed) taken from this command", range: 2..<10)
+            ctx.note("no Polling answer seen in this session: IDm \(addressed) taken from this command", range: FeliCaCommand.Layout.idm.range)
             return
         }
         guard addressed != current else { return }
         if addressed.isSameCard(as: current) {
             let then = s.system(addressed.systemNumber)?.label ?? "system \(addressed.systemNumber)"
             let now = s.system?.label ?? "system \(current.systemNumber)"
-            ctx.warn("IDm mismatch: addresses \(addressed) (\(then)), the card now answers as \(now) with \(current)", range: 2..<10)
+            ctx.warn("IDm mismatch: addresses \(addressed) (\(then)), the card now answers as \(now) with \(current)", range: FeliCaCommand.Layout.idm.range)
         } else {
-            ctx.warn("IDm mismatch: addresses \(addressed), the card in this session is \(current)", range: 2..<10)
+            ctx.warn("IDm mismatch: addresses \(addressed), the card in this session is \(current)", range: FeliCaCommand.Layout.idm.range)
         }
     }
 
@@ -141,31 +141,33 @@ enum FeliCaCommandFrames {
     static func describeLists(_ services: [FeliCaServiceCode], _ blocks: [FeliCaBlockListElement], _ ctx: inout FrameContext,
                               _ s: FeliCaSession) -> Int {
         let m = services.count
-        guard ctx.sink.enabled else { return 12 + 2 * m + blocks.reduce(0) { $0 + $1.form.length } }
-        ctx.sink.add(Field("felica.service_count", "Number of services", "\(m)", range: 10..<11))
+        let blockCount = FeliCaCommand.Layout.blockCount(afterServices: m)
+        guard ctx.sink.enabled else { return blockCount.end + blocks.reduce(0) { $0 + $1.form.length } }
+        ctx.sink.add(Field("felica.service_count", "Number of services", "\(m)", range: FeliCaCommand.Layout.count.range))
         let serviceFields = services.enumerated().map { i, sv in
             Field("felica.service", "Service #\(i)",
                   sv.detailedDescription + (sv.knownUse(inSystem: s.systemCode).map { ": \($0)" } ?? "")
-                    + " (on air \(Hex.string(sv.onAir)))", range: 11 + 2 * i..<13 + 2 * i)
+                    + " (on air \(Hex.string(sv.onAir)))", range: FeliCaCommand.Layout.listEntry(i))
         }
-        ctx.sink.add(Field("felica.services", "Service code list", "\(m) (little endian)", range: 11..<11 + 2 * m, children: serviceFields))
-        ctx.sink.add(Field("felica.block_count", "Number of blocks", "\(blocks.count)", range: 11 + 2 * m..<12 + 2 * m))
-        var offset = 12 + 2 * m
+        ctx.sink.add(Field("felica.services", "Service code list", "\(m) (little endian)", range: FeliCaCommand.Layout.list(m), children: serviceFields))
+        ctx.sink.add(Field("felica.block_count", "Number of blocks", "\(blocks.count)", range: blockCount.range))
+        var offset = blockCount.end
+        let header = FeliCaBlockListElement.Layout.header
         var blockFields: [Field] = []
         for (i, b) in blocks.enumerated() {
             let service = services.dropFirst(Int(b.serviceOrder)).first.map(\.description) ?? "not listed"
             let form = b.form == .twoByte ? "2-byte" : "3-byte"
             blockFields.append(Field("felica.block", "Element \(i + 1)", "block \(b.blockNumber) of service #\(b.serviceOrder) (\(service))",
                                      range: offset..<offset + b.form.length, children: [
-                                        Field("felica.block.form", "Form", form, range: offset..<offset + 1),
-                                        Field("felica.block.access_mode", "Access mode", "\(b.accessMode) (\(b.accessModeMeaning))", range: offset..<offset + 1),
-                                        Field("felica.block.order", "Service order", "\(b.serviceOrder)", range: offset..<offset + 1),
+                                        Field("felica.block.form", "Form", form, range: header.range(at: offset)),
+                                        Field("felica.block.access_mode", "Access mode", "\(b.accessMode) (\(b.accessModeMeaning))", range: header.range(at: offset)),
+                                        Field("felica.block.order", "Service order", "\(b.serviceOrder)", range: header.range(at: offset)),
                                         Field("felica.block.number", "Block number", "\(b.blockNumber)" + (b.form == .threeByte ? " (little endian)" : ""),
-                                              range: offset + 1..<offset + b.form.length),
+                                              range: FeliCaBlockListElement.Layout.blockNumber(b.form).range(at: offset)),
                                      ]))
             offset += b.form.length
         }
-        ctx.sink.add(Field("felica.blocks", "Block list", plural(blocks.count, "element"), range: 12 + 2 * m..<offset, children: blockFields))
+        ctx.sink.add(Field("felica.blocks", "Block list", plural(blocks.count, "element"), range: blockCount.end..<offset, children: blockFields))
         return offset
     }
 

@@ -53,12 +53,12 @@ final class FeliCaDissector: SessionDissector {
         let payload = split.payload
         switch FeliCaLength.check(payload) {
         case .ok:
-            ctx.sink.add(Field("felica.len", "LEN", "\(Hex.byte(UInt8(truncatingIfNeeded: payload.count))) (\(payload.count) bytes)", range: 0..<1))
+            ctx.sink.add(Field("felica.len", "LEN", "\(Hex.byte(UInt8(truncatingIfNeeded: payload.count))) (\(payload.count) bytes)", range: FeliCaCommand.Layout.length.range))
         case .mismatch(let declared, let actual):
             var text = "LEN \(Hex.byte(UInt8(truncatingIfNeeded: declared))) says \(declared) bytes, the frame has \(actual) without CRC_F"
             if declared == actual + 2 && split.range != nil { text += " (LEN counts the CRC)" }
-            ctx.warn(text, range: 0..<1)
-            ctx.sink.add(Field("felica.len", "LEN", "\(Hex.byte(UInt8(truncatingIfNeeded: declared))) (wrong: the frame has \(actual) bytes)", range: 0..<1))
+            ctx.warn(text, range: FeliCaCommand.Layout.length.range)
+            ctx.sink.add(Field("felica.len", "LEN", "\(Hex.byte(UInt8(truncatingIfNeeded: declared))) (wrong: the frame has \(actual) bytes)", range: FeliCaCommand.Layout.length.range))
         case .empty:
             ctx.warn("empty frame")
         }
@@ -84,7 +84,7 @@ final class FeliCaDissector: SessionDissector {
             let code = payload.dropFirst().first.map { FeliCaCode($0) }
             ctx.summary = code.map { "malformed \($0.name)" } ?? "malformed FeliCa frame"
             ctx.diagnostics.append(Diagnostic(.error, "\(code?.name ?? "frame") \(error)"))
-            ctx.sink.add(Field("felica.data", "Data", hexValue(payload), range: 0..<payload.count))
+            ctx.sink.add(Field("felica.data", "Data", hexValue(payload), range: payload.indices))
         }
     }
 
@@ -108,11 +108,11 @@ final class FeliCaDissector: SessionDissector {
                 let name = pending.command.map { "answer to \($0.code.name)" } ?? "answer"
                 ctx.summary = "malformed \(name)"
                 ctx.diagnostics.append(Diagnostic(.error, "\(name) \(error)"))
-                ctx.sink.add(Field("felica.data", "Data", hexValue(payload), range: 0..<payload.count))
+                ctx.sink.add(Field("felica.data", "Data", hexValue(payload), range: payload.indices))
                 finishAnswer(pending)
                 return nil
             }
-            if let c = pending.command { ctx.warn("\(alone.code.name) does not answer \(c.code.name) (frame \(pending.frame))", range: 1..<2) }
+            if let c = pending.command { ctx.warn("\(alone.code.name) does not answer \(c.code.name) (frame \(pending.frame))", range: FeliCaCommand.Layout.code.range) }
             response = alone
         }
         if case .polling(let idm, let pmm, let rd) = response {
@@ -149,7 +149,7 @@ final class FeliCaDissector: SessionDissector {
             return
         }
         ctx.summary = "card frame that is no FeliCa answer"
-        ctx.sink.add(Field("felica.data", "Data", hexValue(payload), range: 0..<payload.count))
+        ctx.sink.add(Field("felica.data", "Data", hexValue(payload), range: payload.indices))
     }
 
     /// Polling answers decide the session's card, its current system and system switches.
@@ -200,9 +200,9 @@ final class FeliCaDissector: SessionDissector {
             ctx.warn("the card answers a Polling for \(Hex.value(sc, digits: 4)) with system code \(Hex.value(code, digits: 4))")
         }
         if requestCode == 0x02, let rd { s.communicationPerformance = rd }
-        if requestCode == 0x00 && rd != nil { ctx.warn("request data although the Polling asked for none (RC 00)", range: 18..<20) }
+        if requestCode == 0x00 && rd != nil { ctx.warn("request data although the Polling asked for none (RC 00)", range: FeliCaResponse.Layout.requestData.range) }
         if (requestCode == 0x01 || requestCode == 0x02) && rd == nil {
-            ctx.note("no request data although RC \(Hex.value(requestCode, digits: 2)) asked for it", range: 0..<1)
+            ctx.note("no request data although RC \(Hex.value(requestCode, digits: 2)) asked for it", range: FeliCaCommand.Layout.length.range)
         }
         return
     }
@@ -210,25 +210,25 @@ final class FeliCaDissector: SessionDissector {
     private func describePollingAnswer(idm: FeliCaIDm, pmm: FeliCaPMm, rd: UInt16?, requestCode: UInt8, _ ctx: inout FrameContext) {
         ctx.summary = "IDm \(idm), PMm \(pmm)" + (pmm.icName.map { ": \($0)" } ?? "")
         if requestCode == 0x01, let rd { ctx.summary += ", system code \(Hex.value(rd, digits: 4))" }
-        ctx.sink.add(Field("felica.code", "Response code", "0x01 (Polling response)", range: 1..<2))
-        ctx.sink.add(Field("felica.idm", "IDm", idm.description, range: 2..<10, children: [
-            Field("felica.idm.system", "System number", "\(idm.systemNumber) (upper nibble of byte 0)", range: 2..<3),
-            Field("felica.idm.kind", "Identification", idm.kindDescription, range: 2..<10),
+        ctx.sink.add(Field("felica.code", "Response code", "0x01 (Polling response)", range: FeliCaCommand.Layout.code.range))
+        ctx.sink.add(Field("felica.idm", "IDm", idm.description, range: FeliCaCommand.Layout.idm.range, children: [
+            Field("felica.idm.system", "System number", "\(idm.systemNumber) (upper nibble of byte 0)", range: FeliCaResponse.Layout.idmSystem.range),
+            Field("felica.idm.kind", "Identification", idm.kindDescription, range: FeliCaCommand.Layout.idm.range),
         ]))
         guard ctx.sink.enabled else { return }
         var pmmFields = [
-            Field("felica.pmm.rom", "ROM type", Hex.byte(pmm.romType), range: 10..<11),
-            Field("felica.pmm.ic", "IC type", "\(Hex.byte(pmm.icType)) (\(pmm.icName ?? "not in nfcpy's IC code tables"))", range: 11..<12),
+            Field("felica.pmm.rom", "ROM type", Hex.byte(pmm.romType), range: FeliCaResponse.Layout.pmmByte(0)),
+            Field("felica.pmm.ic", "IC type", "\(Hex.byte(pmm.icType)) (\(pmm.icName ?? "not in nfcpy's IC code tables"))", range: FeliCaResponse.Layout.pmmByte(1)),
         ]
         for p in FeliCaPMm.TimeoutParameter.allCases {
             let b = pmm.byte(p.rawValue)
             let one = pmm.maximumResponseTime(p, units: 1)
             pmmFields.append(Field("felica.pmm.mrt", "MRT \(p.name)",
                                    "\(Hex.byte(b)): E \(b >> 6), B \(b >> 3 & 7), A \(b & 7) → \(Self.milliseconds(one)) for 1 unit",
-                                   range: 10 + p.rawValue..<11 + p.rawValue))
+                                   range: FeliCaResponse.Layout.pmmByte(p.rawValue)))
         }
-        pmmFields.append(Field("felica.pmm.pad2", "Byte 7", Hex.byte(pmm.byte(7)), range: 17..<18))
-        ctx.sink.add(Field("felica.pmm", "PMm", pmm.description, range: 10..<18, children: pmmFields))
+        pmmFields.append(Field("felica.pmm.pad2", "Byte 7", Hex.byte(pmm.byte(7)), range: FeliCaResponse.Layout.pmmByte(7)))
+        ctx.sink.add(Field("felica.pmm", "PMm", pmm.description, range: FeliCaResponse.Layout.pmm.range, children: pmmFields))
         if let rd {
             let meaning: String
             switch requestCode {
@@ -236,7 +236,7 @@ final class FeliCaDissector: SessionDissector {
             case 0x02: meaning = "communication performance \(Hex.value(rd, digits: 4))"
             default: meaning = Hex.value(rd, digits: 4)
             }
-            ctx.sink.add(Field("felica.request_data", "Request data", meaning, range: 18..<20))
+            ctx.sink.add(Field("felica.request_data", "Request data", meaning, range: FeliCaResponse.Layout.requestData.range))
         }
     }
 
