@@ -28,11 +28,38 @@ public struct ISO15693Request: Sendable, Hashable {
         }
     }
 
+    /// Where the parts of a request sit (ISO/IEC 15693-3 §7.3): flags, command code, for custom
+    /// commands the manufacturer code and for Extended Get System Information its flags, then
+    /// the UID of an addressed request, then the command's parameters.
+    public enum Layout {
+        public static let flags = FieldLayout(0, 1, "request flags")
+        public static let command = FieldLayout(1, 1, "command code")
+        public static let manufacturer = FieldLayout(2, 1, "IC manufacturer code (custom command)")
+        public static let infoRequest = FieldLayout(2, 1, "information request flags")
+    }
+
+    /// Where this request's UID sits, when it is addressed.
+    public var uidRange: Range<Int>? {
+        uid.map { _ in ISO15693UID.Layout.all.range(at: afterHeader) }
+    }
+
+    /// Where this request's parameters start.
+    public var parametersOffset: Int { afterHeader + (uid == nil ? 0 : ISO15693UID.Layout.all.width) }
+
+    /// The offset after flags, command and (custom, Extended Get System Information) the byte after the code.
+    private var afterHeader: Int {
+        switch command {
+        case .custom: return Layout.manufacturer.end
+        case .extendedGetSystemInformation: return Layout.infoRequest.end
+        default: return Layout.command.end
+        }
+    }
+
     /// Decodes a request payload (CRC removed).
     public static func decode(_ payload: [UInt8]) throws(DecodeError) -> ISO15693Request {
         var c = ByteCursor(payload)
-        let flags = ISO15693RequestFlags(rawValue: try c.readUInt8("request flags"))
-        let code = try c.readUInt8("command code")
+        let flags = ISO15693RequestFlags(rawValue: try c.readUInt8(Layout.flags))
+        let code = try c.readUInt8(Layout.command)
         var r = ParameterReader(cursor: c, flags: flags, code: code)
         switch ISO15693CommandCode.range(of: code) {
         case .rfu:
@@ -40,7 +67,7 @@ public struct ISO15693Request: Sendable, Hashable {
         case .proprietary:
             return ISO15693Request(flags: flags, command: .proprietary(code: code, parameters: r.c.readRest()))
         case .custom:
-            let mfg = try r.c.readUInt8("IC manufacturer code (custom command)")
+            let mfg = try r.c.readUInt8(Layout.manufacturer)
             let uid = try r.uid()
             return ISO15693Request(flags: flags, command: .custom(code: code, manufacturer: mfg, parameters: r.c.readRest()), uid: uid)
         case .defined(let known):
@@ -53,7 +80,7 @@ public struct ISO15693Request: Sendable, Hashable {
                 let n = (Int(length) + 7) / 8
                 command = .inventory(afi: afi, maskLength: length, mask: try r.c.readBytes(n, "mask value (\(n) bytes for \(length) bits)"))
             case .extendedGetSystemInformation:
-                let info = try r.c.readUInt8("information request flags")
+                let info = try r.c.readUInt8(Layout.infoRequest)
                 uid = try r.uid()
                 command = .extendedGetSystemInformation(infoRequest: info)
             case .authenticate, .keyUpdate, .authCommCryptoFormatIndicator, .secureCommCryptoFormatIndicator, .challenge, .readBuffer:

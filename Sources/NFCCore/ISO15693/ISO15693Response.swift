@@ -39,6 +39,21 @@ public struct ISO15693Response: Sendable, Hashable {
         self.body = body
     }
 
+    /// Where the parts of an answer sit (ISO/IEC 15693-3 §7.4): the flags, then an error code,
+    /// or the Inventory answer's DSFID and UID, or the Get System Information answer's
+    /// information flags and UID, or the data (blocks, security status) right after the flags.
+    public enum Layout {
+        public static let flags = FieldLayout(0, 1, "response flags")
+        public static let errorCode = FieldLayout(1, 1, "error code (the error flag is set)")
+        public static let dsfid = FieldLayout(1, 1, "DSFID")
+        public static let infoFlags = FieldLayout(1, 1, "information flags")
+        public static let uid = FieldLayout(2, 8, "UID (8 bytes, LSB first)")
+        /// `count` bytes of data after the flags.
+        public static func data(_ count: Int) -> Range<Int> { flags.end..<flags.end + count }
+        /// Byte `k` of the data (the security status of block `k` of a status answer).
+        public static func dataByte(_ k: Int) -> Range<Int> { flags.end + k..<flags.end + k + 1 }
+    }
+
     /// `01 code`.
     public static func error(_ code: ISO15693ErrorCode) -> ISO15693Response {
         ISO15693Response(flags: .error, body: .error(code))

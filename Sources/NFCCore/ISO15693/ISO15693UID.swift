@@ -7,6 +7,15 @@ public struct ISO15693UID: Sendable, Hashable, CustomStringConvertible {
 
     public init(value: UInt64) { self.value = value }
 
+    /// Where its parts sit in the 8 bytes on air (LSB first): the serial number, of which NXP
+    /// keeps the ICODE type in bytes 4–5, the IC manufacturer code, then `E0` (ISO/IEC 15693-3 §4.1).
+    public enum Layout {
+        public static let all = FieldLayout(0, 8, "UID (8 bytes, LSB first)")
+        public static let icodeType = FieldLayout(4, 2, "ICODE type bits")
+        public static let manufacturer = FieldLayout(6, 1, "IC manufacturer code")
+        public static let prefix = FieldLayout(7, 1, "E0")
+    }
+
     /// From 8 bytes MSB first (`E0 04 …`); nil for any other length.
     public init?(msbFirst bytes: some Collection<UInt8>) {
         guard bytes.count == 8 else { return nil }

@@ -29,20 +29,33 @@ public struct Type5CapabilityContainer: Sendable, Hashable {
                   mlen: UInt16(clamping: dataAreaSize / 8), features: features)
     }
 
+    /// Where its bytes sit: CC0…CC3, then in the 8-byte form two RFU bytes and MLEN.
+    public enum Layout {
+        public static let magic = FieldLayout(0, 1, "CC0 (magic)")
+        public static let versionAndAccess = FieldLayout(1, 1, "CC1 (version and access)")
+        public static let mlen = FieldLayout(2, 1, "CC2 (MLEN)")
+        public static let features = FieldLayout(3, 1, "CC3 (features)")
+        public static let rfu = FieldLayout(4, 2, "bytes 4–5 of the 8-byte CC")
+        public static let extendedMLEN = FieldLayout(6, 2, "MLEN (bytes 6–7 of the 8-byte CC)")
+    }
+
+    /// Where this CC's MLEN is.
+    public var mlenRange: Range<Int> { isExtended ? Layout.extendedMLEN.range : Layout.mlen.range }
+
     /// Reads 4 bytes, or 8 when CC2 is `00`.
     public static func decode(_ bytes: [UInt8]) throws(DecodeError) -> Type5CapabilityContainer {
         var c = ByteCursor(bytes)
-        let magic = try c.readUInt8("CC0 (magic)")
-        let cc1 = try c.readUInt8("CC1 (version and access)")
-        let cc2 = try c.readUInt8("CC2 (MLEN)")
-        let cc3 = try c.readUInt8("CC3 (features)")
+        let magic = try c.readUInt8(Layout.magic)
+        let cc1 = try c.readUInt8(Layout.versionAndAccess)
+        let cc2 = try c.readUInt8(Layout.mlen)
+        let cc3 = try c.readUInt8(Layout.features)
         var cc = Type5CapabilityContainer(magic: magic, versionAndAccess: cc1, mlen: UInt16(cc2), features: cc3)
         // CC2 = 00 announces the 8-byte form only on an NDEF-formatted tag: a blank block 0
         // (00 00 00 00) is "not NDEF formatted", not a truncated 8-byte CC.
         cc.isExtended = cc2 == 0 && (magic == 0xE1 || magic == 0xE2)
         if cc.isExtended {
-            cc.rfu = try c.readBytes(2, "bytes 4–5 of the 8-byte CC")
-            cc.mlen = try c.readUInt16BE("MLEN (bytes 6–7 of the 8-byte CC)")
+            cc.rfu = try c.readBytes(Layout.rfu)
+            cc.mlen = try c.readUInt16BE(Layout.extendedMLEN.expected)
         }
         return cc
     }

@@ -66,7 +66,7 @@ final class ISO15693Dissector: SessionDissector {
             let name = split.payload.dropFirst().first.map(commandName) ?? "request"
             ctx.summary = "malformed \(name)"
             ctx.diagnostics.append(Diagnostic(.error, "\(name) \(error)", range: error.offset..<min(split.payload.count, error.offset + 1)))
-            ctx.sink.add(Field("iso15693.data", "Data", Hex.string(split.payload), range: 0..<split.payload.count))
+            ctx.sink.add(Field("iso15693.data", "Data", Hex.string(split.payload), range: split.payload.indices))
         }
     }
 
@@ -83,7 +83,7 @@ final class ISO15693Dissector: SessionDissector {
         let split = CRCSplit(ctx.frame, expected: true, kind: .b)
         guard let pending = session?.pending else {
             ctx.apply(split, key: "iso15693.crc")
-            ctx.sink.add(Field("iso15693.data", "Data", Hex.string(split.payload), range: 0..<split.payload.count))
+            ctx.sink.add(Field("iso15693.data", "Data", Hex.string(split.payload), range: split.payload.indices))
             ctx.summary = "tag frame with no request before it"
             ctx.warn("no reader frame is waiting for an answer")
             return nil
@@ -92,7 +92,7 @@ final class ISO15693Dissector: SessionDissector {
             session?.pending = nil
             ctx.responseTo = pending.frame
             ctx.apply(split, key: "iso15693.crc")
-            ctx.sink.add(Field("iso15693.data", "Data", Hex.string(split.payload), range: 0..<split.payload.count))
+            ctx.sink.add(Field("iso15693.data", "Data", Hex.string(split.payload), range: split.payload.indices))
             ctx.summary = "answer to a malformed request"
             return nil
         }

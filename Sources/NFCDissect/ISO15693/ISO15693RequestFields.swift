@@ -8,38 +8,34 @@ enum ISO15693RequestFields {
         let command = r.command
         ctx.summary = r.summary + suffix(r)
         ctx.sink.add(flagsField(r.flags))
-        ctx.sink.add(Field("iso15693.command", "Command", commandText(command), range: 1..<2))
-        var at = 2
+        ctx.sink.add(Field("iso15693.command", "Command", commandText(command), range: ISO15693Request.Layout.command.range))
         switch command {
         case .custom(let code, let mfg, _):
             let known = ISO15693CustomCommand.name(code: code, manufacturer: mfg)
             ctx.sink.add(Field("iso15693.manufacturer", "IC manufacturer", "\(Hex.byte(mfg)) (\(ISO15693Session.manufacturerText(mfg)))",
-                               range: 2..<3))
+                               range: ISO15693Request.Layout.manufacturer.range))
             if let known {
                 ctx.note("\(known.name): \(ISO15693Session.manufacturerText(mfg)) custom command (name confidence \(known.confidence.rawValue))")
             } else {
                 ctx.note("custom command \(Hex.byte(code)) is not known for \(ISO15693Session.manufacturerText(mfg)); parameters shown raw")
             }
             if let uid = s.uid, mfg != uid.manufacturerCode {
-                ctx.warn("custom command for manufacturer \(Hex.byte(mfg)), but the VICC is made by \(ISO15693Session.manufacturerText(uid.manufacturerCode)): it answers with an error or not at all", range: 2..<3)
+                ctx.warn("custom command for manufacturer \(Hex.byte(mfg)), but the VICC is made by \(ISO15693Session.manufacturerText(uid.manufacturerCode)): it answers with an error or not at all", range: ISO15693Request.Layout.manufacturer.range)
             }
-            at = 3
         case .extendedGetSystemInformation(let info):
-            ctx.sink.add(Field("iso15693.info_request", "Information request", Hex.byte(info), range: 2..<3))
-            at = 3
+            ctx.sink.add(Field("iso15693.info_request", "Information request", Hex.byte(info), range: ISO15693Request.Layout.infoRequest.range))
         case .rfu(let code, _):
-            ctx.warn("command code \(Hex.byte(code)) is RFU in ISO/IEC 15693-3", range: 1..<2)
+            ctx.warn("command code \(Hex.byte(code)) is RFU in ISO/IEC 15693-3", range: ISO15693Request.Layout.command.range)
         case .proprietary:
             ctx.note("proprietary command (E0…FF): its layout is IC manufacturer specific; parameters shown raw")
         default:
             break
         }
-        if let uid = r.uid {
-            ctx.sink.add(uidField(uid, key: "iso15693.uid", range: at..<at + 8))
-            checkAddress(uid, &ctx, &s, range: at..<at + 8)
-            at += 8
+        if let uid = r.uid, let range = r.uidRange {
+            ctx.sink.add(uidField(uid, key: "iso15693.uid", range: range))
+            checkAddress(uid, &ctx, &s, range: range)
         }
-        parameters(r, at: at, &ctx, &s)
+        parameters(r, at: r.parametersOffset, &ctx, &s)
         checkFlags(r, &ctx, &s)
     }
 
@@ -63,7 +59,7 @@ enum ISO15693RequestFields {
     }
 
     static func flagsField(_ f: ISO15693RequestFlags) -> Field {
-        let r = 0..<1
+        let r = ISO15693Request.Layout.flags.range
         var bits = [
             Field("iso15693.flags.subcarrier", "b1 sub-carrier", f.twoSubcarriers ? "two (FSK)" : "one (ASK)", range: r),
             Field("iso15693.flags.data_rate", "b2 data rate", f.highDataRate ? "high (26.48 kbit/s)" : "low (6.62 kbit/s)", range: r),
@@ -102,10 +98,10 @@ enum ISO15693RequestFields {
         // In on-air order: serial (with the ICODE type bits), manufacturer code, E0.
         var children = [Field("\(key).on_air", "On air (LSB first)", Hex.string(uid.onAir), range: range)]
         if let icode = uid.nxpICODEType {
-            children.append(Field("\(key).icode", "ICODE type (UID hint)", icode, range: range.upperBound - 4..<range.upperBound - 2))
+            children.append(Field("\(key).icode", "ICODE type (UID hint)", icode, range: ISO15693UID.Layout.icodeType.range(at: range.lowerBound)))
         }
         children.append(Field("\(key).manufacturer", "IC manufacturer", "\(Hex.byte(uid.manufacturerCode)) (\(ISO15693Session.manufacturerText(uid.manufacturerCode)))",
-                              range: range.upperBound - 2..<range.upperBound - 1))
+                              range: ISO15693UID.Layout.manufacturer.range(at: range.lowerBound)))
         var value = "\(uid) (\(ISO15693Session.manufacturerText(uid.manufacturerCode))"
         if let icode = uid.nxpICODEType { value += ", \(icode)" }
         value += ")"
@@ -202,20 +198,20 @@ enum ISO15693RequestFields {
     /// Rules of ISO/IEC 15693-3 a reader can break with the flags, and the VICC state they meet.
     static func checkFlags(_ r: ISO15693Request, _ ctx: inout FrameContext, _ s: inout ISO15693Session) {
         let f = r.flags
-        if f.rfu { ctx.warn("request flag b8 is RFU and set", range: 0..<1) }
+        if f.rfu { ctx.warn("request flag b8 is RFU and set", range: ISO15693Request.Layout.flags.range) }
         switch r.command {
         case .inventory:
-            if !f.inventory { ctx.warn("Inventory without the inventory flag: VICCs take b5–b6 as select/address", range: 0..<1) }
+            if !f.inventory { ctx.warn("Inventory without the inventory flag: VICCs take b5–b6 as select/address", range: ISO15693Request.Layout.flags.range) }
             if s.state == .quiet { ctx.note("the VICC is quiet (Stay Quiet, frame \(s.stateFrame ?? 0)): it does not answer inventories") }
             return
         case .custom, .proprietary, .rfu:
             return
         case .stayQuiet, .select:
-            if !f.address { ctx.warn("\(r.command.name) must be addressed: without a UID no VICC acts on it", range: 0..<1) }
+            if !f.address { ctx.warn("\(r.command.name) must be addressed: without a UID no VICC acts on it", range: ISO15693Request.Layout.flags.range) }
         default:
-            if f.inventory { ctx.warn("inventory flag set on \(r.command.name): b5–b6 lose their select/address meaning", range: 0..<1) }
+            if f.inventory { ctx.warn("inventory flag set on \(r.command.name): b5–b6 lose their select/address meaning", range: ISO15693Request.Layout.flags.range) }
         }
-        if f.select && f.address { ctx.warn("select and address flags both set; a selected request must not be addressed", range: 0..<1) }
+        if f.select && f.address { ctx.warn("select and address flags both set; a selected request must not be addressed", range: ISO15693Request.Layout.flags.range) }
         if f.select && s.state != .selected { ctx.note("select flag set, but no Select was acknowledged in this session") }
         if !f.address && !f.select && s.state == .quiet {
             ctx.note("the VICC is quiet (Stay Quiet, frame \(s.stateFrame ?? 0)): it answers addressed requests only")

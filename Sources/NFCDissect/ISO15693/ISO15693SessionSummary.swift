@@ -36,7 +36,7 @@ enum ISO15693SessionSummary {
                     let total = count * size
                     if cc.dataAreaSize > total {
                         diagnostics.append(Diagnostic(.warning, "CC MLEN \(Hex.byte(UInt8(truncatingIfNeeded: cc.mlen))) declares a \(cc.dataAreaSize)-byte data area, more than the whole memory (\(count) blocks × \(size) bytes = \(total) bytes)",
-                                                      range: cc.isExtended ? 6..<8 : 2..<3))
+                                                      range: cc.mlenRange))
                     }
                 }
             } else {

@@ -8,9 +8,9 @@ enum ISO15693SystemInformationFields {
         var parts: [String] = []
         ctx.sink.add(Field("iso15693.info_flags", "Information flags",
                            "\(Hex.byte(info.infoFlags)): " + (info.flagNames.isEmpty ? "none" : info.flagNames.joined(separator: ", ")),
-                           range: 1..<2))
-        ctx.sink.add(ISO15693RequestFields.uidField(info.uid, key: "iso15693.uid", range: 2..<10))
-        var at = 10
+                           range: ISO15693Response.Layout.infoFlags.range))
+        ctx.sink.add(ISO15693RequestFields.uidField(info.uid, key: "iso15693.uid", range: ISO15693Response.Layout.uid.range))
+        var at = ISO15693Response.Layout.uid.end
         if let v = info.dsfid {
             ctx.sink.add(Field("iso15693.dsfid", "DSFID", Hex.byte(v), range: at..<at + 1))
             parts.append("DSFID \(Hex.byte(v))")
@@ -58,7 +58,7 @@ enum ISO15693SystemInformationFields {
         ctx.summary = "System information: " + (parts.isEmpty ? "UID only" : parts.joined(separator: ", "))
         guard trusted else { return }
         if let known = s.uid, known != info.uid {
-            ctx.warn("system information of \(info.uid), but the session's VICC is \(known)", range: 2..<10)
+            ctx.warn("system information of \(info.uid), but the session's VICC is \(known)", range: ISO15693Response.Layout.uid.range)
         } else {
             s.uid = info.uid
         }
