@@ -20,6 +20,18 @@ public enum Type2Memory {
     public static let dataAreaStart = 16
     public static let capabilityContainerRange = 12..<16
 
+    /// Pages 0–2 before the CC: the UID with its two BCCs, the internal byte and the static
+    /// lock bytes (NTAG213/215/216 datasheet §8.5).
+    public enum HeaderLayout {
+        public static let all = FieldLayout(0, 12, "pages 0–2")
+        public static let uid0 = FieldLayout(0, 3, "UID0–UID2")
+        public static let bcc0 = FieldLayout(3, 1, "BCC0")
+        public static let uid1 = FieldLayout(4, 4, "UID3–UID6")
+        public static let bcc1 = FieldLayout(8, 1, "BCC1")
+        public static let internalByte = FieldLayout(9, 1, "internal byte")
+        public static let staticLock = FieldLayout(10, 2, "static lock bytes")
+    }
+
     /// Reads a memory image from byte 0 of page 0. Never throws: what cannot be read is an issue.
     public static func decode(_ image: TagMemoryImage) -> Type2MemoryLayout {
         var issues: [TagMemoryIssue] = []

@@ -35,16 +35,30 @@ public struct Type3AttributeInformationBlock: Sendable, Hashable {
     }
 
     /// Reads the 16-byte block. The checksum is kept as read; `checksumIsValid` compares it.
+    /// Where its values sit in block 0 (NFC Forum Type 3 Tag §7.1, protocols.md §5.6).
+    public enum Layout {
+        public static let all = FieldLayout(0, 16, "the 16-byte Attribute Information Block")
+        public static let version = FieldLayout(0, 1, "Ver")
+        public static let nbr = FieldLayout(1, 1, "Nbr")
+        public static let nbw = FieldLayout(2, 1, "Nbw")
+        public static let nmaxb = FieldLayout(3, 2, "Nmaxb")
+        public static let reserved = FieldLayout(5, 4, "bytes 5–8 (reserved)")
+        public static let writeF = FieldLayout(9, 1, "WriteF")
+        public static let rwFlag = FieldLayout(10, 1, "RWFlag")
+        public static let ln = FieldLayout(11, 3, "Ln")
+        public static let checksum = FieldLayout(14, 2, "checksum")
+    }
+
     public static func decode(_ block: [UInt8]) throws(DecodeError) -> Type3AttributeInformationBlock {
         var c = ByteCursor(block)
-        var aib = Type3AttributeInformationBlock(version: try c.readUInt8("Ver"), nbr: try c.readUInt8("Nbr"),
-                                                 nbw: try c.readUInt8("Nbw"), nmaxb: try c.readUInt16BE("Nmaxb"), ln: 0)
-        aib.reserved = try c.readBytes(4, "bytes 5–8 (reserved)")
-        aib.writeF = try c.readUInt8("WriteF")
-        aib.rwFlag = try c.readUInt8("RWFlag")
-        aib.ln = try c.readUInt24BE("Ln")
-        aib.checksum = try c.readUInt16BE("checksum")
-        try c.expectEnd("the 16-byte Attribute Information Block")
+        var aib = Type3AttributeInformationBlock(version: try c.readUInt8(Layout.version), nbr: try c.readUInt8(Layout.nbr),
+                                                 nbw: try c.readUInt8(Layout.nbw), nmaxb: try c.readUInt16BE(Layout.nmaxb.expected), ln: 0)
+        aib.reserved = try c.readBytes(Layout.reserved)
+        aib.writeF = try c.readUInt8(Layout.writeF)
+        aib.rwFlag = try c.readUInt8(Layout.rwFlag)
+        aib.ln = try c.readUInt24BE(Layout.ln.expected)
+        aib.checksum = try c.readUInt16BE(Layout.checksum.expected)
+        try c.expectEnd(Layout.all.expected)
         return aib
     }
 
@@ -87,8 +101,8 @@ public enum Type3Memory {
     /// Reads an image of blocks 0, 1, 2 … of service `000B` (16 bytes each).
     public static func decode(_ image: TagMemoryImage) -> Type3MemoryLayout {
         var issues: [TagMemoryIssue] = []
-        guard image.firstUnknown(in: 0..<16) == nil,
-              let aib = try? Type3AttributeInformationBlock.decode(Array(image.bytes[0..<16])) else {
+        guard image.firstUnknown(in: Type3AttributeInformationBlock.Layout.all.range) == nil,
+              let aib = try? Type3AttributeInformationBlock.decode(Array(image.bytes[Type3AttributeInformationBlock.Layout.all.range])) else {
             issues.append(TagMemoryIssue(.warning, "t3t.aib.unread", "the Attribute Information Block (block 0) was not read",
                                          range: 0..<min(16, max(1, image.count))))
             return Type3MemoryLayout(attributeInformationBlock: nil, ndefRange: nil, ndef: nil, issues: issues)
@@ -96,7 +110,7 @@ public enum Type3Memory {
         if !aib.checksumIsValid {
             issues.append(TagMemoryIssue(.error, "t3t.aib.checksum",
                                          "checksum \(Hex.value(aib.checksum, digits: 4)), bytes 0–13 sum to \(Hex.value(aib.computedChecksum, digits: 4))",
-                                         range: 14..<16))
+                                         range: Type3AttributeInformationBlock.Layout.checksum.range))
         }
         if aib.version >> 4 != 1 {
             issues.append(TagMemoryIssue(aib.version >> 4 > 1 ? .error : .warning, "t3t.aib.version",

@@ -39,6 +39,12 @@ public struct Type5CapabilityContainer: Sendable, Hashable {
         public static let extendedMLEN = FieldLayout(6, 2, "MLEN (bytes 6–7 of the 8-byte CC)")
     }
 
+    /// Where this CC is: byte 0 of block 0, 4 or 8 bytes.
+    public var range: Range<Int> { Layout.magic.offset..<Layout.magic.offset + length }
+
+    /// Where a CC is looked for before its form is known: the 4-byte form.
+    public static let shortForm = FieldLayout(0, 4, "4-byte CC")
+
     /// Where this CC's MLEN is.
     public var mlenRange: Range<Int> { isExtended ? Layout.extendedMLEN.range : Layout.mlen.range }
 

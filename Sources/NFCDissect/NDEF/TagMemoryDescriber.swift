@@ -72,12 +72,12 @@ public enum TagMemoryDescriber {
             let value = image.firstUnknown(in: range) == nil ? hexValue(image.bytes[range]) : "(not read)"
             return Field(key, label, value, range: range)
         }
-        let known = image.firstUnknown(in: 0..<12) == nil
-        return Field("t2t.header", "Header (pages 0–2)", known ? hexValue(image.bytes[0..<12]) : "(not read completely)", range: 0..<12,
+        let known = image.firstUnknown(in: Type2Memory.HeaderLayout.all.range) == nil
+        return Field("t2t.header", "Header (pages 0–2)", known ? hexValue(image.bytes[Type2Memory.HeaderLayout.all.range]) : "(not read completely)", range: Type2Memory.HeaderLayout.all.range,
                      children: [
-                        part("t2t.uid0", "UID0–UID2", 0..<3), part("t2t.bcc0", "BCC0", 3..<4), part("t2t.uid1", "UID3–UID6", 4..<8),
-                        part("t2t.bcc1", "BCC1", 8..<9), part("t2t.internal", "Internal", 9..<10),
-                        part("t2t.lock.static", "Static lock bytes", 10..<12),
+                        part("t2t.uid0", "UID0–UID2", Type2Memory.HeaderLayout.uid0.range), part("t2t.bcc0", "BCC0", Type2Memory.HeaderLayout.bcc0.range), part("t2t.uid1", "UID3–UID6", Type2Memory.HeaderLayout.uid1.range),
+                        part("t2t.bcc1", "BCC1", Type2Memory.HeaderLayout.bcc1.range), part("t2t.internal", "Internal", Type2Memory.HeaderLayout.internalByte.range),
+                        part("t2t.lock.static", "Static lock bytes", Type2Memory.HeaderLayout.staticLock.range),
                      ])
     }
 
@@ -86,25 +86,25 @@ public enum TagMemoryDescriber {
     public static func describe(_ layout: Type5MemoryLayout, image: TagMemoryImage) -> FieldTree {
         var fields: [Field] = []
         if let cc = layout.capabilityContainer {
-            let mlenRange = cc.isExtended ? 6..<8 : 2..<3
+            let mlenRange = cc.mlenRange
             var children = [
                 Field("t5t.cc.magic", "CC0 magic", Hex.byte(cc.magic) + (cc.magic == 0xE1
                         ? " (1-byte block addresses reach the data area)"
                         : cc.magic == 0xE2 ? " (the data area needs 2-byte block addresses)" : " (not NDEF formatted)"),
-                      range: 0..<1),
-                Field("t5t.cc.version", "CC1 version", "\(cc.versionText) (b8–b5 of \(Hex.byte(cc.versionAndAccess)))", range: 1..<2),
-                Field("t5t.cc.read_access", "CC1 read access", "\(cc.readAccess.name) (b4–b3)", range: 1..<2),
-                Field("t5t.cc.write_access", "CC1 write access", "\(cc.writeAccess.name) (b2–b1)", range: 1..<2),
+                      range: Type5CapabilityContainer.Layout.magic.range),
+                Field("t5t.cc.version", "CC1 version", "\(cc.versionText) (b8–b5 of \(Hex.byte(cc.versionAndAccess)))", range: Type5CapabilityContainer.Layout.versionAndAccess.range),
+                Field("t5t.cc.read_access", "CC1 read access", "\(cc.readAccess.name) (b4–b3)", range: Type5CapabilityContainer.Layout.versionAndAccess.range),
+                Field("t5t.cc.write_access", "CC1 write access", "\(cc.writeAccess.name) (b2–b1)", range: Type5CapabilityContainer.Layout.versionAndAccess.range),
                 Field("t5t.cc.mlen", "MLEN", "0x\(Hex.value(cc.mlen, digits: cc.isExtended ? 4 : 2)) → \(cc.dataAreaSize)-byte data area",
                       range: mlenRange),
                 Field("t5t.cc.features", "CC3 features",
                       "\(Hex.byte(cc.features))" + (cc.featureNames.isEmpty ? ": none" : ": " + cc.featureNames.joined(separator: ", ")),
-                      range: 3..<4),
+                      range: Type5CapabilityContainer.Layout.features.range),
             ]
-            if cc.isExtended { children.insert(Field("t5t.cc.rfu", "RFU", hexValue(cc.rfu), range: 4..<6), at: 5) }
-            fields.append(Field("t5t.cc", "Capability Container", hexValue(cc.bytes), range: 0..<cc.length, children: children))
+            if cc.isExtended { children.insert(Field("t5t.cc.rfu", "RFU", hexValue(cc.rfu), range: Type5CapabilityContainer.Layout.rfu.range), at: 5) }
+            fields.append(Field("t5t.cc", "Capability Container", hexValue(cc.bytes), range: cc.range, children: children))
         } else {
-            fields.append(Field("t5t.cc", "Capability Container", "(not read)", range: 0..<min(4, max(0, image.count))))
+            fields.append(Field("t5t.cc", "Capability Container", "(not read)", range: Type5CapabilityContainer.shortForm.range.clamped(to: image.bytes.indices)))
         }
         if let area = layout.tlvArea, let cc = layout.capabilityContainer {
             fields.append(Field("t5t.data_area", "Data area", "\(cc.dataAreaSize) bytes", range: cc.length..<(cc.length + cc.dataAreaSize),
@@ -118,23 +118,23 @@ public enum TagMemoryDescriber {
     public static func describe(_ layout: Type3MemoryLayout, image: TagMemoryImage) -> FieldTree {
         var fields: [Field] = []
         guard let aib = layout.attributeInformationBlock else {
-            return FieldTree(fields: [Field("t3t.aib", "Attribute Information Block", "(not read)", range: 0..<16)],
+            return FieldTree(fields: [Field("t3t.aib", "Attribute Information Block", "(not read)", range: Type3AttributeInformationBlock.Layout.all.range)],
                              diagnostics: layout.issues.map(Diagnostic.init))
         }
         let checksum = aib.checksumIsValid ? "\(Hex.value(aib.checksum, digits: 4)) (valid)"
             : "\(Hex.value(aib.checksum, digits: 4)) (invalid: bytes 0–13 sum to \(Hex.value(aib.computedChecksum, digits: 4)))"
         let writeF = aib.writeF == 0 ? "done" : aib.writeF == 0x0F ? "write in progress" : "undefined"
         let rw = aib.rwFlag == 0 ? "read-only" : aib.rwFlag == 1 ? "read/write" : "undefined"
-        fields.append(Field("t3t.aib", "Attribute Information Block", "version \(aib.versionText), Ln \(aib.ln)", range: 0..<16, children: [
-            Field("t3t.aib.version", "Ver", "\(aib.versionText) (\(Hex.byte(aib.version)))", range: 0..<1),
-            Field("t3t.aib.nbr", "Nbr", "\(aib.nbr) blocks per Check", range: 1..<2),
-            Field("t3t.aib.nbw", "Nbw", "\(aib.nbw) blocks per Update", range: 2..<3),
-            Field("t3t.aib.nmaxb", "Nmaxb", "\(aib.nmaxb) blocks (\(Int(aib.nmaxb) * 16) bytes) for NDEF", range: 3..<5),
-            Field("t3t.aib.reserved", "Reserved", hexValue(aib.reserved), range: 5..<9),
-            Field("t3t.aib.writef", "WriteF", "\(Hex.byte(aib.writeF)) (\(writeF))", range: 9..<10),
-            Field("t3t.aib.rwflag", "RWFlag", "\(Hex.byte(aib.rwFlag)) (\(rw))", range: 10..<11),
-            Field("t3t.aib.ln", "Ln", "\(plural(Int(aib.ln), "byte")) in \(plural(aib.ndefBlockCount, "block"))", range: 11..<14),
-            Field("t3t.aib.checksum", "Checksum", checksum, range: 14..<16),
+        fields.append(Field("t3t.aib", "Attribute Information Block", "version \(aib.versionText), Ln \(aib.ln)", range: Type3AttributeInformationBlock.Layout.all.range, children: [
+            Field("t3t.aib.version", "Ver", "\(aib.versionText) (\(Hex.byte(aib.version)))", range: Type3AttributeInformationBlock.Layout.version.range),
+            Field("t3t.aib.nbr", "Nbr", "\(aib.nbr) blocks per Check", range: Type3AttributeInformationBlock.Layout.nbr.range),
+            Field("t3t.aib.nbw", "Nbw", "\(aib.nbw) blocks per Update", range: Type3AttributeInformationBlock.Layout.nbw.range),
+            Field("t3t.aib.nmaxb", "Nmaxb", "\(aib.nmaxb) blocks (\(Int(aib.nmaxb) * 16) bytes) for NDEF", range: Type3AttributeInformationBlock.Layout.nmaxb.range),
+            Field("t3t.aib.reserved", "Reserved", hexValue(aib.reserved), range: Type3AttributeInformationBlock.Layout.reserved.range),
+            Field("t3t.aib.writef", "WriteF", "\(Hex.byte(aib.writeF)) (\(writeF))", range: Type3AttributeInformationBlock.Layout.writeF.range),
+            Field("t3t.aib.rwflag", "RWFlag", "\(Hex.byte(aib.rwFlag)) (\(rw))", range: Type3AttributeInformationBlock.Layout.rwFlag.range),
+            Field("t3t.aib.ln", "Ln", "\(plural(Int(aib.ln), "byte")) in \(plural(aib.ndefBlockCount, "block"))", range: Type3AttributeInformationBlock.Layout.ln.range),
+            Field("t3t.aib.checksum", "Checksum", checksum, range: Type3AttributeInformationBlock.Layout.checksum.range),
         ]))
         if let range = layout.ndefRange {
             var children: [Field] = []
