@@ -48,6 +48,15 @@ public struct UIDLevelData: Sendable, Hashable {
         public static let bcc = FieldLayout(4, 1, "BCC")
     }
 
+    /// The 5 bytes of a cascade level: UID CLn and BCC (the tag's ANTICOLLISION answer).
+    public static func decode(_ bytes: [UInt8]) throws(DecodeError) -> UIDLevelData {
+        var c = ByteCursor(bytes)
+        let uid = try c.readBytes(Layout.uid)
+        let bcc = try c.readUInt8(Layout.bcc)
+        try c.expectEnd("UID CLn and BCC")
+        return UIDLevelData(bytes: uid, bcc: bcc)
+    }
+
     /// The four UID CLn bytes, cascade tag included.
     public var bytes: [UInt8]
     public var bcc: UInt8

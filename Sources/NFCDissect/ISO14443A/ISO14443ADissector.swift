@@ -255,8 +255,7 @@ final class ISO14443ADissector: SessionDissector {
             if atqa.uidSize == .rfu { ctx.warn("ATQA UID size 11 is RFU", range: ATQA.Layout.anticollision.range) }
         case .anticollision(let level, let nvb, _):
             ctx.apply(CRCSplit(ctx.frame, expected: false, kind: .a), key: "iso14443a.crc")
-            if nvb.uidBitCount == 0, ctx.frame.bytes.count == 5 {
-                let uid = UIDLevelData(bytes: Array(ctx.frame.bytes[0..<4]), bcc: ctx.frame.bytes[4])
+            if nvb.uidBitCount == 0, let uid = try? UIDLevelData.decode(ctx.frame.bytes) {
                 describeUIDLevel(uid, offset: 0, &ctx)
                 s.anticollisionAnswer = uid
                 var w = TextWriter(capacity: 40)

@@ -5,10 +5,10 @@ extension NDEFPayloadFields {
     func bluetooth(_ b: NDEFBluetoothOOB, _ r: NDEFRecord) -> [Field] {
         var out: [Field] = []
         if let length = b.oobLength {
-            out.append(Field("ndef.bt.oob_length", "OOB data length", "\(length)", range: at(r, 0..<2)))
+            out.append(Field("ndef.bt.oob_length", "OOB data length", "\(length)", range: at(r, NDEFBluetoothOOB.Layout.oobLength.range)))
         }
         if let address = b.deviceAddress {
-            out.append(Field("ndef.bt.address", "Device address", NDEFBluetoothOOB.addressText(address), range: at(r, 2..<8)))
+            out.append(Field("ndef.bt.address", "Device address", NDEFBluetoothOOB.addressText(address), range: at(r, NDEFBluetoothOOB.Layout.address.range)))
         }
         for e in b.elements {
             out.append(Field("ndef.bt.eir", FieldName(e.name), eirValue(e), range: at(r, e.range)))
@@ -78,10 +78,10 @@ extension NDEFPayloadFields {
             i >= 0 && i + 1 < r.payload.count ? Int(r.payload[i]) << 8 | Int(r.payload[i + 1]) : nil
         }
         let wscLength = u16(at: 0) ?? 0
-        var out = [Field("ndef.p2p.wsc_length", "WSC data length", "\(wscLength)", range: at(r, 0..<2))]
+        var out = [Field("ndef.p2p.wsc_length", "WSC data length", "\(wscLength)", range: at(r, NDEFWiFiPeerToPeer.Layout.wscLength.range))]
         out += wsc(p.wsc.attributes, r, base: 2)
         if let p2pLength = u16(at: 2 + wscLength) {
-            out.append(Field("ndef.p2p.length", "P2P data length", "\(p2pLength)", range: at(r, (2 + wscLength)..<(4 + wscLength))))
+            out.append(Field("ndef.p2p.length", "P2P data length", "\(p2pLength)", range: at(r, NDEFWiFiPeerToPeer.Layout.p2pLength(afterWSC: wscLength))))
         }
         out += p.attributes.map { Field("ndef.p2p.attribute", FieldName($0.name), hexValue($0.value), range: at(r, $0.range)) }
         return out

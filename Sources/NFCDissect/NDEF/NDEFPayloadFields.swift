@@ -8,15 +8,15 @@ struct NDEFPayloadFields {
 
     func fields(_ d: NDEFDecodedRecord) -> [Field] {
         let r = d.record
-        let all = 0..<r.payload.count
+        let all = r.payload.indices
         switch d.payload {
         case .text(let t): return text(t, r)
         case .uri(let u):
             return [Field("ndef.uri", "URI", u.uri, range: at(r, all), children: [
                 Field("ndef.uri.code", "Identifier code",
                       "\(Hex.byte(u.code)) " + (u.prefix.map { $0.isEmpty ? "(no prefix)" : quoted($0) } ?? "(undefined: no prefix)"),
-                      range: at(r, 0..<1)),
-                Field("ndef.uri.rest", "URI field", quoted(u.rest), range: at(r, 1..<r.payload.count)),
+                      range: at(r, NDEFURI.Layout.identifierCode.range)),
+                Field("ndef.uri.rest", "URI field", quoted(u.rest), range: at(r, NDEFURI.Layout.rest(r.payload.count))),
             ])]
         case .smartPoster(let sp):
             var out = [Field("ndef.sp", "Smart Poster", NDEFSummary.smartPoster(sp), range: at(r, all))]
@@ -32,7 +32,7 @@ struct NDEFPayloadFields {
         case .smartPosterType(let t):
             return [Field("ndef.sp.type", "Resource type", quoted(t), range: at(r, all))]
         case .handover(let h):
-            var out = [Field("ndef.handover.version", "Version", "\(h.versionText) (\(Hex.byte(h.version)))", range: at(r, 0..<1))]
+            var out = [Field("ndef.handover.version", "Version", "\(h.versionText) (\(Hex.byte(h.version)))", range: at(r, NDEFHandover.Layout.version.range))]
             out += h.message.records.enumerated().map { builder.record($0.element, index: $0.offset + 1) }
             if let unparsed = h.message.unparsedRange {
                 out.append(Field("ndef.unparsed", "Not part of a record", plural(unparsed.count, "byte"), range: builder.place(unparsed)))
@@ -41,18 +41,18 @@ struct NDEFPayloadFields {
         case .handoverCarrier(let hc):
             let n = hc.carrierType.count
             return [
-                Field("ndef.hc.ctf", "Carrier type format", "\(hc.format.rawValue) (\(hc.format.name))", range: at(r, 0..<1)),
-                Field("ndef.hc.type_length", "Carrier type length", "\(n)", range: at(r, 1..<2)),
-                Field("ndef.hc.type", "Carrier type", textOrHex(hc.carrierType), range: at(r, 2..<(2 + n))),
-                Field("ndef.hc.data", "Carrier data", hexValue(hc.carrierData), range: at(r, (2 + n)..<r.payload.count)),
+                Field("ndef.hc.ctf", "Carrier type format", "\(hc.format.rawValue) (\(hc.format.name))", range: at(r, NDEFHandoverCarrier.Layout.format.range)),
+                Field("ndef.hc.type_length", "Carrier type length", "\(n)", range: at(r, NDEFHandoverCarrier.Layout.typeLength.range)),
+                Field("ndef.hc.type", "Carrier type", textOrHex(hc.carrierType), range: at(r, NDEFHandoverCarrier.Layout.type(n))),
+                Field("ndef.hc.data", "Carrier data", hexValue(hc.carrierData), range: at(r, NDEFHandoverCarrier.Layout.data(typeLength: n, payloadCount: r.payload.count))),
             ]
         case .alternativeCarrier(let ac): return alternativeCarrier(ac, r)
         case .collisionResolution(let n):
             return [Field("ndef.cr.random", "Random number", "\(n) (\(Hex.value(n, digits: 4)))", range: at(r, all))]
         case .handoverError(let e):
             return [
-                Field("ndef.err.reason", "Error reason", "\(e.reason) (\(e.reasonName))", range: at(r, 0..<1)),
-                Field("ndef.err.data", "Error data", hexValue(e.data), range: at(r, 1..<r.payload.count)),
+                Field("ndef.err.reason", "Error reason", "\(e.reason) (\(e.reasonName))", range: at(r, NDEFHandoverError.Layout.reason.range)),
+                Field("ndef.err.data", "Error data", hexValue(e.data), range: at(r, NDEFHandoverError.Layout.data(r.payload.count))),
             ]
         case .deviceInformation(let di): return deviceInformation(di, r)
         case .signature(let s): return signature(s, r)
@@ -76,14 +76,14 @@ struct NDEFPayloadFields {
         let n = Int(status & 0x3F)
         return [
             Field("ndef.text.status", "Status", "\(Hex.byte(status)): \(t.encoding.rawValue), language code \(plural(n, "byte"))"
-                    + (status & 0x40 != 0 ? ", RFU bit set" : ""), range: at(r, 0..<1)),
-            Field("ndef.text.language", "Language", t.language, range: at(r, 1..<(1 + n))),
-            Field("ndef.text.text", "Text", quoted(t.text), range: at(r, (1 + n)..<r.payload.count)),
+                    + (status & 0x40 != 0 ? ", RFU bit set" : ""), range: at(r, NDEFText.Layout.status.range)),
+            Field("ndef.text.language", "Language", t.language, range: at(r, NDEFText.Layout.language(n))),
+            Field("ndef.text.text", "Text", quoted(t.text), range: at(r, NDEFText.Layout.text(languageLength: n, payloadCount: r.payload.count))),
         ]
     }
 
     func alternativeCarrier(_ ac: NDEFAlternativeCarrier, _ r: NDEFRecord) -> [Field] {
-        var out = [Field("ndef.ac.cps", "Carrier power state", "\(ac.powerState.rawValue) (\(ac.powerState.name))", range: at(r, 0..<1))]
+        var out = [Field("ndef.ac.cps", "Carrier power state", "\(ac.powerState.rawValue) (\(ac.powerState.name))", range: at(r, NDEFAlternativeCarrier.Layout.powerState.range))]
         var offset = 1
         let cdr = ac.carrierDataReference
         out.append(Field("ndef.ac.carrier_ref", "Carrier data reference", quoted(String(decoding: cdr, as: UTF8.self)),
@@ -114,15 +114,15 @@ struct NDEFPayloadFields {
 
     func signature(_ s: NDEFSignature, _ r: NDEFRecord) -> [Field] {
         var out = [
-            Field("ndef.sig.version", "Version", "\(s.version >> 4).\(s.version & 0x0F) (\(Hex.byte(s.version)))", range: at(r, 0..<1)),
+            Field("ndef.sig.version", "Version", "\(s.version >> 4).\(s.version & 0x0F) (\(Hex.byte(s.version)))", range: at(r, NDEFSignature.Layout.version.range)),
             Field("ndef.sig.type", "Signature type", "\(Hex.byte(s.signatureType)) (\(s.signatureTypeName))"
-                    + (s.signatureIsURI ? ", by URI" : ""), range: at(r, 1..<2)),
-            Field("ndef.sig.hash", "Hash type", "\(Hex.byte(s.hashType)) (\(s.hashTypeName))", range: at(r, 2..<3)),
+                    + (s.signatureIsURI ? ", by URI" : ""), range: at(r, NDEFSignature.Layout.signatureType.range)),
+            Field("ndef.sig.hash", "Hash type", "\(Hex.byte(s.hashType)) (\(s.hashTypeName))", range: at(r, NDEFSignature.Layout.hashType.range)),
         ]
         let n = s.signature.count
         out.append(s.signatureIsURI
-            ? Field("ndef.sig.uri", "Signature URI", textOrHex(s.signature), range: at(r, 3..<(5 + n)))
-            : Field("ndef.sig.signature", "Signature", "\(plural(n, "byte")): \(hexValue(s.signature))", range: at(r, 3..<(5 + n))))
+            ? Field("ndef.sig.uri", "Signature URI", textOrHex(s.signature), range: at(r, NDEFSignature.Layout.signature(n)))
+            : Field("ndef.sig.signature", "Signature", "\(plural(n, "byte")): \(hexValue(s.signature))", range: at(r, NDEFSignature.Layout.signature(n))))
         var offset = 5 + n
         out.append(Field("ndef.sig.certificate_format", "Certificate format",
                          "\(s.certificateFormatName), \(plural(s.certificates.count, "certificate"))"
