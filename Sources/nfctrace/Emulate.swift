@@ -209,8 +209,8 @@ struct Emulate: ParsableCommand {
         let reader = try Capture.open(path)
         var frames: [Frame] = []
         while let f = try reader.next() {
-            guard frames.count < InputLimit.cassetteFrames else {
-                throw CaptureError.tooLarge(path: path, what: "a cassette", limit: "\(InputLimit.cassetteFrames) frames")
+            guard frames.count < InputLimit.heldFrames else {
+                throw CaptureError.tooLarge(path: path, what: "a cassette", limit: "\(InputLimit.heldFrames) frames")
             }
             frames.append(f)
         }

@@ -18,8 +18,9 @@ enum InputLimit {
     static let rules = 1 << 20
     /// A seed for `fuzz --exec`, a trace taken into the fuzz corpus.
     static let corpusFile = 16 << 20
-    /// Frames of a cassette (a recorded trace answered from memory): about 100 bytes each.
-    static let cassetteFrames = 200_000
+    /// Frames of a trace held in memory: a cassette (answered from memory), a trace replayed
+    /// against the tag rebuilt from it (read once). About 100 bytes each.
+    static let heldFrames = 200_000
 
     /// Reads `path` (`-` for standard input) whole, at most `limit` bytes.
     static func read(_ path: String, limit: Int, what: String) throws(CaptureError) -> [UInt8] {

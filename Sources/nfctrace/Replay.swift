@@ -92,6 +92,9 @@ struct Replay: ParsableCommand {
         var rules = extraRules
         let base = trace.hasSuffix(".nfctrace") ? String(trace.dropLast(9)) : (trace.hasSuffix(".pcap") ? String(trace.dropLast(5)) : trace)
         if let beside = try? Self.loadRules(base + ".rules") { rules = beside + rules }
+        if against == "emulator" {
+            return try replayAgainstItsOwnTag(trace, reader: reader, rules: rules, unreadable: unreadable)
+        }
         let target: ReplayTarget
         do {
             target = try makeTarget(for: trace, dump: dump)
@@ -103,17 +106,78 @@ struct Replay: ParsableCommand {
         return Replayer(target: target, rules: rules).replay(trace: trace) { try reader.next() }
     }
 
-    func makeTarget(for trace: String, dump: TagDump?) throws -> ReplayTarget {
-        if against == "emulator" {
-            let reader = try Capture.open(trace)
-            // A damaged trace still rebuilds its tag from the frames before the damage; the replay
-            // then reports the damage itself.
-            guard let (field, sources) = try TraceTag.field(next: { (try? reader.next()) ?? nil }) else {
-                throw CLIFailure(message: "no tag session in this trace can be emulated", code: .dataError)
+    /// `--against emulator`: the tag is rebuilt from the trace, then the trace is replayed against
+    /// it. The frames are read once and held (so standard input works too), up to
+    /// `InputLimit.heldFrames`; a longer file is read a second time instead, a longer standard
+    /// input is refused. A damaged trace still rebuilds its tag from the frames before the
+    /// damage; the replay then reports the damage itself.
+    func replayAgainstItsOwnTag(_ trace: String, reader: FrameReader, rules: ReplayRules,
+                                unreadable: (String) -> ReplayResult) throws -> ReplayResult {
+        var frames: [Frame] = []
+        var damage: CaptureError? = nil
+        var held = true
+        do {
+            while let f = try reader.next() {
+                guard frames.count < InputLimit.heldFrames else {
+                    held = false
+                    break
+                }
+                frames.append(f)
             }
-            let from = sources.joined(separator: "; ")
-            return EmulatorTarget(tag: field, name: "emulator (\(field.summary), rebuilt from \(from))")
+        } catch {
+            damage = error
         }
+        let target: ReplayTarget
+        var next: () throws -> Frame?
+        if held {
+            var i = 0
+            guard let t = try Self.rebuiltTarget(next: {
+                defer { i += 1 }
+                return i < frames.count ? frames[i] : nil
+            }) else {
+                return ReplayResult(trace: trace, target: against, outcome: .noTarget("no tag session in this trace can be emulated"),
+                                    exchanges: 0, fieldCycles: 0, accepted: [:], seconds: 0)
+            }
+            target = t
+            var j = 0
+            var failed = false
+            next = {
+                if j < frames.count {
+                    defer { j += 1 }
+                    return frames[j]
+                }
+                if let damage, !failed {
+                    failed = true
+                    throw damage
+                }
+                return nil
+            }
+        } else {
+            guard trace != "-" else {
+                return unreadable(CaptureError.tooLarge(path: "<stdin>", what: "a trace replayed against the tag rebuilt from it",
+                                                        limit: "\(InputLimit.heldFrames) frames").description)
+            }
+            frames = []
+            let first = try Capture.open(trace)
+            guard let t = try Self.rebuiltTarget(next: { (try? first.next()) ?? nil }) else {
+                return ReplayResult(trace: trace, target: against, outcome: .noTarget("no tag session in this trace can be emulated"),
+                                    exchanges: 0, fieldCycles: 0, accepted: [:], seconds: 0)
+            }
+            target = t
+            let second = try Capture.open(trace)
+            next = { try second.next() }
+        }
+        return Replayer(target: target, rules: rules).replay(trace: trace, next: next)
+    }
+
+    /// The emulator of the tag(s) a trace's dissection rebuilt; nil when no session can be emulated.
+    static func rebuiltTarget(next: () -> Frame?) throws -> ReplayTarget? {
+        guard let (field, sources) = try TraceTag.field(next: next) else { return nil }
+        let from = sources.joined(separator: "; ")
+        return EmulatorTarget(tag: field, name: "emulator (\(field.summary), rebuilt from \(from))")
+    }
+
+    func makeTarget(for trace: String, dump: TagDump?) throws -> ReplayTarget {
         if let dump {
             // A fresh tag per trace, from the dump or model resolved once.
             guard let tag = dump.makeTag() else { throw CLIFailure(message: "\(against): the dump holds no usable UID", code: .dataError) }

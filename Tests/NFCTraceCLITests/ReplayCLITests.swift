@@ -9,6 +9,22 @@ import Testing
         #expect(r.stdout.contains("2 traces: 2 passed, 0 diverged, 0 unreadable or failed; 58 exchanges in"))
     }
 
+    /// `--against emulator` reads its trace once (issue 17): standard input works like the file.
+    @Test func standardInputAgainstItsOwnTag() throws {
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: CLI.root + "/Traces/felica-system-switch.pcap"))
+        let fromFile = try CLI.run(["replay", "Traces/felica-system-switch.pcap"])
+        let fromStdin = try CLI.run(["replay", "-"], stdin: bytes)
+        #expect(fromStdin.status == 0, "\(fromStdin.stdout)\(fromStdin.stderr)")
+        #expect(fromStdin.stdout.replacingOccurrences(of: "PASS  -", with: "PASS  Traces/felica-system-switch.pcap").split(separator: ";").first
+                == fromFile.stdout.split(separator: ";").first)
+        // A damaged trace is replayed up to its damage and reported unreadable, as from a file.
+        var damaged = try Data(contentsOf: URL(fileURLWithPath: CLI.root + "/Traces/ntag215-password-read.nfctrace"))
+        damaged.append(contentsOf: Array("99999999 R zz\n".utf8))
+        let r = try CLI.run(["replay", "-"], stdin: damaged)
+        #expect(r.status == 65)
+        #expect(r.stdout.contains("damaged at byte"))
+    }
+
     @Test func anUnreadableTraceIsReportedAndTheOthersStillRun() throws {
         let broken = CLI.temporaryFile(Array("nfctrace 1\nR 26/7\nT 44 00\nR zz\n".utf8), suffix: ".nfctrace")
         let r = try CLI.run(["replay", broken, "Traces/ntag215-password-read.nfctrace"])

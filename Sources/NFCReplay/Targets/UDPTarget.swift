@@ -65,8 +65,8 @@ public final class UDPTarget: ReplayTarget {
 
     public func transmit(_ frame: Frame) throws(ReplayTargetError) -> Frame? {
         let token = try Self.rate(frame)
-        var bytes = frame.bytes
-        if !frame.crcStripped, bytes.count >= 3, CRC.check(frame.technology.crcKind, bytes) == .ok { bytes.removeLast(2) }
+        // nfcpy's frames carry no CRC.
+        let bytes = frame.payloadDroppingValidCRC()
         // Drain stale datagrams so that a late answer to an earlier frame is not taken for this one.
         var buffer = [UInt8](repeating: 0, count: 2048)
         while recv(fd, &buffer, buffer.count, Int32(MSG_DONTWAIT)) > 0 {}
