@@ -19,9 +19,8 @@ final class PcapReader: FrameReader {
     private let linkType: Int32
     private let technology: Technology
     private let unit: TimeUnit
-    // Read and written by `next()` alone, never re-entrantly: no dynamic exclusivity check per frame.
-    @exclusivity(unchecked) private var frameNumber = 0
-    @exclusivity(unchecked) private var finished = false
+    private var frameNumber = 0
+    private var finished = false
 
     init(input: ByteInput, format: CaptureFormat, options: CaptureReadOptions) throws(CaptureError) {
         self.input = input

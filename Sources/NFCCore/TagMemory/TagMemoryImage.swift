@@ -69,21 +69,12 @@ public struct TagMemoryImage: Sendable, Hashable {
 
     /// "64–79" style text for byte ranges (inclusive ends, as people count bytes).
     public static func describe(_ runs: [Range<Int>]) -> String {
-        var w = TextWriter(capacity: 12 * runs.count)
-        for (i, run) in runs.enumerated() {
-            if i > 0 { w.write(", ") }
-            write(run, to: &w)
-        }
-        return w.string
+        runs.map(describe).joined(separator: ", ")
     }
 
     /// One range as `describe` writes it: `64` or `64–79`.
-    public static func write(_ run: Range<Int>, to w: inout TextWriter) {
-        w.decimal(run.lowerBound)
-        if run.count != 1 {
-            w.write("–")
-            w.decimal(run.upperBound - 1)
-        }
+    public static func describe(_ run: Range<Int>) -> String {
+        run.count == 1 ? "\(run.lowerBound)" : "\(run.lowerBound)–\(run.upperBound - 1)"
     }
 }
 

@@ -246,29 +246,14 @@ public enum Type2Command: Sendable, Hashable {
     public var summary: String {
         switch self {
         case .getVersion: return "GET_VERSION"
-        // The commands of every read, written without interpolation.
-        case .read(let p):
-            var w = TextWriter(capacity: 16)
-            w.write("READ page ")
-            w.hexByte(p)
-            return w.string
-        case .fastRead(let s, let e):
-            var w = TextWriter(capacity: 32)
-            w.write("FAST_READ pages ")
-            w.hexByte(s)
-            w.write("…")
-            w.hexByte(e)
-            return w.string
+        case .read(let p): return "READ page " + Hex.byte(p)
+        case .fastRead(let s, let e): return "FAST_READ pages " + Hex.byte(s) + "…" + Hex.byte(e)
         case .write(let p, let d): return "WRITE page \(Hex.byte(p)): \(Hex.string(d))"
         case .compatibilityWrite(let p): return "COMPATIBILITY_WRITE page \(Hex.byte(p)) (part 1)"
         case .compatibilityWriteData(let d): return "COMPATIBILITY_WRITE data \(Hex.string(d.prefix(4))) (part 2)"
         case .readCounter(let n): return "READ_CNT counter \(n)"
         case .incrementCounter(let n, let v, _): return "INCR_CNT counter \(n) by \(v)"
-        case .pwdAuth(let p):
-            var w = TextWriter(capacity: 32)
-            w.write("PWD_AUTH pwd ")
-            w.hexBytes(p)
-            return w.string
+        case .pwdAuth(let p): return "PWD_AUTH pwd " + Hex.string(p)
         case .readSignature: return "READ_SIG"
         case .writeSignature(let b, let d): return "WRITE_SIG block \(b): \(Hex.string(d))"
         case .lockSignature(let a):

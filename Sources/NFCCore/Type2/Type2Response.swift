@@ -102,17 +102,7 @@ public struct Type2Version: Sendable, Hashable {
     public var storageSizeDescription: String {
         let n = Int(storageSize >> 1)
         guard n < 31 else { return Hex.byte(storageSize) }
-        var w = TextWriter(capacity: 40)
-        if storageSize & 1 == 0 {
-            w.decimal(1 << n)
-        } else {
-            w.write("between ")
-            w.decimal(1 << n)
-            w.write(" and ")
-            w.decimal(1 << (n + 1))
-        }
-        w.write(" bytes")
-        return w.string
+        return storageSize & 1 == 0 ? "\(1 << n) bytes" : "between \(1 << n) and \(1 << (n + 1)) bytes"
     }
 
     /// The tag model this version identifies, when known.

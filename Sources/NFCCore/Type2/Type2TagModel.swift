@@ -100,12 +100,7 @@ public enum Type2TagModel: String, Sendable, CaseIterable, Hashable {
 
     /// "NTAG215, 504 bytes user memory".
     public var summary: String {
-        var w = TextWriter(capacity: 48)
-        w.write(rawValue)
-        w.write(", ")
-        w.decimal(memoryMap.userBytes)
-        w.write(" bytes user memory")
-        return w.string
+        "\(rawValue), \(memoryMap.userBytes) bytes user memory"
     }
 }
 

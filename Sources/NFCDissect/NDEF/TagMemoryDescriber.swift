@@ -33,7 +33,7 @@ public enum TagMemoryDescriber {
             let key: FieldName = a.kind == .lock ? "t2t.lock_area" : "t2t.reserved_area"
             var value = TextWriter(capacity: 80)
             value.write("bytes ")
-            TagMemoryImage.write(a.range, to: &value)
+            value.write(TagMemoryImage.describe(a.range))
             if let bits = a.lockBits {
                 value.write(": ")
                 value.decimal(bits)

@@ -179,9 +179,6 @@ import Testing
         #expect(TagMemoryImage.describe([]) == "")
         #expect(TagMemoryImage.describe([64..<80]) == "64–79")
         #expect(TagMemoryImage.describe([64..<80, 5..<6, 512..<519]) == "64–79, 5, 512–518")
-        var w = TextWriter(capacity: 4)
-        w.write("bytes ")
-        TagMemoryImage.write(9..<10, to: &w)
-        #expect(w.string == "bytes 9")
+        #expect(TagMemoryImage.describe(9..<10) == "9")
     }
 }

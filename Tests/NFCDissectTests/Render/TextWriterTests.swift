@@ -1,5 +1,6 @@
 import Testing
 import NFCCore
+@testable import NFCDissect
 
 /// `TextWriter` writes what the interpolations it replaces wrote.
 @Suite struct TextWriterTests {

@@ -1,3 +1,5 @@
+import NFCCore
+
 /// Builds a short text (a frame summary, a field value) as UTF-8 bytes and makes one `String`
 /// of it at the end. Each piece costs a copy of its bytes, where `String` interpolation and `+=`
 /// go through the general append path and often grow the string more than once.
