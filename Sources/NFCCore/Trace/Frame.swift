@@ -152,9 +152,9 @@ public struct Frame: Sendable, Equatable {
 }
 
 extension Frame {
-    /// In an extension, so that it can hand everything to the implicit memberwise initializer:
-    /// assigning the ten properties one by one made Swift 6.3 build the frame in a temporary
-    /// and copy it out (a retain and release of every array and string of every frame read).
+    /// In an extension, so that it hands everything to the implicit memberwise initializer,
+    /// which builds the frame in place: assigned property by property, the frame is built in a
+    /// temporary and copied out, every array and string retained and released, per frame read.
     public init(
         _ event: Event, technology: Technology = .iso14443a, bytes: [UInt8] = [],
         lastByteBits: UInt8 = 8, crcStripped: Bool = false, parityErrors: [Int]? = nil,

@@ -2,7 +2,7 @@ import NFCCore
 
 /// Tag sessions a frame ended: just before it (a new activation) or with it (field off). A
 /// technology's dissector fills it beside the frame's dissection, which it returns on its own
-/// (a struct holding both was copied whole on the way out).
+/// (a struct holding both would be copied whole on the way out).
 struct EndedSessions {
     var before: EndedSession? = nil
     var after: EndedSession? = nil

@@ -24,9 +24,8 @@ protocol SessionDissector: TechnologyDissector {
 }
 
 extension SessionDissector {
-    /// Runs `body` on the open session, moved out of `session` and back: neither the session nor
-    /// its memory is copied (`guard var s = session.take() … defer { session = s }` copied the
-    /// whole session on every frame). Nil when no session is open.
+    /// Runs `body` on the open session, moved out of `session` and back, so that neither the
+    /// session nor its memory is copied per frame. Nil when no session is open.
     @inline(__always)
     func withSession<R>(_ body: (inout Session) -> R) -> R? {
         guard var s = session.take() else { return nil }

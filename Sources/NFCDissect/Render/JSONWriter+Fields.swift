@@ -77,8 +77,8 @@ extension JSONWriter {
     /// name (and remembered when both turned out plain).
     @inline(__always)
     private mutating func opening(_ f: UnsafePointer<Field>) {
-        // The literals' addresses read in place: copying the two names out of the field (to ask
-        // them) retained and released them, or at least called out to do so, for every field.
+        // The literals' addresses are read in place: copying the two names out of the field
+        // would retain and release both for every field written.
         guard let k = f.pointee.keyName.literal, let ks = k.baseAddress,
               let l = f.pointee.labelName.literal, let ls = l.baseAddress else {
             writeOpening(f.pointee.keyName, f.pointee.labelName)

@@ -15,8 +15,8 @@ public enum PipelinedDissection {
     /// Hands `body` each event of `batch` in order, moved out of it; `batch` is left empty.
     @inline(__always)
     public static func drain(_ batch: inout Batch, _ body: (consuming PendingEvent) -> Void) {
-        // Reversed once in place, each element moved (`Array.reverse` copied them), then taken
-        // from the end: `popLast` moves an element out of a uniquely referenced array.
+        // Reversed once in place, each element moved (`Array.reverse` would copy them), then
+        // taken from the end: `popLast` moves an element out of a uniquely referenced array.
         batch.withUnsafeMutableBufferPointer { buf in
             guard let base = buf.baseAddress else { return }
             var i = 0, j = buf.count - 1

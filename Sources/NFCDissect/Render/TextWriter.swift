@@ -4,9 +4,9 @@ import NFCCore
 /// of it at the end. Each piece costs a copy of its bytes, where `String` interpolation and `+=`
 /// go through the general append path and often grow the string more than once.
 ///
-/// The bytes live in a buffer of its own (an `[UInt8]`'s `append(contentsOf:)` cost a generic
-/// call of about a hundred instructions per piece); a copied writer gets its own buffer before
-/// either one writes again, as an array would.
+/// The bytes live in a buffer of its own, because an `[UInt8]`'s `append(contentsOf:)` is a
+/// generic call per piece; a copied writer gets its own buffer before either one writes again,
+/// as an array would.
 public struct TextWriter {
     /// Owns the bytes (tail-allocated: one allocation per writer); the writer keeps the
     /// address and sizes beside it, so writing touches no class property.
