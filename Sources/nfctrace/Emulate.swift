@@ -91,7 +91,7 @@ struct Emulate: ParsableCommand {
         guard sources.count <= 1 else { throw CLIFailure.usage("give one tag source, not \(sources.joined(separator: " and "))") }
         // Outputs are checked before any work: a bad path found at exit would lose what readers wrote.
         try OutputCheck.refuseOverwriting(record, inputs: [dump, fromTrace, cassette], option: "--record")
-        if let record, let save, record == save || (FileIdentity(path: record) != nil && FileIdentity(path: record) == FileIdentity(path: save)) {
+        if let record, let save, record == save || FileIdentity(path: record).map({ $0 == FileIdentity(path: save) }) == true {
             throw CLIFailure.usage("--record and --save name the same file \(record)")
         }
         try OutputCheck.refuseOverwriting(save, inputs: [fromTrace, cassette], option: "--save")

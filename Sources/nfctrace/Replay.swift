@@ -127,6 +127,8 @@ struct Replay: ParsableCommand {
         } catch {
             damage = error
         }
+        let noSession = ReplayResult(trace: trace, target: against, outcome: .noTarget("no tag session in this trace can be emulated"),
+                                     exchanges: 0, fieldCycles: 0, accepted: [:], seconds: 0)
         let target: ReplayTarget
         var next: () throws -> Frame?
         if held {
@@ -134,10 +136,7 @@ struct Replay: ParsableCommand {
             guard let t = try Self.rebuiltTarget(next: {
                 defer { i += 1 }
                 return i < frames.count ? frames[i] : nil
-            }) else {
-                return ReplayResult(trace: trace, target: against, outcome: .noTarget("no tag session in this trace can be emulated"),
-                                    exchanges: 0, fieldCycles: 0, accepted: [:], seconds: 0)
-            }
+            }) else { return noSession }
             target = t
             var j = 0
             var failed = false
@@ -157,12 +156,9 @@ struct Replay: ParsableCommand {
                 return unreadable(CaptureError.tooLarge(path: "<stdin>", what: "a trace replayed against the tag rebuilt from it",
                                                         limit: "\(InputLimit.heldFrames) frames").description)
             }
-            frames = []
+            frames = []   // the first 200,000 are not needed for the second pass
             let first = try Capture.open(trace)
-            guard let t = try Self.rebuiltTarget(next: { (try? first.next()) ?? nil }) else {
-                return ReplayResult(trace: trace, target: against, outcome: .noTarget("no tag session in this trace can be emulated"),
-                                    exchanges: 0, fieldCycles: 0, accepted: [:], seconds: 0)
-            }
+            guard let t = try Self.rebuiltTarget(next: { (try? first.next()) ?? nil }) else { return noSession }
             target = t
             let second = try Capture.open(trace)
             next = { try second.next() }

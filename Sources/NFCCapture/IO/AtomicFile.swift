@@ -23,12 +23,15 @@ public final class AtomicFile {
     /// Where the bytes go until `commit`; the target itself when it is not a regular file.
     public let temporary: String
     public private(set) var descriptor: Int32
+    /// The target's directory (`/` ended), where the temporary is made and the rename lands.
+    private let directory: String
     private var finished = false
 
-    private init(target: String, temporary: String, descriptor: Int32) {
+    private init(target: String, temporary: String, descriptor: Int32, directory: String = "") {
         self.target = target
         self.temporary = temporary
         self.descriptor = descriptor
+        self.directory = directory
     }
 
     deinit { discard() }
@@ -75,7 +78,7 @@ public final class AtomicFile {
             mode = 0o666 & ~mask
         }
         _ = fchmod(fd, mode)
-        let file = AtomicFile(target: target, temporary: temporary, descriptor: fd)
+        let file = AtomicFile(target: target, temporary: temporary, descriptor: fd, directory: directory)
         Pending.add(temporary)
         return file
     }
@@ -113,9 +116,7 @@ public final class AtomicFile {
             throw CaptureError.io(path: target, reason: "cannot replace the file: \(reason)")
         }
         // The rename itself reaches the disk with the directory.
-        let slash = target.lastIndex(of: "/")
-        let directory = slash.map { $0 == target.startIndex ? "/" : String(target[..<$0]) } ?? "."
-        let dfd = open(directory, O_RDONLY)
+        let dfd = open(directory.isEmpty ? "." : directory, O_RDONLY)
         if dfd >= 0 {
             _ = fsync(dfd)
             _ = close(dfd)

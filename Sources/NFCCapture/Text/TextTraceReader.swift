@@ -138,6 +138,7 @@ final class TextTraceReader: FrameReader {
         if let p = pending {
             pending = nil
             comments = pendingComments + comments
+            pendingComments = []
             frameNumber += 1
             return p
         }
