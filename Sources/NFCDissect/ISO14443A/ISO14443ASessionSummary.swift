@@ -4,7 +4,7 @@ import NFCCore
 /// memory rebuilt from the pages the reader read and wrote.
 enum ISO14443ASessionSummary {
     /// `Page 0x00` … `Page 0xFF`, made once (a session summary lists every page it knows).
-    static let pageLabels: [FieldName] = (0..<Type2MemoryImage.maxPages).map { .permanent("Page \(Hex.byte(UInt8($0)))") }
+    static let pageLabels: [FieldName] = (0..<Type2MemoryImage.maxPages).map { FieldName("Page \(Hex.byte(UInt8($0)))") }
 
     static func make(_ s: ISO14443ASession, detail: DissectionDetail) -> SessionSummary {
         // `NTAG215, UID 04 A2 2C 12 DE 5F 80, authenticated (…)`: parts joined by ", ".

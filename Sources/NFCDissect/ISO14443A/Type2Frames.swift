@@ -226,33 +226,16 @@ enum Type2Frames {
         ]))
     }
 
-    /// `Page 0x04 (user memory)`, written in one go (this runs for every page a reader reads).
-    /// Without a known model a READ near page FF does not wrap, so pages can pass 0xFF.
+    /// `Page 0x04 (user memory)`. Without a known model a READ near page FF does not wrap, so
+    /// pages can pass 0xFF (three digits then).
     static func pageLabel(_ page: Int, _ region: Type2MemoryMap.Region) -> String {
-        let digits = page > 0xFF ? 3 : 2
-        var name = region.rawValue
-        return name.withUTF8 { name in
-            String(unsafeUninitializedCapacity: 8 + digits + 2 + name.count + 1) { out in
-                var i = 0
-                for b in "Page 0x".utf8 { out[i] = b; i += 1 }
-                var shift = (digits - 1) * 4
-                while shift >= 0 {
-                    out[i] = Hex.digit(ofNibble: UInt8((page >> shift) & 0xF))
-                    i += 1
-                    shift -= 4
-                }
-                out[i] = 0x20; out[i + 1] = 0x28; i += 2
-                for b in name { out[i] = b; i += 1 }
-                out[i] = 0x29
-                return i + 1
-            }
-        }
+        "Page 0x\(Hex.value(page, digits: page > 0xFF ? 3 : 2)) (\(region.rawValue))"
     }
 
     /// `pageLabel` of pages 0x00…0xFF in every region, made once: READ and FAST_READ answers
     /// name each page they carry.
     private static let pageLabelTable: [[FieldName]] = Type2MemoryMap.Region.allCases.map { region in
-        (0..<256).map { FieldName.permanent(pageLabel($0, region)) }
+        (0..<256).map { FieldName(pageLabel($0, region)) }
     }
 
     static func pageLabelName(_ page: Int, _ region: Type2MemoryMap.Region) -> FieldName {

@@ -22,28 +22,28 @@ enum TagTLVDescriber {
     struct Keys {
         let base, type, length, value, bytes, position, size, bytesLockedPerBit, bytesPerPage: FieldName
 
-        init(_ base: String, make: (String) -> FieldName) {
-            self.base = make(base)
-            type = make(base + ".type")
-            length = make(base + ".length")
-            value = make(base + ".value")
-            bytes = make(base + ".bytes")
-            position = make(base + ".position")
-            size = make(base + ".size")
-            bytesLockedPerBit = make(base + ".bytes_locked_per_bit")
-            bytesPerPage = make(base + ".bytes_per_page")
+        init(_ base: String) {
+            self.base = FieldName(base)
+            type = "\(base).type"
+            length = "\(base).length"
+            value = "\(base).value"
+            bytes = "\(base).bytes"
+            position = "\(base).position"
+            size = "\(base).size"
+            bytesLockedPerBit = "\(base).bytes_locked_per_bit"
+            bytesPerPage = "\(base).bytes_per_page"
         }
     }
 
-    private static let t2tKeys = kinds.map { Keys("t2t.tlv.\($0)", make: FieldName.permanent) }
-    private static let t5tKeys = kinds.map { Keys("t5t.tlv.\($0)", make: FieldName.permanent) }
+    private static let t2tKeys = kinds.map { Keys("t2t.tlv.\($0)") }
+    private static let t5tKeys = kinds.map { Keys("t5t.tlv.\($0)") }
 
     static func keys(prefix: String, _ tag: TagTLV.Tag) -> Keys {
         let i = kindIndex(tag)
         switch prefix {
         case "t2t": return t2tKeys[i]
         case "t5t": return t5tKeys[i]
-        default: return Keys("\(prefix).tlv.\(kinds[i])", make: FieldName.init)
+        default: return Keys("\(prefix).tlv.\(kinds[i])")
         }
     }
 

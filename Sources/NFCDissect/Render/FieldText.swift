@@ -7,7 +7,7 @@ enum FieldText {
     static func append(_ field: Field, depth: Int, style: Style, into out: inout [UInt8]) {
         out.append(contentsOf: repeatElement(0x20, count: depth * 4))
         if let r = field.range { out.append(contentsOf: style.dim("[\(r.lowerBound)..\(r.upperBound)] ").utf8) }
-        field.labelName.withUTF8 { out.append(contentsOf: $0) }
+        out.append(contentsOf: field.label.utf8)
         let value = field.value
         if !value.isEmpty {
             out.append(0x3A)

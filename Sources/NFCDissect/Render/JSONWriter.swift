@@ -16,10 +16,8 @@ struct JSONWriter {
 
     private var storage: Storage
     private var base: UnsafeMutablePointer<UInt8>
-    /// Literal field keys and labels known to need no escaping (JSONWriter+Fields.swift).
-    var literals = JSONLiteralCache()
-    private var count = 0
-    private var capacity: Int
+    private(set) var count = 0
+    private(set) var capacity: Int
     private var needsComma = false
 
     init(capacity: Int = 4096) {

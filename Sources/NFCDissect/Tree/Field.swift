@@ -5,7 +5,7 @@ import NFCCore
 /// `key` is the stable machine name (`ntag.read.page`, `ndef.record.type`): JSON output, replay
 /// comparison rules and filters use it. `label` and `value` are for people.
 public struct Field: Sendable, Equatable {
-    /// The key and label as the dissector wrote them (usually literals; see `FieldName`).
+    /// The key and label as the dissector wrote them.
     public var keyName: FieldName
     public var labelName: FieldName
     /// The value as the dissector found it; `value` is its text.
@@ -43,7 +43,7 @@ public struct Field: Sendable, Equatable {
 
     /// Depth-first search by key.
     public func first(key: String) -> Field? {
-        if keyName.withUTF8({ $0.elementsEqual(key.utf8) }) { return self }
+        if keyName.text == key { return self }
         for c in children { if let f = c.first(key: key) { return f } }
         return nil
     }
@@ -52,9 +52,9 @@ public struct Field: Sendable, Equatable {
 /// A field's value: text, or up to eight bytes in hex between a fixed prefix and suffix.
 ///
 /// Most values of a frame are a byte or a few bytes in hex with a fixed note (`0x93 (cascade
-/// level 1)`, `EB 68 (correct)`, `03 28 D1 01`, `READ (0x30)`). Kept as bytes, they cost the
-/// dissector no string building, and the renderers write the digits straight into their output.
-/// Two values are equal when their text is.
+/// level 1)`, `EB 68 (correct)`, `03 28 D1 01`, `READ (0x30)`). Kept as bytes (inline, so a value
+/// allocates nothing), they cost the dissector no string building; the renderers write the
+/// digits into their output. Two values are equal when their text is.
 public struct FieldValue: Sendable, Equatable, CustomStringConvertible {
     public enum HexStyle: UInt8, Sendable {
         /// `04 A2 2C`
@@ -67,8 +67,7 @@ public struct FieldValue: Sendable, Equatable, CustomStringConvertible {
 
     /// The whole text when there are no bytes; otherwise what comes before them.
     public let prefix: String
-    /// The bytes and how they are written: plain values, so a renderer can take them out of a
-    /// field it reads in place without copying (retaining) the two strings around them.
+    /// The bytes and how they are written.
     let digits: HexDigits
     /// The suffix is written as ` (…)`.
     let suffixInParentheses: Bool
@@ -112,20 +111,6 @@ public struct FieldValue: Sendable, Equatable, CustomStringConvertible {
         return FieldValue(prefix, bytes: packed, count: bytes.count, style: style, suffix)
     }
 
-    /// `hex` for the slices dissectors take of frames and pages (`data[i * 4..<i * 4 + 4]`):
-    /// the bytes gathered through the slice's buffer, not by iterating it.
-    public static func hex(_ bytes: ArraySlice<UInt8>, style: HexStyle = .spaced, prefix: String = "",
-                           suffix: String = "") -> FieldValue {
-        let n = bytes.count
-        guard n <= maxBytes else { return hex(bytes.lazy.map { $0 }, style: style, prefix: prefix, suffix: suffix) }
-        let packed = bytes.withUnsafeBufferPointer { b -> UInt64 in
-            var packed: UInt64 = 0
-            for i in 0..<n { packed |= UInt64(b[i]) << UInt64(i &* 8) }
-            return packed
-        }
-        return FieldValue(prefix, bytes: packed, count: n, style: style, suffix)
-    }
-
     /// An integer's bytes, most significant first (`0x0044` → `0044` in `.plain` style).
     public static func bigEndian<T: FixedWidthInteger>(_ v: T, style: HexStyle = .plain) -> FieldValue {
         let n = min(T.bitWidth / 8, maxBytes)
@@ -153,8 +138,10 @@ public struct FieldValue: Sendable, Equatable, CustomStringConvertible {
 
     public var text: String {
         guard hasHex else { return prefix }
-        let hex = String(unsafeUninitializedCapacity: Self.maxHexLength) { digits.write($0.baseAddress!) }
-        return prefix + hex + (suffixInParentheses ? " (" + suffix + ")" : suffix)
+        var hex: [UInt8] = []
+        hex.reserveCapacity(Self.maxHexLength)
+        digits.write { hex.append($0) }
+        return prefix + String(decoding: hex, as: UTF8.self) + (suffixInParentheses ? " (" + suffix + ")" : suffix)
     }
 
     public var description: String { text }
@@ -171,37 +158,26 @@ struct HexDigits {
     /// The hex digits are written as ` (0x…)` after the prefix.
     let inParentheses: Bool
 
-    /// Writes the hex part (at most `FieldValue.maxHexLength` bytes) at `out`; returns how many.
+    /// Hands the hex part's UTF-8 bytes to `put`, in order: at most `FieldValue.maxHexLength`.
     @inline(__always)
-    func write(_ out: UnsafeMutablePointer<UInt8>) -> Int {
-        var i = 0
+    func write(_ put: (UInt8) -> Void) {
         if inParentheses {
-            out[0] = 0x20
-            out[1] = 0x28
-            i = 2
+            put(0x20)
+            put(0x28)
         }
         if style == .prefixed {
-            out[i] = 0x30
-            out[i &+ 1] = 0x78
-            i &+= 2
+            put(0x30)
+            put(0x78)
         }
         var w = bytes
         for n in 0..<Int(count) {
-            if n > 0 && style == .spaced {
-                out[i] = 0x20
-                i &+= 1
-            }
+            if n > 0 && style == .spaced { put(0x20) }
             let b = UInt8(truncatingIfNeeded: w)
-            out[i] = Hex.digit(ofNibble: b >> 4)
-            out[i &+ 1] = Hex.digit(ofNibble: b & 0x0F)
-            i &+= 2
+            put(Hex.digit(ofNibble: b >> 4))
+            put(Hex.digit(ofNibble: b & 0x0F))
             w >>= 8
         }
-        if inParentheses {
-            out[i] = 0x29
-            i &+= 1
-        }
-        return i
+        if inParentheses { put(0x29) }
     }
 }
 
