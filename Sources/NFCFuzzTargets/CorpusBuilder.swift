@@ -71,8 +71,8 @@ public enum CorpusBuilder {
     static func image(_ r: TagReconstruction) -> [UInt8]? {
         switch r {
         case .type2(let t):
-            guard let last = t.known.lastIndex(of: true) else { return nil }
-            return Array(t.pages.prefix((last + 1) * 4))
+            guard let last = t.memory.knownPages.last else { return nil }
+            return t.memory.prefix((last + 1) * TagMemoryImage.type2PageSize).bytes
         case .iso15693(let v):
             guard let size = v.blockSize, let last = v.blocks.keys.max() else { return nil }
             return (0...last).flatMap { v.blocks[$0] ?? [UInt8](repeating: 0, count: size) }

@@ -95,10 +95,7 @@ public enum TraceTag {
     /// `a`, with what `b` (a later session of the same tag) showed and `a` did not.
     static func fill(_ a: Type2Reconstruction, from b: Type2Reconstruction) -> Type2Reconstruction {
         var out = a
-        for p in 0..<min(out.known.count, b.known.count) where b.known[p] && !out.known[p] {
-            out.pages.replaceSubrange(p * 4..<p * 4 + 4, with: b.pages[p * 4..<p * 4 + 4])
-            out.known[p] = true
-        }
+        out.memory = out.memory.filled(from: b.memory)
         out.model = out.model ?? b.model
         out.version = out.version ?? b.version
         out.password = out.password ?? b.password

@@ -31,9 +31,8 @@ public struct Type2Reconstruction: Sendable, Equatable {
     public var sak: UInt8?
     public var model: Type2TagModel?
     public var version: [UInt8]?
-    /// 256 pages × 4 bytes; only the pages flagged in `known` carry information.
-    public var pages: [UInt8]
-    public var known: [Bool]
+    /// The pages it read or wrote (`TagMemoryImage.type2Pages()`, page by page).
+    public var memory: TagMemoryImage
     /// The password of a successful PWD_AUTH and the PACK the tag answered.
     public var password: [UInt8]?
     public var pack: [UInt8]?
@@ -42,20 +41,19 @@ public struct Type2Reconstruction: Sendable, Equatable {
     public var counters: [Int: UInt32]
 
     public init(uid: [UInt8], atqa: UInt16? = nil, sak: UInt8? = nil, model: Type2TagModel? = nil, version: [UInt8]? = nil,
-                pages: [UInt8], known: [Bool], password: [UInt8]? = nil, pack: [UInt8]? = nil, signature: [UInt8]? = nil,
+                memory: TagMemoryImage, password: [UInt8]? = nil, pack: [UInt8]? = nil, signature: [UInt8]? = nil,
                 counters: [Int: UInt32] = [:]) {
         self.uid = uid
         self.atqa = atqa
         self.sak = sak
         self.model = model
         self.version = version
-        self.pages = pages
-        self.known = known
+        self.memory = memory
         self.password = password
         self.pack = pack
         self.signature = signature
         self.counters = counters
     }
 
-    public var knownPageCount: Int { known.lazy.filter { $0 }.count }
+    public var knownPageCount: Int { memory.knownPages.count }
 }

@@ -1,58 +1,5 @@
 import NFCCore
 
-/// Pages of a Type 2 tag as a reader saw them in one session: read back, or written.
-public struct Type2MemoryImage: Sendable, Equatable {
-    public static let maxPages = 256
-    public private(set) var bytes = [UInt8](repeating: 0, count: maxPages * 4)
-    public private(set) var known = [Bool](repeating: false, count: maxPages)
-    public private(set) var written = [Bool](repeating: false, count: maxPages)
-
-    public init() {}
-
-    public var isEmpty: Bool { !known.contains(true) }
-    public var knownPageCount: Int { known.lazy.filter { $0 }.count }
-
-    public mutating func store(page: Int, data: ArraySlice<UInt8>, written w: Bool = false) {
-        guard page >= 0, page < Self.maxPages, data.count == 4 else { return }
-        bytes.replaceSubrange(page * 4..<page * 4 + 4, with: data)
-        known[page] = true
-        if w { written[page] = true }
-    }
-
-    /// Records the pages of a READ/FAST_READ answer. READ wraps at the last page when the
-    /// model is known (NTAG213/215/216 datasheet §10.2: "roll-over to page 0").
-    public mutating func storeRead(firstPage: Int, data: [UInt8], totalPages: Int?) {
-        let count = data.count / 4
-        for i in 0..<count {
-            var page = firstPage + i
-            if let total = totalPages, total > 0 { page %= total }
-            store(page: page, data: data[i * 4..<i * 4 + 4])
-        }
-    }
-
-    public func page(_ p: Int) -> [UInt8]? {
-        guard p >= 0, p < Self.maxPages, known[p] else { return nil }
-        return Array(bytes[p * 4..<p * 4 + 4])
-    }
-
-    /// The per-byte "known" mask memory decoders take.
-    public var knownBytes: [Bool] { knownBytes(count: known.count * 4) }
-
-    /// The mask of the first `count` bytes, written in place (once per session summary).
-    func knownBytes(count: Int) -> [Bool] {
-        let n = max(0, min(count, known.count * 4))
-        return [Bool](unsafeUninitializedCapacity: n) { mask, initialized in
-            known.withUnsafeBufferPointer { pages in
-                for i in 0..<n { (mask.baseAddress! + i).initialize(to: pages[i >> 2]) }
-            }
-            initialized = n
-        }
-    }
-
-    /// Every page (256 × 4 bytes), unknown ones as zeros.
-    public var allBytes: [UInt8] { bytes }
-}
-
 /// Authentication state of a Type 2 session.
 enum Type2Authentication: Equatable {
     case none
@@ -102,7 +49,10 @@ struct ISO14443ASession: DissectorSession {
     var version: Type2Version?
     var model: Type2TagModel?
     var authentication = Type2Authentication.none
-    var memory = Type2MemoryImage()
+    /// Pages the reader read back or wrote.
+    var memory = TagMemoryImage.type2Pages()
+    /// Pages the reader wrote.
+    var writtenPages = Set<Int>()
     var pending: (frame: Int, request: ISO14443APending)? {
         didSet { if let p = pending { lastRequest = p.request } }
     }

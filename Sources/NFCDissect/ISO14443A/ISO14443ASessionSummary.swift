@@ -4,7 +4,7 @@ import NFCCore
 /// memory rebuilt from the pages the reader read and wrote.
 enum ISO14443ASessionSummary {
     /// `Page 0x00` … `Page 0xFF`, made once (a session summary lists every page it knows).
-    static let pageLabels: [FieldName] = (0..<Type2MemoryImage.maxPages).map { FieldName("Page \(Hex.byte(UInt8($0)))") }
+    static let pageLabels: [FieldName] = (0..<TagMemoryImage.type2MaxPages).map { FieldName("Page \(Hex.byte(UInt8($0)))") }
 
     static func make(_ s: ISO14443ASession, detail: DissectionDetail) -> SessionSummary {
         // `NTAG215, UID 04 A2 2C 12 DE 5F 80, authenticated (…)`: parts joined by ", ".
@@ -53,17 +53,18 @@ enum ISO14443ASessionSummary {
         var memory: [Field] = []
         memory.reserveCapacity(8)
         var diagnostics = s.diagnostics
-        if !s.memory.isEmpty {
+        let knownPages = s.memory.knownPages
+        if !knownPages.isEmpty {
             let map = s.memoryMap
             let modelName = s.model?.rawValue ?? "generic Type 2"
-            let written = s.memory.written.lazy.filter { $0 }.count
+            let written = s.writtenPages.count
             let full = detail == .full
             if !full {
-                notes.append("memory (\(modelName) map): \(s.memory.knownPageCount) page\(s.memory.knownPageCount == 1 ? "" : "s") known" + (written > 0 ? ", \(written) written" : ""))
+                notes.append("memory (\(modelName) map): \(knownPages.count) page\(knownPages.count == 1 ? "" : "s") known" + (written > 0 ? ", \(written) written" : ""))
             }
             // Known pages grouped by region, in page order.
             var groups: [(region: Type2MemoryMap.Region, pages: [Int])] = []
-            for p in 0..<Type2MemoryImage.maxPages where s.memory.known[p] {
+            for p in knownPages {
                 let r = map.region(ofPage: p)
                 if groups.last?.region == r { groups[groups.count - 1].pages.append(p) } else { groups.append((r, [p])) }
             }
@@ -71,12 +72,12 @@ enum ISO14443ASessionSummary {
                 if full {
                     var children: [Field] = []
                     children.reserveCapacity(known.count)
-                    for p in known where s.memory.known[p] {
-                        var suffix = s.memory.written[p] ? " (written)" : ""
+                    for p in known {
+                        var suffix = s.writtenPages.contains(p) ? " (written)" : ""
                         if region == .pwd, case .authenticated(let pwd, _) = s.authentication {
                             suffix = " (reads as zeros; PWD_AUTH used \(Hex.string(pwd)))" + suffix
                         }
-                        children.append(Field("memory.page", pageLabels[p], .hex(s.memory.bytes[p * 4..<p * 4 + 4], suffix: suffix)))
+                        children.append(Field("memory.page", pageLabels[p], .hex(s.memory.pageSlice(p), suffix: suffix)))
                     }
                     let total = map.pages(of: region)?.count ?? known.count
                     var label = TextWriter(capacity: 40)
@@ -105,7 +106,7 @@ enum ISO14443ASessionSummary {
                             inRow = 0
                         }
                         if inRow == 0 { rowStart = p } else { row += "  " }
-                        row += Hex.string(bytes) + (s.memory.written[p] ? "*" : "")
+                        row += Hex.string(bytes) + (s.writtenPages.contains(p) ? "*" : "")
                         inRow += 1
                     }
                     if inRow > 0 { notes.append("      \(Hex.byte(UInt8(rowStart)))  \(row)") }
@@ -151,7 +152,7 @@ enum ISO14443ASessionSummary {
         }
         return .type2(Type2Reconstruction(
             uid: uid, atqa: s.atqa?.value, sak: s.sak?.raw, model: s.model, version: s.version?.bytes,
-            pages: s.memory.allBytes, known: s.memory.known, password: password, pack: pack, signature: s.signature,
+            memory: s.memory, password: password, pack: pack, signature: s.signature,
             counters: s.counters))
     }
 

@@ -192,14 +192,16 @@ enum Type2Frames {
     static func applyAcknowledged(_ command: Type2Command, _ ctx: inout FrameContext, _ s: inout ISO14443ASession) {
         switch command {
         case .write(let page, let data):
-            s.memory.store(page: Int(page), data: data[...], written: true)
+            s.memory.store(page: Int(page), data: data[...])
+            s.writtenPages.insert(Int(page))
             ctx.summary = "ACK, page \(Hex.byte(page)) written"
         case .compatibilityWrite(let page):
             s.continuation = .compatibilityWriteData(page: page)
             ctx.summary = "ACK, send the 16 data bytes next"
         case .compatibilityWriteData(let data):
             if let p = s.compatibilityWritePage {
-                s.memory.store(page: Int(p), data: data.prefix(4), written: true)
+                s.memory.store(page: Int(p), data: data.prefix(4))
+                s.writtenPages.insert(Int(p))
                 ctx.summary = "ACK, page \(Hex.byte(p)) written"
             }
             s.compatibilityWritePage = nil

@@ -3,10 +3,9 @@ import NFCCore
 /// What the rebuilt memory of a Type 2 tag holds, decoded with the NFC Forum Type 2 mapping:
 /// CC, TLVs (Lock/Memory Control areas skipped), the NDEF message and its records.
 enum Type2MemoryContent {
-    static func describe(_ memory: Type2MemoryImage, map: Type2MemoryMap, detail: DissectionDetail)
+    static func describe(_ memory: TagMemoryImage, map: Type2MemoryMap, detail: DissectionDetail)
         -> (fields: [Field], notes: [String], diagnostics: [Diagnostic]) {
-        let size = min(map.totalPages, Type2MemoryImage.maxPages) * 4
-        let image = TagMemoryImage(bytes: Array(memory.allBytes.prefix(size)), known: memory.knownBytes(count: size))
+        let image = memory.prefix(min(map.totalPages, TagMemoryImage.type2MaxPages) * TagMemoryImage.type2PageSize)
         let layout = Type2Memory.decode(image)
         // Only what the reader saw is worth a line: a session that never read the CC or the
         // data area has nothing to decode.

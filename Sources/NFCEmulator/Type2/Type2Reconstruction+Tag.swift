@@ -11,14 +11,14 @@ extension Type2Dump {
             model = m
         } else {
             // No GET_VERSION in the trace: the smallest NTAG that holds every page the reader touched.
-            let highest = r.known.lastIndex(of: true) ?? 0
+            let highest = r.memory.knownPages.last ?? 0
             model = [Type2TagModel.ntag213, .ntag215, .ntag216].first { $0.memoryMap.lastPage >= highest } ?? .ntag216
             notes.append("the trace has no GET_VERSION; emulating an \(model.rawValue), the smallest NTAG that holds page \(Hex.byte(UInt8(highest)))")
         }
         var memory = Type2TagMemory.factory(model, uid: r.uid.count == 7 ? r.uid : [0x04, 0, 0, 0, 0, 0, 0])
         let map = model.memoryMap
-        for p in 0..<min(r.known.count, map.totalPages) where r.known[p] && p != map.pwdPage && p != map.packPage {
-            memory.setPage(p, Array(r.pages[p * 4..<p * 4 + 4]))
+        for p in r.memory.knownPages where p < map.totalPages && p != map.pwdPage && p != map.packPage {
+            memory.setPage(p, Array(r.memory.pageSlice(p)))
         }
         if let pwd = r.password, let page = map.pwdPage { memory.setPage(page, pwd) }
         if let pack = r.pack, let page = map.packPage { memory.setPage(page, pack + [0, 0]) }
