@@ -25,3 +25,14 @@ public enum PrintableText {
         return text
     }
 }
+
+extension StringProtocol {
+    /// Without leading and trailing spaces, tabs and carriage returns: how the line-based files
+    /// nfctrace reads (text traces, Flipper `.nfc`) separate a key or value from its padding.
+    public func trimmingBlanks() -> String {
+        var s = self[...]
+        while let f = s.first, f == " " || f == "\t" || f == "\r" { s = s.dropFirst() }
+        while let l = s.last, l == " " || l == "\t" || l == "\r" { s = s.dropLast() }
+        return String(s)
+    }
+}

@@ -38,8 +38,8 @@ enum FeliCaDumps {
         var memory = FeliCaLiteSMemory(idm: idm, pmm: pmm)
         var notes: [String] = []
         var seen = Set<Int>()
-        for e in f.entries where e.key.hasPrefix("Block ") {
-            guard let i = Int(e.key.dropFirst(6)), i >= 0, i < total, let number = order.dropFirst(i).first else {
+        for e in f.entries where e.key.hasPrefix(FlipperFeliCaLiteFile.blockPrefix) {
+            guard let i = Int(e.key.dropFirst(FlipperFeliCaLiteFile.blockPrefix.count)), i >= 0, i < total, let number = order.dropFirst(i).first else {
                 throw DumpError(file: f.name, line: e.line, field: e.key, message: "block position outside 0…\(total - 1)")
             }
             guard let b = Hex.parse(e.value), b.count == 18 else {
@@ -72,7 +72,7 @@ enum FeliCaDumps {
 
     /// `| Code 0009 | Attrib. 09 | Public | … |` → ["Code 0009", "Attrib. 09", "Public", …].
     static func cells(_ value: String) -> [String] {
-        value.split(separator: "|").map { String($0).trimmingCharacters() }.filter { !$0.isEmpty }
+        value.split(separator: "|").map { String($0).trimmingBlanks() }.filter { !$0.isEmpty }
     }
 
     /// The hex number after `prefix` in one of the cells (`Code 0009` → 0x0009).

@@ -56,10 +56,10 @@ enum ISO15693Dumps {
         if icReference != nil { flags |= ISO15693SystemInformation.icReferenceFlag }
         let device = f.string("Device type") ?? ""
         var icode: ICODEData? = nil
-        if device == "SLIX" {
+        if device == FlipperISO15693File.slixDeviceType {
             icode = try slix(f, notes: &notes)
         }
-        var configuration = configurationFor(uid: uid, blockCount: count, blockSize: size, slix: device == "SLIX", notes: &notes, file: name)
+        var configuration = configurationFor(uid: uid, blockCount: count, blockSize: size, slix: device == FlipperISO15693File.slixDeviceType, notes: &notes, file: name)
         configuration.icReference = icReference ?? 0
         configuration.systemInformationFlags = flags
         let memory = ISO15693TagMemory(uid: uid, blockCount: count, blockSize: size, data: data, locked: security.map { $0 & 0x01 != 0 },
@@ -80,7 +80,7 @@ enum ISO15693Dumps {
     static func slix(_ f: FlipperNFCFile, notes: inout [String]) throws(DumpError) -> ICODEData {
         var passwords: [ICODEData.PasswordID: [UInt8]] = [:]
         for id in ICODEData.PasswordID.allCases {
-            if let p = try f.bytes("Password \(id.rawValue)", count: 4) { passwords[id] = p }
+            if let p = try f.bytes(FlipperISO15693File.passwordKey(id.rawValue), count: 4) { passwords[id] = p }
         }
         var acceptsAll = false
         if let e = f.entry("Capabilities") {
@@ -130,39 +130,20 @@ enum ISO15693Dumps {
     static func flipperText(_ dump: ISO15693Dump) -> String {
         let m = dump.memory
         let flags = dump.configuration.systemInformationFlags
-        var lines = [
-            "Filetype: Flipper NFC device",
-            "Version: 4",
-            "# Written by nfctrace emulate --save",
-            "Device type: \(m.icode == nil ? "ISO15693-3" : "SLIX")",
-            "UID: \(Hex.string(m.uid.bytes))",
-        ]
-        if flags & ISO15693SystemInformation.dsfidFlag != 0 { lines.append("DSFID: \(Hex.string([m.dsfid]))") }
-        if flags & ISO15693SystemInformation.afiFlag != 0 { lines.append("AFI: \(Hex.string([m.afi]))") }
-        if flags & ISO15693SystemInformation.icReferenceFlag != 0 { lines.append("IC Reference: \(Hex.string([dump.configuration.icReference]))") }
-        lines += [
-            "Lock DSFID: \(m.dsfidLocked)",
-            "Lock AFI: \(m.afiLocked)",
-            "Block Count: \(m.blockCount)",
-            "Block Size: \(Hex.string([UInt8(truncatingIfNeeded: m.blockSize)]))",
-            "Data Content: \(Hex.string(m.data))",
-            "Security Status: \(Hex.string((0..<m.blockCount).map(m.securityStatus)))",
-        ]
-        if let icode = m.icode {
-            lines.append("Capabilities: \(icode.acceptsAllPasswords ? "Accept all passwords" : "Default")")
-            for id in ICODEData.PasswordID.allCases {
-                lines.append("Password \(id.rawValue): \(Hex.string(icode.passwords[id] ?? ICODEData.defaultPassword(id)))")
-            }
-            lines += [
-                "Signature: \(Hex.string(icode.signature))",
-                "Privacy Mode: \(icode.privacyMode)",
-                "Protection Pointer: \(icode.protectionPointer)",
-                "Protection Condition: \(Hex.string([icode.protectionCondition]))",
-                "Lock EAS: \(icode.easLocked)",
-                "Lock PPL: \(icode.protectionLocked)",
-            ]
+        let slix = m.icode.map { icode in
+            FlipperISO15693File.SLIX(
+                acceptsAllPasswords: icode.acceptsAllPasswords,
+                passwords: ICODEData.PasswordID.allCases.map { ($0.rawValue, icode.passwords[$0] ?? ICODEData.defaultPassword($0)) },
+                signature: icode.signature, privacyMode: icode.privacyMode, protectionPointer: icode.protectionPointer,
+                protectionCondition: icode.protectionCondition, lockEAS: icode.easLocked, lockPPL: icode.protectionLocked)
         }
-        return lines.joined(separator: "\n") + "\n"
+        return FlipperISO15693File(
+            uid: m.uid.bytes,
+            dsfid: flags & ISO15693SystemInformation.dsfidFlag != 0 ? m.dsfid : nil,
+            afi: flags & ISO15693SystemInformation.afiFlag != 0 ? m.afi : nil,
+            icReference: flags & ISO15693SystemInformation.icReferenceFlag != 0 ? dump.configuration.icReference : nil,
+            lockDSFID: m.dsfidLocked, lockAFI: m.afiLocked, blockCount: m.blockCount, blockSize: m.blockSize, data: m.data,
+            securityStatus: (0..<m.blockCount).map(m.securityStatus), slix: slix).text(comment: "Written by nfctrace emulate --save")
     }
 
     // MARK: Proxmark3
@@ -171,7 +152,7 @@ enum ISO15693Dumps {
     /// `include/iso15.h`): every value a hex string; `Card.uid` as received on air, LSB first
     /// (protocols.md §9 #10); `pagescount` one byte; `locks` one byte per block; `blocks` by number.
     static func proxmark3(_ json: JSONValue, name: String) throws(DumpError) -> ISO15693Dump {
-        guard let card = json["Card"] else { throw DumpError(file: name, field: "Card", message: "missing") }
+        guard let card = json[Proxmark3DumpKeys.card] else { throw DumpError(file: name, field: Proxmark3DumpKeys.card, message: "missing") }
         func hex(_ key: String, _ count: Int? = nil) throws(DumpError) -> [UInt8] {
             guard let v = card[key] else { throw DumpError(file: name, field: "Card.\(key)", message: "missing") }
             guard let s = v.string, let b = Hex.parse(s), count.map({ b.count == $0 }) ?? true else {
@@ -194,7 +175,7 @@ enum ISO15693Dumps {
         let locks = try hex("locks", count)
         var data = [UInt8](repeating: 0, count: count * size)
         var seen = Set<Int>()
-        for (k, v) in json["blocks"]?.members ?? [] {
+        for (k, v) in json[Proxmark3DumpKeys.blocks]?.members ?? [] {
             guard let n = Int(k), n >= 0, n < count, let s = v.string, let b = Hex.parse(s), b.count == size else {
                 throw DumpError(file: name, field: "blocks.\(k)", message: "expected a block number 0…\(count - 1) and \(size) bytes as hex")
             }

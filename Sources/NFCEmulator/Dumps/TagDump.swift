@@ -47,11 +47,11 @@ public struct TagDump: Sendable {
             } catch {
                 throw DumpError(file: name, message: "not valid JSON: \(error)")
             }
-            switch json["FileType"]?.string {
-            case "mfu"?: return TagDump(try Type2Dumps.proxmark3(json, name: name))
-            case "15693 v4"?: return TagDump(try ISO15693Dumps.proxmark3(json, name: name))
+            switch json[Proxmark3DumpKeys.fileType]?.string {
+            case Proxmark3MFUFile.fileType?: return TagDump(try Type2Dumps.proxmark3(json, name: name))
+            case Proxmark3ISO15693File.fileType?: return TagDump(try ISO15693Dumps.proxmark3(json, name: name))
             case let other:
-                throw DumpError(file: name, field: "FileType", message: "cannot emulate a Proxmark3 \"\(other ?? "?")\" dump (supported: mfu, 15693 v4)")
+                throw DumpError(file: name, field: Proxmark3DumpKeys.fileType, message: "cannot emulate a Proxmark3 \"\(other ?? "?")\" dump (supported: mfu, 15693 v4)")
             }
         }
         return TagDump(try Type2Dumps.binary(bytes, name: name, model: model))

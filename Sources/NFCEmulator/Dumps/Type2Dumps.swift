@@ -45,11 +45,11 @@ enum Type2Dumps {
     /// Flipper `.nfc`, device type `NTAG/Ultralight` (v4) or a chip name (v3), protocols.md §7.2.
     static func flipper(_ f: FlipperNFCFile) throws(DumpError) -> Type2Dump {
         let name = f.name
-        let typeName = f.string("NTAG/Ultralight type") ?? f.string("Device type") ?? ""
+        let typeName = f.string(FlipperNTAGFile.typeKey) ?? f.string("Device type") ?? ""
         let version = try f.bytes("Mifare version", count: 8)
         let pagesTotal = try f.int("Pages total")
         guard let model = Self.model(flipperName: typeName, version: version, pages: pagesTotal) else {
-            throw DumpError(file: name, line: f.entry("NTAG/Ultralight type")?.line ?? f.entry("Device type")?.line, field: "NTAG/Ultralight type",
+            throw DumpError(file: name, line: f.entry(FlipperNTAGFile.typeKey)?.line ?? f.entry("Device type")?.line, field: FlipperNTAGFile.typeKey,
                             message: "unsupported tag type \"\(typeName)\" (NTAG210/212/213/215/216, Mifare Ultralight, Ultralight 11/21)")
         }
         let total = model.memoryMap.totalPages
@@ -58,8 +58,8 @@ enum Type2Dumps {
         }
         var pages = [UInt8](repeating: 0, count: total * 4)
         var seen = 0
-        for e in f.entries where e.key.hasPrefix("Page ") {
-            guard let p = Int(e.key.dropFirst(5)), p >= 0, p < total else {
+        for e in f.entries where e.key.hasPrefix(FlipperNTAGFile.pagePrefix) {
+            guard let p = Int(e.key.dropFirst(FlipperNTAGFile.pagePrefix.count)), p >= 0, p < total else {
                 throw DumpError(file: name, line: e.line, field: e.key, message: "page number outside 0…\(total - 1)")
             }
             guard let b = Hex.parse(e.value), b.count == 4 else {
@@ -82,13 +82,14 @@ enum Type2Dumps {
         var counters: [UInt32] = [0, 0, 0]
         var tearing: [UInt8] = [0xBD, 0xBD, 0xBD]
         for i in 0..<3 {
-            if let c = try f.int("Counter \(i)") {
+            let key = FlipperNTAGFile.counterKey(i)
+            if let c = try f.int(key) {
                 guard (0...0xFF_FFFF).contains(c) else {
-                    throw DumpError(file: name, line: f.entry("Counter \(i)")?.line, field: "Counter \(i)", message: "a 24-bit counter, 0…16777215")
+                    throw DumpError(file: name, line: f.entry(key)?.line, field: key, message: "a 24-bit counter, 0…16777215")
                 }
                 counters[i] = UInt32(c)
             }
-            if let t = try f.bytes("Tearing \(i)", count: 1) { tearing[i] = t[0] }
+            if let t = try f.bytes(FlipperNTAGFile.tearingKey(i), count: 1) { tearing[i] = t[0] }
         }
         let memory = Type2TagMemory(
             model: model, pages: pages, version: version ?? model.version,
@@ -137,10 +138,10 @@ enum Type2Dumps {
 
     /// Proxmark3 `"FileType": "mfu"` JSON (protocols.md §7.5).
     static func proxmark3(_ json: JSONValue, name: String) throws(DumpError) -> Type2Dump {
-        guard json["FileType"]?.string == "mfu" else {
-            throw DumpError(file: name, field: "FileType", message: "expected \"mfu\" (MIFARE Ultralight/NTAG dump), found \(json["FileType"]?.string.map { "\"\($0)\"" } ?? "none")")
+        guard json[Proxmark3DumpKeys.fileType]?.string == Proxmark3MFUFile.fileType else {
+            throw DumpError(file: name, field: Proxmark3DumpKeys.fileType, message: "expected \"mfu\" (MIFARE Ultralight/NTAG dump), found \(json[Proxmark3DumpKeys.fileType]?.string.map { "\"\($0)\"" } ?? "none")")
         }
-        guard let card = json["Card"] else { throw DumpError(file: name, field: "Card", message: "missing") }
+        guard let card = json[Proxmark3DumpKeys.card] else { throw DumpError(file: name, field: Proxmark3DumpKeys.card, message: "missing") }
         func hex(_ key: String, _ count: Int? = nil) throws(DumpError) -> [UInt8]? {
             guard let v = card[key] else { return nil }
             guard let s = v.string, let b = Hex.parse(s), count == nil || b.count == count else {
@@ -150,7 +151,7 @@ enum Type2Dumps {
         }
         let version = try hex("Version", 8)
         var pages: [Int: [UInt8]] = [:]
-        for (k, v) in json["blocks"]?.members ?? [] {
+        for (k, v) in json[Proxmark3DumpKeys.blocks]?.members ?? [] {
             guard let p = Int(k), p >= 0, p < 256, let s = v.string, let b = Hex.parse(s), b.count == 4 else {
                 throw DumpError(file: name, field: "blocks.\(k)", message: "expected a page number 0…255 and 4 bytes as hex")
             }
@@ -170,8 +171,8 @@ enum Type2Dumps {
         var tearing: [UInt8] = [0xBD, 0xBD, 0xBD]
         for i in 0..<3 {
             // Counters are stored as READ_CNT returns them: LSB first.
-            if let c = try hex("Counter\(i)", 3) { counters[i] = UInt32(c[0]) | UInt32(c[1]) << 8 | UInt32(c[2]) << 16 }
-            if let t = try hex("Tearing\(i)", 1) { tearing[i] = t[0] }
+            if let c = try hex(Proxmark3MFUFile.counterKey(i), 3) { counters[i] = UInt32(c[0]) | UInt32(c[1]) << 8 | UInt32(c[2]) << 16 }
+            if let t = try hex(Proxmark3MFUFile.tearingKey(i), 1) { tearing[i] = t[0] }
         }
         let memory = Type2TagMemory(model: model, pages: image, version: version ?? model.version,
                                     signature: try hex("Signature", 32) ?? [UInt8](repeating: 0, count: 32), counters: counters, tearing: tearing)
@@ -232,28 +233,10 @@ enum Type2Dumps {
     /// Writes the tag's current state as a Flipper `.nfc` (version 4) so that writes are not lost.
     static func flipperText(_ dump: Type2Dump) -> String {
         let m = dump.memory
-        var lines = [
-            "Filetype: Flipper NFC device",
-            "Version: 4",
-            "# Written by nfctrace emulate --save",
-            "Device type: NTAG/Ultralight",
-            "UID: \(Hex.string(m.uid))",
-            "ATQA: \(Hex.string([UInt8(dump.atqa.value >> 8), UInt8(dump.atqa.value & 0xFF)]))",
-            "SAK: \(Hex.string([dump.sak.raw]))",
-            "Data format version: 2",
-            "NTAG/Ultralight type: \(flipperName(m.model))",
-            "Signature: \(Hex.string(m.signature))",
-            "Mifare version: \(Hex.string(m.version))",
-        ]
-        for i in 0..<3 {
-            lines.append("Counter \(i): \(m.counters[i])")
-            lines.append("Tearing \(i): \(Hex.string([m.tearing[i]]))")
-        }
-        lines.append("Pages total: \(m.map.totalPages)")
-        lines.append("Pages read: \(m.map.totalPages)")
-        for p in 0..<m.map.totalPages { lines.append("Page \(p): \(Hex.string(m.page(p)))") }
-        lines.append("Failed authentication attempts: \(m.failedAuthentications)")
-        return lines.joined(separator: "\n") + "\n"
+        return FlipperNTAGFile(
+            uid: m.uid, atqa: dump.atqa.value, sak: dump.sak.raw, typeName: flipperName(m.model), signature: m.signature,
+            version: m.version, counters: m.counters, tearing: m.tearing, pages: (0..<m.map.totalPages).flatMap { m.page($0) },
+            failedAuthentications: m.failedAuthentications).text(comment: "Written by nfctrace emulate --save")
     }
 
     static func flipperName(_ m: Type2TagModel) -> String {

@@ -27,7 +27,7 @@ public struct CrashReport: Sendable, Equatable {
                 if what.hasPrefix("timeout") { kind = .timeout } else if what.hasPrefix("out-of-memory") { kind = .oom }
                 if reason == "crash" || kind != .crash { reason = "libFuzzer: " + String(what) }
             } else if line.hasPrefix("==") && line.contains("ERROR: AddressSanitizer") {
-                reason = String(line.split(separator: ":", maxSplits: 1).last ?? "").trimmingCharacters()
+                reason = String(line.split(separator: ":", maxSplits: 1).last ?? "").trimmingBlanks()
             } else if line.contains("ERROR: LeakSanitizer") {
                 kind = .leak
                 reason = "memory leak"
@@ -52,7 +52,7 @@ public struct CrashReport: Sendable, Equatable {
     public var signature: String { ([kind.rawValue, Self.normalized(reason)] + frames).joined(separator: " | ") }
 
     static func normalized(_ reason: String) -> String {
-        let stable = Array(reason.split(separator: "—", maxSplits: 1).first.map { String($0).trimmingCharacters() } ?? reason)
+        let stable = Array(reason.split(separator: "—", maxSplits: 1).first.map { String($0).trimmingBlanks() } ?? reason)
         var out = ""
         var i = 0
         while i < stable.count {

@@ -8,21 +8,21 @@ enum DumpMutations {
 
     static func text(_ lines: [String]) -> [UInt8] { Array(lines.joined(separator: "\n").utf8) }
 
-    /// Every line `Key: value`, a device type nfctrace emulates, pages of 4 hex bytes, decimal
-    /// numbers where a count is expected.
+    /// A Flipper file as `FlipperNFCFile` reads it (every line `Key: value`, the Filetype
+    /// header, a version it knows), of a device type nfctrace emulates, with pages of 4 hex
+    /// bytes, Lite-S blocks of 18 and decimal numbers where a count is expected.
     static func flipperIsWellFormed(_ input: [UInt8]) -> Bool {
-        var device: String? = nil
-        for line in lines(input).dropFirst() where !line.isEmpty && !line.hasPrefix("#") {
-            let parts = line.split(separator: ":", maxSplits: 1).map { String($0).trimmingCharacters() }
-            guard parts.count == 2 else { return false }
-            let (key, value) = (parts[0], parts[1])
-            if key == "Device type" { device = value }
-            if key.hasPrefix("Page ") { guard Int(key.dropFirst(5)) != nil, Hex.parse(value)?.count == 4 else { return false } }
-            if key.hasPrefix("Block "), Int(key.dropFirst(6)) != nil, !value.hasPrefix("|") { guard Hex.parse(value)?.count == 18 else { return false } }
+        guard let file = try? FlipperNFCFile(text: String(decoding: input, as: UTF8.self), name: "") else { return false }
+        let page = FlipperNTAGFile.pagePrefix, block = FlipperFeliCaLiteFile.blockPrefix
+        for e in file.entries {
+            let (key, value) = (e.key, e.value)
+            if key.hasPrefix(page) { guard Int(key.dropFirst(page.count)) != nil, Hex.parse(value)?.count == 4 else { return false } }
+            if key.hasPrefix(block), Int(key.dropFirst(block.count)) != nil, !value.hasPrefix("|") { guard Hex.parse(value)?.count == 18 else { return false } }
             if ["Pages total", "Pages read", "Block Count", "Version"].contains(key) || key.hasPrefix("Counter ") { guard Int(value) != nil else { return false } }
             if ["UID", "ATQA", "SAK", "Signature", "Data Content", "Block Size"].contains(key) { guard Hex.parse(value) != nil else { return false } }
         }
-        return ["NTAG/Ultralight", "ISO15693-3", "SLIX", "FeliCa"].contains(device ?? "")
+        return [FlipperNTAGFile.deviceType, FlipperISO15693File.plainDeviceType, FlipperISO15693File.slixDeviceType,
+                FlipperFeliCaLiteFile.deviceType].contains(file.string("Device type") ?? "")
     }
 
     static let deviceTypes = ["NTAG/Ultralight", "NTAG215", "NTAG213", "Mifare Ultralight", "ISO15693-3", "SLIX", "FeliCa", "Mifare Ultralight C", "Mifare Classic", ""]
@@ -30,7 +30,7 @@ enum DumpMutations {
 
     /// A new value for `key: value`, of the kind the value already is (hex, number, bool, name).
     static func newValue(_ key: String, _ value: String, _ m: inout MutationContext) -> String {
-        if key == "Device type" || key == "NTAG/Ultralight type" { return m.random.element(deviceTypes) ?? "" }
+        if key == "Device type" || key == FlipperNTAGFile.typeKey { return m.random.element(deviceTypes) ?? "" }
         if value == "true" || value == "false" { return value == "true" ? "false" : "true" }
         if Int(value) != nil { return m.random.pick("0", "1", "2", "3", "20", "45", "64", "135", "231", "256") }
         if let bytes = Hex.parse(value) {
@@ -68,7 +68,7 @@ enum DumpMutations {
         case 1:
             guard let i = m.random.element(lines.indices.filter { lines[$0].contains(": ") && !lines[$0].hasPrefix("Filetype") }) else { return nil }
             let parts = lines[i].split(separator: ":", maxSplits: 1).map(String.init)
-            lines[i] = parts[0] + ": " + newValue(parts[0], parts.count > 1 ? parts[1].trimmingCharacters() : "", &m)
+            lines[i] = parts[0] + ": " + newValue(parts[0], parts.count > 1 ? parts[1].trimmingBlanks() : "", &m)
         case 2: if lines.count > 2 { lines.remove(at: m.random.between(1, lines.count - 1)) }
         case 3: if lines.count > 1 { lines.insert(lines[m.random.between(1, lines.count - 1)], at: m.random.between(1, lines.count)) }
         case 4: lines.insert("Page \(m.random.element(numbers) ?? "0"): " + Hex.string(m.random.bytes(4)), at: min(lines.count, m.random.between(2, lines.count)))

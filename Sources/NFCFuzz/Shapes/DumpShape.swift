@@ -26,55 +26,35 @@ public struct DumpShape: ShapeMutator {
     static func flipperNTAG(_ image: [UInt8], model: Int) -> [UInt8] {
         let (name, pages, version) = ntags[model % ntags.count]
         let memory = pad(image, to: pages * 4)
-        var lines = ["Filetype: Flipper NFC device", "Version: 4", "Device type: NTAG/Ultralight",
-                     "UID: " + Hex.string(Array(memory[0..<3]) + Array(memory[4..<8])), "ATQA: 00 44", "SAK: 00", "Data format version: 2",
-                     "NTAG/Ultralight type: \(name)", "Signature: " + Hex.string([UInt8](repeating: 0, count: 32)), "Mifare version: " + Hex.string(version)]
-        for i in 0..<3 { lines += ["Counter \(i): 0", "Tearing \(i): 00"] }
-        lines += ["Pages total: \(pages)", "Pages read: \(pages)"] + (0..<pages).map { "Page \($0): " + Hex.string(memory[($0 * 4)..<($0 * 4 + 4)]) }
-        lines.append("Failed authentication attempts: 0")
-        return Array((lines.joined(separator: "\n") + "\n").utf8)
+        let file = FlipperNTAGFile(uid: Array(memory[0..<3] + memory[4..<8]), typeName: name, version: version, pages: memory)
+        return Array(file.text().utf8)
     }
 
     static func flipperISO15693(_ image: [UInt8], blockSize: Int, slix: Bool) -> [UInt8] {
         let count = max(1, (image.count + blockSize - 1) / blockSize)
-        let data = pad(image, to: count * blockSize)
-        let lines = ["Filetype: Flipper NFC device", "Version: 4", "Device type: \(slix ? "SLIX" : "ISO15693-3")", "UID: E0 04 01 08 49 D0 DC 81",
-                     "DSFID: 00", "AFI: 00", "IC Reference: 01", "Lock DSFID: false", "Lock AFI: false", "Block Count: \(count)",
-                     "Block Size: " + Hex.string([UInt8(blockSize)]), "Data Content: " + Hex.string(data), "Security Status: " + Hex.string([UInt8](repeating: 0, count: count))]
-            + (slix ? ["Capabilities: Default", "Password Privacy: 0F 0F 0F 0F", "Privacy Mode: false", "Lock EAS: false"] : [])
-        return Array((lines.joined(separator: "\n") + "\n").utf8)
+        let file = FlipperISO15693File(
+            uid: [0xE0, 0x04, 0x01, 0x08, 0x49, 0xD0, 0xDC, 0x81], icReference: 1, blockCount: count, blockSize: blockSize,
+            data: pad(image, to: count * blockSize), slix: slix ? .init(passwords: [("Privacy", [0x0F, 0x0F, 0x0F, 0x0F])]) : nil)
+        return Array(file.text().utf8)
     }
 
-    /// A FeliCa Lite-S as Flipper writes it (data format 1): IDm, PMm and every Lite-S block in
-    /// the chip's order, `00 00` status then 16 bytes; the user blocks hold a Type 3 image.
+    /// A FeliCa Lite-S as Flipper writes it: every Lite-S block, the user blocks holding a Type 3 image.
     static func flipperFeliCaLite(_ image: [UInt8], idm: [UInt8]) -> [UInt8] {
-        let blocks = FeliCaLiteBlock.liteSBlocks
-        let data = pad(image, to: blocks.count * 16)
-        let id = Hex.string(pad(idm, to: 8))
-        var lines = ["Filetype: Flipper NFC device", "Version: 4", "Device type: FeliCa", "UID: \(id)", "Data format version: 1",
-                     "Manufacture id: \(id)", "Manufacture parameter: 00 F1 00 00 00 01 43 00",
-                     "Blocks total: \(blocks.count)", "Blocks read: \(blocks.count)"]
-        lines += blocks.indices.map { "Block \($0): 00 00 " + Hex.string(data[($0 * 16)..<($0 * 16 + 16)]) }
-        return Array((lines.joined(separator: "\n") + "\n").utf8)
+        let file = FlipperFeliCaLiteFile(idm: pad(idm, to: 8), pmm: [0x00, 0xF1, 0x00, 0x00, 0x00, 0x01, 0x43, 0x00],
+                                         blocks: pad(image, to: FeliCaLiteBlock.liteSBlocks.count * 16))
+        return Array(file.text().utf8)
     }
 
     static func proxmark3MFU(_ image: [UInt8]) -> [UInt8] {
         let memory = pad(image, to: 135 * 4)
-        let card: JSONValue = .object([("UID", .string(Hex.string(Array(memory[0..<3]) + Array(memory[4..<8]), separator: ""))),
-                                      ("Version", .string("0004040201001103")), ("Signature", .string(String(repeating: "00", count: 32))),
-                                      ("Counter2", .string("000000")), ("Tearing2", .string("BD"))])
-        let blocks: JSONValue = .object((0..<135).map { ("\($0)", .string(Hex.string(memory[($0 * 4)..<($0 * 4 + 4)], separator: ""))) })
-        return Array(JSONValue.object([("Created", .string("proxmark3")), ("FileType", .string("mfu")), ("Card", card), ("blocks", blocks)]).text.utf8)
+        let file = Proxmark3MFUFile(uid: Array(memory[0..<3] + memory[4..<8]), version: ntags[1].version, pages: memory)
+        return Array(file.json.text.utf8)
     }
 
     static func proxmark3ISO15693(_ image: [UInt8]) -> [UInt8] {
         let count = max(1, (image.count + 3) / 4)
-        let data = pad(image, to: count * 4)
-        let card: JSONValue = .object([("uid", .string("81DCD049080104E0")), ("dsfid", .string("00")), ("afi", .string("00")), ("ic", .string("01")),
-                                      ("bytesperpage", .string("04")), ("pagescount", .string(Hex.string([UInt8(truncatingIfNeeded: count)], separator: ""))),
-                                      ("locks", .string(String(repeating: "00", count: count))), ("dsfidlock", .string("00")), ("afilock", .string("00"))])
-        let blocks: JSONValue = .object((0..<count).map { ("\($0)", .string(Hex.string(data[($0 * 4)..<($0 * 4 + 4)], separator: ""))) })
-        return Array(JSONValue.object([("Created", .string("proxmark3")), ("FileType", .string("15693 v4")), ("Card", card), ("blocks", blocks)]).text.utf8)
+        let file = Proxmark3ISO15693File(uid: [0x81, 0xDC, 0xD0, 0x49, 0x08, 0x01, 0x04, 0xE0], icReference: 1, blockSize: 4, data: pad(image, to: count * 4))
+        return Array(file.json.text.utf8)
     }
 
     enum Kind { case flipper, json, binary }
@@ -107,8 +87,9 @@ public struct DumpShape: ShapeMutator {
         switch Self.kind(input) {
         case .flipper: return DumpMutations.flipperIsWellFormed(input)
         case .json:
-            guard let root = (try? JSONValue.parse(input)), case .string(let type)? = root["FileType"], ["mfu", "15693 v4"].contains(type),
-                  case .object(let blocks)? = root["blocks"] else { return false }
+            guard let root = (try? JSONValue.parse(input)), case .string(let type)? = root[Proxmark3DumpKeys.fileType],
+                  [Proxmark3MFUFile.fileType, Proxmark3ISO15693File.fileType].contains(type),
+                  case .object(let blocks)? = root[Proxmark3DumpKeys.blocks] else { return false }
             return blocks.allSatisfy { key, value in Int(key) != nil && { if case .string(let s) = value { return Hex.parse(s) != nil } else { return false } }() }
         case .binary: return [540, 180, 924, 64, 520, 572].contains(input.count)
         }

@@ -46,13 +46,13 @@ public struct TextTraceShape: ShapeMutator {
     /// Splits a trace into header and event lines; nil when the magic line is missing.
     static func parse(_ input: [UInt8]) -> Parsed? {
         let lines = String(decoding: input, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-        guard let magic = lines.firstIndex(where: { !$0.trimmingCharacters().isEmpty && !$0.hasPrefix("#") }),
-              lines[magic].trimmingCharacters() == "nfctrace 1" else { return nil }
+        guard let magic = lines.firstIndex(where: { !$0.trimmingBlanks().isEmpty && !$0.hasPrefix("#") }),
+              lines[magic].trimmingBlanks() == "nfctrace 1" else { return nil }
         var header: [String] = []
         var events: [String] = []
         var technology = Technology.iso14443a
         for line in lines[(magic + 1)...] {
-            let t = line.trimmingCharacters()
+            let t = line.trimmingBlanks()
             if t.isEmpty { continue }
             if t.hasPrefix("@") && events.isEmpty {
                 header.append(t)
@@ -105,7 +105,7 @@ public struct TextTraceShape: ShapeMutator {
         var origin: Int64 = 0
         for line in p.header {
             let parts = line.split(separator: " ", maxSplits: 1).map(String.init)
-            let value = parts.count > 1 ? parts[1].trimmingCharacters() : ""
+            let value = parts.count > 1 ? parts[1].trimmingBlanks() : ""
             switch parts[0] {
             case "@tech": guard Self.technologyNames.contains(where: { $0.0 == value }) else { return false }
             case "@timebase": guard ["us", "ns", "carrier"].contains(value) else { return false }
@@ -208,13 +208,5 @@ extension String {
             }
         }
         return parts + [String(chars[start...])]
-    }
-
-    /// Without leading and trailing spaces, tabs and carriage returns (Foundation-free).
-    func trimmingCharacters() -> String {
-        var s = self[...]
-        while let f = s.first, f == " " || f == "\t" || f == "\r" { s = s.dropFirst() }
-        while let l = s.last, l == " " || l == "\t" || l == "\r" { s = s.dropLast() }
-        return String(s)
     }
 }

@@ -55,8 +55,8 @@ public struct FlipperNFCFile: Sendable {
             guard let colon = trimmed.firstIndex(of: ":") else {
                 throw DumpError(file: name, line: lineNumber, message: "expected \"Key: value\", found \"\(trimmed.prefix(40))\"")
             }
-            let key = String(trimmed[..<colon]).trimmingCharacters()
-            let value = String(trimmed[trimmed.index(after: colon)...]).trimmingCharacters()
+            let key = String(trimmed[..<colon]).trimmingBlanks()
+            let value = String(trimmed[trimmed.index(after: colon)...]).trimmingBlanks()
             entries.append(Entry(key: key, value: value, line: lineNumber))
         }
         guard let first = entries.first, first.key == "Filetype", first.value == Self.filetype else {
@@ -102,13 +102,4 @@ public struct FlipperNFCFile: Sendable {
 
     /// The file format version (`Version: 2/3/4`).
     public var version: Int { Int(string("Version") ?? "") ?? 0 }
-}
-
-extension String {
-    func trimmingCharacters() -> String {
-        var s = self[...]
-        while let f = s.first, f == " " || f == "\t" { s = s.dropFirst() }
-        while let l = s.last, l == " " || l == "\t" { s = s.dropLast() }
-        return String(s)
-    }
 }
