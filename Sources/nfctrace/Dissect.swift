@@ -36,11 +36,29 @@ struct Dissect: ParsableCommand {
     @Option(name: .customLong("fail-on"), help: "Exit 1 when a frame has a diagnostic of this severity or worse (warning, error).")
     var failOn: FailLevel?
 
+    @Option(name: .customLong("keys"), help: ArgumentHelp(
+        "MIFARE Classic key dictionary: one key of 12 hex digits per line, # comments (Proxmark3 .dic and Flipper dictionaries read as they are). Repeatable; tried before the built-in keys.",
+        valueName: "file"))
+    var keyFiles: [String] = []
+
+    @Flag(name: .customLong("no-default-keys"), help: "Do not try the built-in well-known MIFARE Classic keys (docs/mifare-classic.md).")
+    var noDefaultKeys = false
+
     func run() throws {
         let reader = try Capture.open(file, options: input.readOptions)
         let out = ByteOutput.standardOutput()
         let detail: DissectionDetail = verbose || format == .json ? .full : .summary
-        let dissector = Dissector(detail: detail)
+        var keys = MIFAREClassicKeyList()
+        for path in keyFiles {
+            let text = String(decoding: try InputLimit.read(path, limit: InputLimit.keyFile, what: "a key file"), as: UTF8.self)
+            do {
+                keys.append(contentsOf: try MIFAREClassicKeyList.parse(text, name: path))
+            } catch {
+                throw CLIFailure(message: error.description, code: .dataError)
+            }
+        }
+        if !noDefaultKeys { keys.append(contentsOf: .defaults) }
+        let dissector = Dissector(detail: detail, keys: keys)
         let render: (consuming PendingEvent, inout [UInt8]) -> Void
         switch format {
         case .json:

@@ -14,6 +14,9 @@ enum InputLimit {
     static let ndefHex = 4 << 20
     /// A MIME payload for `ndef encode --mime`.
     static let mimePayload = 1 << 20
+    /// A MIFARE Classic key dictionary (`dissect --keys`): the Proxmark3's largest is about
+    /// 5,000 keys, 70 KiB.
+    static let keyFile = 4 << 20
     /// A rules file for `replay`.
     static let rules = 1 << 20
     /// A seed for `fuzz --exec`, a trace taken into the fuzz corpus.

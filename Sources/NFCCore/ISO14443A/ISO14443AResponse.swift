@@ -83,6 +83,13 @@ public struct SAK: Sendable, Hashable {
     public var supportsNFCDEP: Bool { !uidIncomplete && raw & 0x40 != 0 }
     /// NFC Digital Protocol: b6 and b7 zero with a complete UID = Type 2 Tag platform.
     public var isType2Platform: Bool { !uidIncomplete && raw & 0x60 == 0 && raw & 0x18 == 0 }
+    /// Whether the card speaks the MIFARE Classic command set and Crypto1 (protocols-wave2.md
+    /// §1.7): Classic Mini/1K/2K/4K, Plus in SL1, Infineon's 1K, and SmartMX cards emulating a
+    /// Classic (`28`/`38`, until a RATS switches them to ISO-DEP).
+    public var isMIFAREClassic: Bool {
+        !uidIncomplete && [0x08, 0x09, 0x18, 0x19, 0x88, 0x28, 0x38].contains(raw)
+    }
+
     /// MIFARE Classic and friends use b4/b5 (AN10833).
     public var mifareClassicHint: String? {
         guard !uidIncomplete else { return nil }
@@ -90,6 +97,8 @@ public struct SAK: Sendable, Hashable {
         case 0x08: return "MIFARE Classic 1K"
         case 0x18: return "MIFARE Classic 4K"
         case 0x09: return "MIFARE Mini"
+        case 0x19: return "MIFARE Classic 2K"
+        case 0x88: return "MIFARE Classic 1K (Infineon)"
         case 0x10, 0x11: return "MIFARE Plus (SL2)"
         case 0x28: return "MIFARE Classic 1K emulation with ISO-DEP"
         case 0x38: return "MIFARE Classic 4K emulation with ISO-DEP"

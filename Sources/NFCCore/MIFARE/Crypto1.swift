@@ -144,7 +144,7 @@ public struct Crypto1: Sendable, Equatable {
             let p = c ^ keystreamByte()
             plain.append(p)
             if let parity, i < parity.count {
-                let expected = UInt8(1 - p.nonzeroBitCount & 1) ^ peek
+                let expected = Parity.odd(p) ^ peek
                 ok.append(parity[i] & 1 == expected)
             }
         }
@@ -156,7 +156,7 @@ public struct Crypto1: Sendable, Equatable {
         var out: [UInt8] = [], parity: [UInt8] = []
         for p in bytes {
             out.append(p ^ keystreamByte())
-            parity.append(UInt8(1 - p.nonzeroBitCount & 1) ^ peek)
+            parity.append(Parity.odd(p) ^ peek)
         }
         return (out, parity)
     }

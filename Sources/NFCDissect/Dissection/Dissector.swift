@@ -80,14 +80,17 @@ final class SessionCounter {
 /// and one dissected frame is held back so that a request can name the frame that answered it.
 public final class Dissector {
     public let detail: DissectionDetail
+    /// Keys tried on MIFARE Classic authentications (`dissect --keys`, then the built-in ones).
+    public let keys: MIFAREClassicKeyList
     private var frameNumber = 0
     private var held: FrameDissection?
     private let counter = SessionCounter()
     private var dissectors: [Technology: TechnologyDissector] = [:]
     private var lastTechnology: Technology = .iso14443a
 
-    public init(detail: DissectionDetail = .full) {
+    public init(detail: DissectionDetail = .full, keys: MIFAREClassicKeyList = .defaults) {
         self.detail = detail
+        self.keys = keys
     }
 
     /// The last dissector used: captures rarely switch technology, so most frames skip the lookup.
@@ -104,7 +107,7 @@ public final class Dissector {
         if let d = dissectors[technology] { return d }
         let d: TechnologyDissector
         switch technology {
-        case .iso14443a: d = ISO14443ADissector(detail: detail, counter: counter)
+        case .iso14443a: d = ISO14443ADissector(detail: detail, counter: counter, keys: keys)
         case .iso15693: d = ISO15693Dissector(detail: detail, counter: counter)
         case .felica: d = FeliCaDissector(detail: detail, counter: counter)
         case .iso14443b: d = RawDissector(technology: technology, detail: detail)
@@ -186,8 +189,8 @@ public final class Dissector {
     }
 
     /// Convenience for tests and small captures: dissects a whole frame list.
-    public static func dissect(_ frames: [Frame], detail: DissectionDetail = .full) -> [DissectionEvent] {
-        let d = Dissector(detail: detail)
+    public static func dissect(_ frames: [Frame], detail: DissectionDetail = .full, keys: MIFAREClassicKeyList = .defaults) -> [DissectionEvent] {
+        let d = Dissector(detail: detail, keys: keys)
         var out: [DissectionEvent] = []
         for f in frames { d.process(f) { out.append($0) } }
         d.finish { out.append($0) }

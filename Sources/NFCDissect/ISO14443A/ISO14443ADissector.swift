@@ -6,12 +6,17 @@ final class ISO14443ADissector: SessionDissector {
     let detail: DissectionDetail
     let counter: SessionCounter
     var session: ISO14443ASession?
+    /// Keys tried on MIFARE Classic authentications: those that already fit in this capture
+    /// first, then the given and built-in ones.
+    let keys: MIFAREClassicKeyList
+    var keysThatFit: [MIFAREClassicKey] = []
 
     static let layer = "ISO14443-3A"
 
-    init(detail: DissectionDetail, counter: SessionCounter) {
+    init(detail: DissectionDetail, counter: SessionCounter, keys: MIFAREClassicKeyList = .defaults) {
         self.detail = detail
         self.counter = counter
+        self.keys = keys
     }
 
     func dataFrame(_ ctx: inout FrameContext, direction: Direction) -> EndedSession? {
@@ -53,6 +58,10 @@ final class ISO14443ADissector: SessionDissector {
 
     private func readerFrame(_ ctx: inout FrameContext, activation: Bool, _ s: inout ISO14443ASession) {
         let bytes = ctx.frame.bytes
+        if MIFAREClassicFrames.ownsReaderFrame(ctx.frame, s) {
+            classicRequest(&ctx, &s)
+            return
+        }
         if activation || isRATS(ctx.frame, s) || isPPS(ctx.frame, s) {
             let expectsCRC = activation ? ISO14443ACommand.carriesCRC(bytes, lastByteBits: ctx.frame.lastByteBits) : true
             let split = CRCSplit(ctx.frame, expected: expectsCRC, kind: .a)
@@ -73,7 +82,16 @@ final class ISO14443ADissector: SessionDissector {
             s.pending = (ctx.number, block.map { .isoDEP($0) } ?? .unknown)
             return
         }
+        if s.isMIFAREClassic {
+            classicRequest(&ctx, &s)
+            return
+        }
         Type2Frames.describeRequest(&ctx, session: &s)
+    }
+
+    private func classicRequest(_ ctx: inout FrameContext, _ s: inout ISO14443ASession) {
+        let pending = MIFAREClassicFrames.describeRequest(&ctx, session: &s, keys: keysThatFit + keys.keys, uid: s.cryptoUID ?? 0)
+        s.pending = (ctx.number, pending)
     }
 
     /// RATS `E0 xx` + CRC_A, only before an ATS (afterwards E0 is no valid PCB either).
@@ -98,7 +116,12 @@ final class ISO14443ADissector: SessionDissector {
             if command == .wupa { s.halted = false }
         case .shortFrame(let b):
             ctx.summary = command.name
-            ctx.sink.add(Field("iso14443a.short_frame", "Short frame", Hex.byte(b), range: ISO14443ACommand.Layout.code.range))
+            if let magic = MIFAREClassicFrames.magicShortFrame(b) {
+                ctx.summary += ": \(magic)"
+                ctx.sink.add(Field("iso14443a.short_frame", "Short frame", .byte(b, note: magic), range: ISO14443ACommand.Layout.code.range))
+            } else {
+                ctx.sink.add(Field("iso14443a.short_frame", "Short frame", Hex.byte(b), range: ISO14443ACommand.Layout.code.range))
+            }
         case .anticollision(let level, let nvb, let known):
             var w = TextWriter(capacity: 32)
             w.write(command.name)
@@ -218,6 +241,9 @@ final class ISO14443ADissector: SessionDissector {
             Type2Frames.describeResponse(to: command, &ctx, session: &s)
         case .isoDEP(let block):
             ISODEPFrames.describeResponse(to: block, &ctx, session: &s)
+        case .classic(let expecting):
+            MIFAREClassicFrames.describeResponse(expecting, &ctx, session: &s)
+            if let found = s.classic?.keys.last?.key, !keysThatFit.contains(where: { $0.value == found.value }) { keysThatFit.append(found) }
         case .unknown:
             let split = CRCSplit(unknownFrame: ctx.frame, kind: .a)
             ctx.apply(split, key: "iso14443a.crc")
@@ -229,6 +255,9 @@ final class ISO14443ADissector: SessionDissector {
     private func describeActivationAnswer(to command: ISO14443ACommand, _ ctx: inout FrameContext, _ s: inout ISO14443ASession) {
         ctx.layer = "ISO14443-3A"
         switch command {
+        case .shortFrame(let b) where MIFAREClassicFrames.magicShortFrame(b) != nil && ctx.frame.lastByteBits == 4:
+            ctx.layer = MIFAREClassicFrames.layer
+            MIFAREClassicFrames.acknowledgement(ctx.frame, &ctx) { _ in }
         case .reqa, .wupa, .shortFrame:
             ctx.apply(CRCSplit(ctx.frame, expected: false, kind: .a), key: "iso14443a.crc")
             guard let atqa = try? ATQA.decode(ctx.frame.bytes) else {

@@ -30,6 +30,7 @@ enum ISO14443APending {
     case activation(ISO14443ACommand)
     case type2(Type2Command)
     case isoDEP(ISODEPBlock)
+    case classic(MIFAREClassicSession.Expecting)
     case unknown
 }
 
@@ -62,6 +63,8 @@ struct ISO14443ASession: DissectorSession {
     /// Page of a COMPATIBILITY_WRITE whose data packet was sent and awaits its ACK.
     var compatibilityWritePage: UInt8?
     var signature: [UInt8]?
+    /// The MIFARE Classic side of the session, once a Classic card sent its first command.
+    var classic: MIFAREClassicSession?
     var counters: [Int: UInt32] = [:]
     /// Whether anything answered: a REQA after this starts a new session.
     var tagAnswered = false
@@ -91,6 +94,16 @@ struct ISO14443ASession: DissectorSession {
 
     /// The model's map, or a generic one when GET_VERSION was not seen.
     var memoryMap: Type2MemoryMap { model?.memoryMap ?? .generic() }
+
+    /// Whether reader frames are MIFARE Classic commands: the SAK named a Classic card and no
+    /// RATS switched it to ISO-DEP.
+    var isMIFAREClassic: Bool { ats == nil && sak?.isMIFAREClassic == true }
+
+    /// The UID word Crypto1 takes: the 4 bytes of the last cascade level (protocols-wave2.md §1.7).
+    var cryptoUID: UInt32? {
+        guard let last = levels.last else { return nil }
+        return MIFARENonce.value(Array(last.uidSlice.suffix(4)))
+    }
 
     /// Whether frames should be read as ISO-DEP blocks (only after an ATS, never by guessing).
     var isoDEPActive: Bool { ats != nil }

@@ -46,6 +46,7 @@ enum ISO14443ASessionSummary {
             part { $0.write(auth) }
             tag.append(Field("tag.authentication", "Authentication", auth))
         }
+        if let classic = s.classic, let keys = MIFAREClassicSummary.headline(classic) { part { $0.write(keys) } }
         if s.halted { tag.append(Field("tag.state", "State at end", "HALT")) }
         if parts == 0 { part { $0.write("no tag answered") } }
 
@@ -53,6 +54,7 @@ enum ISO14443ASessionSummary {
         var memory: [Field] = []
         memory.reserveCapacity(8)
         var diagnostics = s.diagnostics
+        if let classic = s.classic { memory += MIFAREClassicSummary.fields(classic) }
         let knownPages = s.memory.knownPages
         if !knownPages.isEmpty {
             let map = s.memoryMap

@@ -213,8 +213,11 @@ public final class TextRenderer {
         if verbose {
             for f in s.tag { appendField(f, depth: 1, into: &out) }
             for f in s.memory { appendField(f, depth: 1, into: &out) }
-        } else {
+        } else if !s.notes.isEmpty {
             for note in s.notes { out.append(contentsOf: "  \(note)\n".utf8) }
+        } else {
+            // Summaries written as fields only (MIFARE Classic) read the same in both views.
+            for f in s.memory { appendField(f, depth: 1, into: &out) }
         }
         for diag in s.diagnostics { appendDiagnostic(diag, indent: "    ", into: &out) }
         out.append(0x0A)

@@ -1,0 +1,365 @@
+import NFCCore
+
+/// MIFARE Classic frames in an ISO 14443-A session whose SAK named a Classic card: commands in
+/// clear, the three-pass authentication, and once a key fits every later frame decrypted and
+/// dissected; without a key, encrypted frames are said to be so (protocols-wave2.md §1–2).
+enum MIFAREClassicFrames {
+    static let layer = "MIFARE Classic"
+
+    /// Whether a reader frame belongs to the Classic dissector rather than to the activation:
+    /// inside an authentication or an encrypted session every whole-byte frame does (a 7-bit
+    /// REQA/WUPA still starts over).
+    static func ownsReaderFrame(_ frame: Frame, _ s: ISO14443ASession) -> Bool {
+        guard let c = s.classic, frame.lastByteBits == 8 else { return false }
+        return c.encrypted != nil || c.authentication != nil
+    }
+
+    // MARK: reader frames
+
+    static func describeRequest(_ ctx: inout FrameContext, session s: inout ISO14443ASession, keys: [MIFAREClassicKey], uid: UInt32) -> ISO14443APending {
+        ctx.layer = layer
+        var c = s.classic ?? MIFAREClassicSession()
+        defer { s.classic = c }
+        if let auth = c.authentication {
+            if auth.nonce != nil, auth.opened == nil, !auth.readerAnswered, ctx.frame.bytes.count == 8, !ctx.frame.crcStripped {
+                return readerAnswer(&ctx, &c, keys: keys, uid: uid)
+            }
+            if auth.nonce == nil {
+                ctx.note("the authentication of frame \(auth.frame) got no tag nonce; it is abandoned")
+            } else if auth.readerAnswered {
+                ctx.note("the tag did not answer {nR}{aR} of the authentication in frame \(auth.frame): the reader's answer was wrong (wrong key)")
+                c.failedAuthentications.append((auth.frame, auth.sector, auth.keyType))
+            } else {
+                ctx.note("the reader did not answer the tag nonce of frame \(auth.frame); the authentication is abandoned")
+            }
+            c.authentication = nil
+            c.encrypted = nil
+            c.cipher = nil
+        }
+        if let (sector, _) = c.encrypted {
+            guard var cipher = c.cipher else {
+                ctx.summary = "encrypted (\(noKey(sector)))"
+                ctx.crc = .unknown
+                ctx.sink.add(Field("mfc.encrypted", "Encrypted", Hex.string(ctx.frame.bytes), range: ctx.frame.bytes.indices))
+                return .classic(.undecryptable(frame: ctx.number, length: ctx.frame.bytes.count))
+            }
+            let plain = decryptFrame(&ctx, &cipher)
+            c.cipher = cipher
+            return command(plain, &ctx, &c, &s, encrypted: true)
+        }
+        if let magic = magicCommand(ctx.frame) {
+            ctx.summary = magic
+            ctx.sink.add(Field("mfc.magic", "Magic command", .byte(ctx.frame.bytes[0], note: magic), range: 0..<1))
+            return .classic(.magic)
+        }
+        return command(ctx.frame, &ctx, &c, &s, encrypted: false)
+    }
+
+    /// 7-bit backdoor wake-ups of "magic" Classic clones (protocols-wave2.md §1.1).
+    static func magicShortFrame(_ b: UInt8) -> String? {
+        switch b {
+        case 0x40: return "magic wake-up 1 (Gen1a backdoor)"
+        case 0x20: return "magic wake-up 1 (GDM/USCUID)"
+        default: return nil
+        }
+    }
+
+    /// Gen1a backdoor commands: one whole byte without CRC, unauthenticated.
+    static func magicCommand(_ frame: Frame) -> String? {
+        guard frame.bytes.count == 1, frame.lastByteBits == 8 else { return nil }
+        switch frame.bytes[0] {
+        case 0x43: return "magic wake-up 2 (Gen1a backdoor)"
+        case 0x41: return "magic wipe (Gen1a)"
+        case 0x23: return "magic wake-up 2 (GDM/USCUID)"
+        default: return nil
+        }
+    }
+
+    /// `{nR}{aR}`: with a key that fits, the plain reader nonce and its answer.
+    static func readerAnswer(_ ctx: inout FrameContext, _ c: inout MIFAREClassicSession, keys: [MIFAREClassicKey], uid: UInt32) -> ISO14443APending {
+        guard var auth = c.authentication, let nonce = auth.nonce else { return .unknown }
+        let bytes = ctx.frame.bytes
+        let encNR = MIFARENonce.value(Array(bytes[0..<4])), encAR = MIFARENonce.value(Array(bytes[4..<8]))
+        auth.readerAnswered = true
+        var nr = Field("mfc.auth.nr", "{nR} (encrypted reader nonce)", .hex(bytes[0..<4]), range: 0..<4)
+        var ar = Field("mfc.auth.ar", "{aR} (encrypted reader answer)", .hex(bytes[4..<8]), range: 4..<8)
+        if let opened = MIFAREClassicAuthentication.open(uid: uid, nonce: nonce, encryptedNR: encNR, encryptedAR: encAR, keys: keys) {
+            auth.opened = opened
+            nr.children.append(Field("mfc.auth.nr.plain", "nR", .hex(MIFARENonce.bytes(opened.nr)), range: 0..<4))
+            ar.children.append(Field("mfc.auth.ar.plain", "aR", .hex(MIFARENonce.bytes(opened.ar), suffix: " = suc64(nT) (correct)"), range: 4..<8))
+            ctx.summary = "{nR}{aR}: key \(keyText(opened.key)) fits (\(auth.target))"
+            ctx.sink.add(nr)
+            ctx.sink.add(ar)
+            if case .encrypted = nonce {
+                ctx.sink.add(Field("mfc.auth.nt.plain", "nT (decrypted tag nonce)", .hex(MIFARENonce.bytes(opened.nt))))
+            }
+            ctx.sink.add(Field("mfc.auth.key", "Key", "\(keyText(opened.key)) (\(opened.key.source))"))
+        } else {
+            ctx.summary = "{nR}{aR} (\(noKey(auth.sector)))"
+            ctx.sink.add(nr)
+            ctx.sink.add(ar)
+        }
+        c.authentication = auth
+        return .classic(.tagAnswer)
+    }
+
+    static func keyText(_ key: MIFAREClassicKey) -> String { key.hex }
+
+    static func noKey(_ sector: Int?) -> String { sector.map { "no key for sector \($0)" } ?? "no key" }
+
+    /// Decrypts the frame with the running cipher; checks the encrypted parity where the
+    /// capture kept parity bits. Returns the frame in clear.
+    static func decryptFrame(_ ctx: inout FrameContext, _ cipher: inout Crypto1) -> Frame {
+        var plain = ctx.frame
+        let bytes = ctx.frame.bytes
+        let received = ctx.frame.parityErrors.map { errors in
+            bytes.indices.map { Parity.odd(bytes[$0]) ^ (errors.contains($0) ? 1 : 0) }
+        }
+        let (clear, parityOK) = cipher.decrypt(bytes, parity: received)
+        plain.bytes = clear
+        plain.parityErrors = parityOK.map { ok in ok.indices.filter { !ok[$0] } }
+        if ctx.frame.crcStripped { _ = cipher.crypt([0, 0]) }   // the CRC went on the air, encrypted
+        ctx.sink.add(Field("mfc.encrypted", "Encrypted", Hex.string(bytes), range: bytes.indices))
+        if let wrong = plain.parityErrors, !wrong.isEmpty {
+            ctx.warn("encrypted parity wrong on byte\(wrong.count == 1 ? "" : "s") \(wrong.map(String.init).joined(separator: ", ")): the frame does not decrypt with this stream")
+        }
+        return plain
+    }
+
+    /// A reader command in clear (or decrypted): CRC, decode, fields, what the session expects next.
+    static func command(_ frame: Frame, _ ctx: inout FrameContext, _ c: inout MIFAREClassicSession, _ s: inout ISO14443ASession, encrypted: Bool) -> ISO14443APending {
+        let split = CRCSplit(frame, expected: true, kind: .a)
+        ctx.apply(split, key: "mfc.crc")
+        let continuation = c.continuation
+        c.continuation = .none
+        let command: MIFAREClassicCommand
+        do {
+            command = try MIFAREClassicCommand.decode(split.payload, continuation: continuation)
+        } catch {
+            let first = split.payload.first.map(Hex.byte) ?? "(empty)"
+            if let b = split.payload.first, let code = MIFAREClassicCommand.Code(rawValue: b) {
+                ctx.summary = "malformed \(code.name)"
+                ctx.diagnostics.append(Diagnostic(.error, "\(code.name) \(error)"))
+            } else {
+                ctx.summary = "unknown command \(first)"
+                ctx.warn("\(first) is no MIFARE Classic command")
+            }
+            ctx.sink.add(Field("mfc.data", "Data", Hex.string(split.payload), range: split.payload.indices))
+            return .unknown
+        }
+        ctx.summary = summary(command)
+        if let code = command.code {
+            ctx.sink.add(Field("mfc.command", "Command", .named(code.name, code: code.rawValue), range: MIFAREClassicCommand.Layout.code.range))
+        }
+        if let block = command.block {
+            let sector = MIFAREClassicLayout.sector(ofBlock: Int(block))
+            let trailer = MIFAREClassicLayout.isTrailer(Int(block)) ? ", sector trailer" : ""
+            ctx.sink.add(Field("mfc.block", "Block", .byte(block, note: "sector \(sector)\(trailer)"), range: MIFAREClassicCommand.Layout.block.range))
+        }
+        switch command {
+        case .authenticate(let keyType, let block):
+            c.authentication = MIFAREClassicSession.Authentication(keyType: keyType, block: block, frame: ctx.number, nested: encrypted)
+            c.encrypted = nil
+            c.cipher = nil
+            return .classic(.nonce)
+        case .writeData(let data):
+            ctx.sink.add(Field("mfc.data", "Data", Hex.string(data), range: MIFAREClassicCommand.Layout.data.range))
+            if case .writeData(let block) = continuation { c.writingBlock = Int(block) }
+        case .valueOperand(let v):
+            ctx.sink.add(Field("mfc.operand", "Operand", "\(v)", range: MIFAREClassicCommand.Layout.operand.range))
+        case .halt:
+            s.halted = true
+            c = MIFAREClassicSession(keepingFrom: c)
+        case .personalizeUIDUsage(let o):
+            ctx.sink.add(Field("mfc.option", "Option", .byte(o, note: uidUsage(o)), range: MIFAREClassicCommand.Layout.option.range))
+        case .setModType(let m):
+            ctx.sink.add(Field("mfc.option", "Modulation", .byte(m, note: m == 1 ? "strong load modulation" : m == 0 ? "normal" : "RFU"), range: MIFAREClassicCommand.Layout.option.range))
+        default:
+            break
+        }
+        return .classic(.answer(command))
+    }
+
+    static func uidUsage(_ o: UInt8) -> String {
+        switch o {
+        case 0x00: return "UIDF0: double-size UID"
+        case 0x40: return "UIDF1: double-size UID, NUID from it"
+        case 0x20: return "UIDF2: single-size random ID"
+        case 0x60: return "UIDF3: single-size NUID"
+        default: return "RFU"
+        }
+    }
+
+    static func summary(_ command: MIFAREClassicCommand) -> String {
+        switch command {
+        case .authenticate(let t, let b): return "AUTH-\(t.rawValue) block \(Hex.byte(b)) (sector \(MIFAREClassicLayout.sector(ofBlock: Int(b))))"
+        case .writeData(let d): return "WRITE data \(Hex.string(d))"
+        case .valueOperand(let v): return "value operand \(v)"
+        case .halt: return "HALT"
+        case .personalizeUIDUsage(let o): return "PERSONALIZE_UID_USAGE \(Hex.byte(o))"
+        case .setModType(let m): return "SET_MOD_TYPE \(Hex.byte(m))"
+        default: return "\(command.name) block \(Hex.byte(command.block ?? 0))"
+        }
+    }
+
+    // MARK: tag frames
+
+    static func describeResponse(_ expecting: MIFAREClassicSession.Expecting, _ ctx: inout FrameContext, session s: inout ISO14443ASession) {
+        ctx.layer = layer
+        var c = s.classic ?? MIFAREClassicSession()
+        defer { s.classic = c }
+        switch expecting {
+        case .nonce: nonce(&ctx, &c)
+        case .tagAnswer: tagAnswer(&ctx, &c)
+        case .undecryptable(let frame, let length):
+            ctx.crc = .unknown
+            if length == 4, ctx.frame.bytes.count == 4, ctx.frame.lastByteBits == 8 {
+                // Only AUTH gets a 4-byte answer: a READ gets 18 bytes, the rest 4 bits.
+                c.authentication = MIFAREClassicSession.Authentication(keyType: nil, block: nil, frame: frame, nested: true,
+                                                                       nonce: .encrypted(MIFARENonce.value(ctx.frame.bytes)))
+                c.encrypted = nil
+                c.cipher = nil
+                ctx.summary = "{nT} \(Hex.string(ctx.frame.bytes)) (encrypted tag nonce: frame \(frame) was a nested AUTH)"
+                ctx.sink.add(Field("mfc.auth.nt_encrypted", "{nT} (encrypted tag nonce)", .hex(ctx.frame.bytes), range: 0..<4))
+                return
+            }
+            ctx.summary = "encrypted answer (\(noKey(c.encrypted?.sector ?? nil)))"
+            ctx.sink.add(Field("mfc.encrypted", "Encrypted", Hex.string(ctx.frame.bytes), range: ctx.frame.bytes.indices))
+        case .magic:
+            acknowledgement(ctx.frame, &ctx) { _ in }
+        case .answer(let command):
+            if c.encrypted != nil {
+                guard var cipher = c.cipher else {
+                    ctx.summary = "encrypted answer (no key)"
+                    return
+                }
+                if ctx.frame.bytes.count == 1, ctx.frame.lastByteBits == 4 {
+                    var plain = ctx.frame
+                    plain.bytes = [cipher.crypt(bits: 4, of: ctx.frame.bytes[0])]
+                    ctx.sink.add(Field("mfc.encrypted", "Encrypted", "\(Hex.value(ctx.frame.bytes[0] & 0x0F, digits: 1)) (4 bits)", range: 0..<1))
+                    c.cipher = cipher
+                    answer(to: command, plain, &ctx, &c)
+                    return
+                }
+                let plain = decryptFrame(&ctx, &cipher)
+                c.cipher = cipher
+                answer(to: command, plain, &ctx, &c)
+            } else {
+                answer(to: command, ctx.frame, &ctx, &c)
+            }
+        }
+    }
+
+    static func nonce(_ ctx: inout FrameContext, _ c: inout MIFAREClassicSession) {
+        guard var auth = c.authentication else { return }
+        let bytes = ctx.frame.bytes
+        guard bytes.count == 4, ctx.frame.lastByteBits == 8 else {
+            if bytes.count == 1, ctx.frame.lastByteBits == 4 {
+                ctx.summary = "\(MIFAREClassicAcknowledgement(bytes[0])) to AUTH"
+            } else {
+                ctx.summary = "unexpected answer to AUTH (\(bytes.count) bytes)"
+                ctx.warn("a tag answers AUTH with a 4-byte nonce")
+            }
+            c.authentication = nil
+            return
+        }
+        let value = MIFARENonce.value(bytes)
+        if auth.nested {
+            auth.nonce = .encrypted(value)
+            ctx.summary = "{nT} \(Hex.string(bytes)) (encrypted tag nonce, nested authentication)"
+            ctx.sink.add(Field("mfc.auth.nt_encrypted", "{nT} (encrypted tag nonce)", .hex(bytes), range: 0..<4))
+        } else {
+            auth.nonce = .plain(value)
+            ctx.summary = "nT \(Hex.string(bytes)) (tag nonce)"
+            let generated = MIFARENonce.isGeneratorOutput(value)
+            ctx.sink.add(Field("mfc.auth.nt", "nT (tag nonce)", .hex(bytes, suffix: generated ? "" : " (not an output of the card's 16-bit generator)"), range: 0..<4))
+        }
+        c.authentication = auth
+    }
+
+    static func tagAnswer(_ ctx: inout FrameContext, _ c: inout MIFAREClassicSession) {
+        guard let auth = c.authentication else { return }
+        c.authentication = nil
+        let bytes = ctx.frame.bytes
+        guard bytes.count == 4, ctx.frame.lastByteBits == 8 else {
+            ctx.summary = "unexpected answer to {nR}{aR} (\(bytes.count) bytes)"
+            ctx.warn("a tag answers a correct {nR}{aR} with the 4-byte {aT}")
+            return
+        }
+        var at = Field("mfc.auth.at", "{aT} (encrypted tag answer)", .hex(bytes), range: 0..<4)
+        c.encrypted = (auth.sector, auth.keyType)
+        guard var opened = auth.opened else {
+            ctx.summary = "{aT} (\(noKey(auth.sector))): authenticated, encrypted from here"
+            ctx.sink.add(at)
+            c.cipher = nil
+            return
+        }
+        let plain = MIFARENonce.value(bytes) ^ opened.cipher.word()
+        let expected = MIFARENonce.successor(opened.nt, 96)
+        at.children.append(Field("mfc.auth.at.plain", "aT", .hex(MIFARENonce.bytes(plain), suffix: plain == expected ? " = suc96(nT) (correct)" : " (wrong, expected \(Hex.string(MIFARENonce.bytes(expected))))"), range: 0..<4))
+        ctx.sink.add(at)
+        if plain != expected { ctx.warn("aT is not suc96(nT): the tag does not hold this key") }
+        ctx.summary = "{aT}: authenticated (\(auth.target)) with \(keyText(opened.key))"
+        c.cipher = opened.cipher
+        if !c.keys.contains(where: { $0.sector == auth.sector && $0.keyType == auth.keyType }) {
+            c.keys.append(MIFAREClassicSession.FoundKey(sector: auth.sector, keyType: auth.keyType, key: opened.key, frame: auth.frame))
+        }
+    }
+
+    /// A 4-bit ACK/NAK; `onAck` runs for an ACK.
+    static func acknowledgement(_ frame: Frame, _ ctx: inout FrameContext, onAck: (inout FrameContext) -> Void) {
+        guard frame.bytes.count == 1, frame.lastByteBits == 4 else {
+            ctx.summary = "unexpected answer (\(frame.bytes.count) bytes)"
+            ctx.warn("expected a 4-bit ACK or NAK")
+            return
+        }
+        let a = MIFAREClassicAcknowledgement(frame.bytes[0])
+        ctx.summary = a.description
+        ctx.sink.add(Field("mfc.ack", "Answer", .byte(a.value, note: a.description), range: 0..<1))
+        if a == .ack { onAck(&ctx) }
+    }
+
+    static func answer(to command: MIFAREClassicCommand, _ frame: Frame, _ ctx: inout FrameContext, _ c: inout MIFAREClassicSession) {
+        switch command {
+        case .read(let block):
+            if frame.bytes.count == 1, frame.lastByteBits == 4 {
+                acknowledgement(frame, &ctx) { _ in }
+                return
+            }
+            let split = CRCSplit(frame, expected: true, kind: .a)
+            ctx.apply(split, key: "mfc.crc")
+            guard split.payload.count == 16 else {
+                ctx.summary = "READ answer of \(split.payload.count) bytes"
+                ctx.warn("a READ answer holds 16 bytes")
+                ctx.sink.add(Field("mfc.data", "Data", Hex.string(split.payload), range: split.payload.indices))
+                return
+            }
+            ctx.summary = "block \(Hex.byte(block)): \(Hex.string(split.payload))"
+            ctx.sink.add(Field("mfc.data", "Block \(Hex.byte(block))", Hex.string(split.payload), range: split.payload.indices))
+            if !split.status.isBad { c.blocks[Int(block)] = split.payload }
+        case .write(let block):
+            acknowledgement(frame, &ctx) { _ in c.continuation = .writeData(block: block) }
+        case .writeData(let data):
+            acknowledgement(frame, &ctx) { _ in
+                if let b = c.writingBlock {
+                    c.blocks[b] = data
+                    c.written.insert(b)
+                }
+            }
+            c.writingBlock = nil
+        case .decrement(let b), .increment(let b), .restore(let b):
+            let code = command.code ?? .restore
+            acknowledgement(frame, &ctx) { _ in c.continuation = .valueOperand(code, block: b) }
+        case .valueOperand:
+            ctx.summary = "answer to a value operand (the card answers only on error)"
+            if frame.bytes.count == 1, frame.lastByteBits == 4 { acknowledgement(frame, &ctx) { _ in } }
+        case .transfer, .personalizeUIDUsage, .setModType:
+            acknowledgement(frame, &ctx) { _ in }
+        case .halt:
+            ctx.summary = "answer to HALT"
+            ctx.warn("a card must not answer HALT")
+        case .authenticate:
+            break
+        }
+    }
+}

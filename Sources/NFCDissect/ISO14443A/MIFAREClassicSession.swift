@@ -1,0 +1,70 @@
+import NFCCore
+
+/// What the dissector follows of a MIFARE Classic card inside an ISO 14443-A session: the
+/// authentication in progress, the cipher once a key fits, and the blocks seen in clear.
+struct MIFAREClassicSession {
+    /// The three-pass authentication (protocols-wave2.md §2.4), step by step.
+    struct Authentication {
+        /// Unknown for a nested authentication whose AUTH frame could not be decrypted (it is
+        /// recognised by its shape: 4 bytes answered by a 4-byte nonce).
+        var keyType: MIFAREClassicCommand.KeyType?
+        var block: UInt8?
+        /// The AUTH frame; nested when it came encrypted inside a session.
+        var frame: Int
+        var nested: Bool
+        var nonce: MIFAREClassicAuthentication.TagNonce?
+        /// Set once {nR}{aR} came and a key fit.
+        var opened: MIFAREClassicAuthentication.Opened?
+        /// Whether {nR}{aR} came.
+        var readerAnswered = false
+        var sector: Int? { block.map { MIFAREClassicLayout.sector(ofBlock: Int($0)) } }
+        /// `key A, sector 2` or `sector unknown`.
+        var target: String {
+            guard let keyType, let sector else { return "key and sector unknown" }
+            return "key \(keyType.rawValue), sector \(sector)"
+        }
+    }
+
+    /// A key that opened an authentication, and the first frame it did.
+    struct FoundKey: Equatable {
+        var sector: Int?
+        var keyType: MIFAREClassicCommand.KeyType?
+        var key: MIFAREClassicKey
+        var frame: Int
+    }
+
+    /// The tag frame the dissector waits for.
+    enum Expecting {
+        case nonce
+        case tagAnswer
+        case answer(MIFAREClassicCommand)
+        /// An encrypted reader frame that could not be read: its answer cannot be either (a
+        /// 4-byte answer to a 4-byte frame is taken for a nested authentication's nonce).
+        case undecryptable(frame: Int, length: Int)
+        /// A Gen1a backdoor command: a 4-bit ACK.
+        case magic
+    }
+
+    var authentication: Authentication?
+    /// After a completed authentication: the sector it opened and, with a key, the running
+    /// cipher. Every later frame in both directions is encrypted.
+    var encrypted: (sector: Int?, keyType: MIFAREClassicCommand.KeyType?)?
+    var cipher: Crypto1?
+    var continuation = MIFAREClassicCommand.Continuation.none
+    /// The block of a WRITE whose data frame was sent.
+    var writingBlock: Int?
+    var blocks: [Int: [UInt8]] = [:]
+    var written: Set<Int> = []
+    var keys: [FoundKey] = []
+    var failedAuthentications: [(frame: Int, sector: Int?, keyType: MIFAREClassicCommand.KeyType?)] = []
+
+    init() {}
+
+    /// After HALT: no authentication and no cipher, what the session learnt kept.
+    init(keepingFrom old: MIFAREClassicSession) {
+        blocks = old.blocks
+        written = old.written
+        keys = old.keys
+        failedAuthentications = old.failedAuthentications
+    }
+}
