@@ -44,6 +44,9 @@ struct Dissect: ParsableCommand {
     @Flag(name: .customLong("no-default-keys"), help: "Do not try the built-in well-known MIFARE Classic keys (docs/mifare-classic.md).")
     var noDefaultKeys = false
 
+    @Flag(name: .customLong("show-keys"), help: "Print MIFARE Classic keys recovered from the trace whole (they are masked by default: keys you were not given are secrets).")
+    var showKeys = false
+
     func run() throws {
         let reader = try Capture.open(file, options: input.readOptions)
         let out = ByteOutput.standardOutput()
@@ -58,6 +61,7 @@ struct Dissect: ParsableCommand {
             }
         }
         if !noDefaultKeys { keys.append(contentsOf: .defaults) }
+        keys.revealRecovered = showKeys
         let dissector = Dissector(detail: detail, keys: keys)
         let render: (consuming PendingEvent, inout [UInt8]) -> Void
         switch format {

@@ -8,15 +8,14 @@ final class ISO14443ADissector: SessionDissector {
     var session: ISO14443ASession?
     /// Keys tried on MIFARE Classic authentications: those that already fit in this capture
     /// first, then the given and built-in ones.
-    let keys: MIFAREClassicKeyList
-    var keysThatFit: [MIFAREClassicKey] = []
+    let keys: MIFAREClassicKeyRing
 
     static let layer = "ISO14443-3A"
 
     init(detail: DissectionDetail, counter: SessionCounter, keys: MIFAREClassicKeyList = .defaults) {
         self.detail = detail
         self.counter = counter
-        self.keys = keys
+        self.keys = MIFAREClassicKeyRing(keys)
     }
 
     func dataFrame(_ ctx: inout FrameContext, direction: Direction) -> EndedSession? {
@@ -90,7 +89,7 @@ final class ISO14443ADissector: SessionDissector {
     }
 
     private func classicRequest(_ ctx: inout FrameContext, _ s: inout ISO14443ASession) {
-        let pending = MIFAREClassicFrames.describeRequest(&ctx, session: &s, keys: keysThatFit + keys.keys, uid: s.cryptoUID ?? 0)
+        let pending = MIFAREClassicFrames.describeRequest(&ctx, session: &s, keys: keys, uid: s.cryptoUID ?? 0)
         s.pending = (ctx.number, pending)
     }
 
@@ -242,8 +241,7 @@ final class ISO14443ADissector: SessionDissector {
         case .isoDEP(let block):
             ISODEPFrames.describeResponse(to: block, &ctx, session: &s)
         case .classic(let expecting):
-            MIFAREClassicFrames.describeResponse(expecting, &ctx, session: &s)
-            if let found = s.classic?.keys.last?.key, !keysThatFit.contains(where: { $0.value == found.value }) { keysThatFit.append(found) }
+            MIFAREClassicFrames.describeResponse(expecting, &ctx, session: &s, keys: keys, uid: s.cryptoUID ?? 0)
         case .unknown:
             let split = CRCSplit(unknownFrame: ctx.frame, kind: .a)
             ctx.apply(split, key: "iso14443a.crc")

@@ -16,7 +16,7 @@ enum MIFAREClassicFrames {
 
     // MARK: reader frames
 
-    static func describeRequest(_ ctx: inout FrameContext, session s: inout ISO14443ASession, keys: [MIFAREClassicKey], uid: UInt32) -> ISO14443APending {
+    static func describeRequest(_ ctx: inout FrameContext, session s: inout ISO14443ASession, keys: MIFAREClassicKeyRing, uid: UInt32) -> ISO14443APending {
         ctx.layer = layer
         var c = s.classic ?? MIFAREClassicSession()
         defer { s.classic = c }
@@ -76,24 +76,29 @@ enum MIFAREClassicFrames {
     }
 
     /// `{nR}{aR}`: with a key that fits, the plain reader nonce and its answer.
-    static func readerAnswer(_ ctx: inout FrameContext, _ c: inout MIFAREClassicSession, keys: [MIFAREClassicKey], uid: UInt32) -> ISO14443APending {
+    static func readerAnswer(_ ctx: inout FrameContext, _ c: inout MIFAREClassicSession, keys: MIFAREClassicKeyRing, uid: UInt32) -> ISO14443APending {
         guard var auth = c.authentication, let nonce = auth.nonce else { return .unknown }
         let bytes = ctx.frame.bytes
         let encNR = MIFARENonce.value(Array(bytes[0..<4])), encAR = MIFARENonce.value(Array(bytes[4..<8]))
-        auth.readerAnswered = true
+        auth.readerAnswer = (ctx.number, encNR, encAR)
+        var opened = MIFAREClassicAuthentication.open(uid: uid, nonce: nonce, encryptedNR: encNR, encryptedAR: encAR, keys: keys.candidates)
+        if opened == nil, case .plain(let nt) = nonce,
+           let key = keys.recoverFromPartial(uid: uid, auth: auth, frame: ctx.number, answer: .init(nt: nt, encryptedNR: encNR, encryptedAR: encAR)) {
+            opened = MIFAREClassicAuthentication.open(uid: uid, nonce: nonce, encryptedNR: encNR, encryptedAR: encAR, key: key)
+        }
         var nr = Field("mfc.auth.nr", "{nR} (encrypted reader nonce)", .hex(bytes[0..<4]), range: 0..<4)
         var ar = Field("mfc.auth.ar", "{aR} (encrypted reader answer)", .hex(bytes[4..<8]), range: 4..<8)
-        if let opened = MIFAREClassicAuthentication.open(uid: uid, nonce: nonce, encryptedNR: encNR, encryptedAR: encAR, keys: keys) {
+        if let opened {
             auth.opened = opened
             nr.children.append(Field("mfc.auth.nr.plain", "nR", .hex(MIFARENonce.bytes(opened.nr)), range: 0..<4))
             ar.children.append(Field("mfc.auth.ar.plain", "aR", .hex(MIFARENonce.bytes(opened.ar), suffix: " = suc64(nT) (correct)"), range: 4..<8))
-            ctx.summary = "{nR}{aR}: key \(keyText(opened.key)) fits (\(auth.target))"
+            ctx.summary = "{nR}{aR}: key \(keys.text(opened.key)) fits (\(auth.target))"
             ctx.sink.add(nr)
             ctx.sink.add(ar)
             if case .encrypted = nonce {
                 ctx.sink.add(Field("mfc.auth.nt.plain", "nT (decrypted tag nonce)", .hex(MIFARENonce.bytes(opened.nt))))
             }
-            ctx.sink.add(Field("mfc.auth.key", "Key", "\(keyText(opened.key)) (\(opened.key.source))"))
+            ctx.sink.add(Field("mfc.auth.key", "Key", "\(keys.text(opened.key)) (\(opened.key.source))"))
         } else {
             ctx.summary = "{nR}{aR} (\(noKey(auth.sector)))"
             ctx.sink.add(nr)
@@ -102,8 +107,6 @@ enum MIFAREClassicFrames {
         c.authentication = auth
         return .classic(.tagAnswer)
     }
-
-    static func keyText(_ key: MIFAREClassicKey) -> String { key.hex }
 
     static func noKey(_ sector: Int?) -> String { sector.map { "no key for sector \($0)" } ?? "no key" }
 
@@ -204,13 +207,14 @@ enum MIFAREClassicFrames {
 
     // MARK: tag frames
 
-    static func describeResponse(_ expecting: MIFAREClassicSession.Expecting, _ ctx: inout FrameContext, session s: inout ISO14443ASession) {
+    static func describeResponse(_ expecting: MIFAREClassicSession.Expecting, _ ctx: inout FrameContext, session s: inout ISO14443ASession,
+                                 keys: MIFAREClassicKeyRing, uid: UInt32) {
         ctx.layer = layer
         var c = s.classic ?? MIFAREClassicSession()
         defer { s.classic = c }
         switch expecting {
         case .nonce: nonce(&ctx, &c)
-        case .tagAnswer: tagAnswer(&ctx, &c)
+        case .tagAnswer: tagAnswer(&ctx, &c, keys: keys, uid: uid)
         case .undecryptable(let frame, let length):
             ctx.crc = .unknown
             if length == 4, ctx.frame.bytes.count == 4, ctx.frame.lastByteBits == 8 {
@@ -277,8 +281,8 @@ enum MIFAREClassicFrames {
         c.authentication = auth
     }
 
-    static func tagAnswer(_ ctx: inout FrameContext, _ c: inout MIFAREClassicSession) {
-        guard let auth = c.authentication else { return }
+    static func tagAnswer(_ ctx: inout FrameContext, _ c: inout MIFAREClassicSession, keys: MIFAREClassicKeyRing, uid: UInt32) {
+        guard var auth = c.authentication else { return }
         c.authentication = nil
         let bytes = ctx.frame.bytes
         guard bytes.count == 4, ctx.frame.lastByteBits == 8 else {
@@ -288,6 +292,16 @@ enum MIFAREClassicFrames {
         }
         var at = Field("mfc.auth.at", "{aT} (encrypted tag answer)", .hex(bytes), range: 0..<4)
         c.encrypted = (auth.sector, auth.keyType)
+        // A whole authentication that no key opened: the key follows from it (mfkey64).
+        if auth.opened == nil, case .plain(let nt)? = auth.nonce, let answer = auth.readerAnswer,
+           let key = keys.recoverFromWhole(uid: uid, nt: nt, encryptedNR: answer.encryptedNR, encryptedAR: answer.encryptedAR,
+                                           encryptedAT: MIFARENonce.value(bytes), frames: auth.frame...ctx.number) {
+            auth.opened = MIFAREClassicAuthentication.open(uid: uid, nonce: .plain(nt), encryptedNR: answer.encryptedNR, encryptedAR: answer.encryptedAR, key: key)
+            if let opened = auth.opened {
+                ctx.sink.add(Field("mfc.auth.key", "Key", "\(keys.text(opened.key)) (\(opened.key.source))"))
+                ctx.note("key \(auth.target) recovered from this authentication: \(keys.text(opened.key))")
+            }
+        }
         guard var opened = auth.opened else {
             ctx.summary = "{aT} (\(noKey(auth.sector))): authenticated, encrypted from here"
             ctx.sink.add(at)
@@ -299,10 +313,11 @@ enum MIFAREClassicFrames {
         at.children.append(Field("mfc.auth.at.plain", "aT", .hex(MIFARENonce.bytes(plain), suffix: plain == expected ? " = suc96(nT) (correct)" : " (wrong, expected \(Hex.string(MIFARENonce.bytes(expected))))"), range: 0..<4))
         ctx.sink.add(at)
         if plain != expected { ctx.warn("aT is not suc96(nT): the tag does not hold this key") }
-        ctx.summary = "{aT}: authenticated (\(auth.target)) with \(keyText(opened.key))"
+        ctx.summary = "{aT}: authenticated (\(auth.target)) with \(keys.text(opened.key))"
         c.cipher = opened.cipher
+        keys.fits(opened.key)
         if !c.keys.contains(where: { $0.sector == auth.sector && $0.keyType == auth.keyType }) {
-            c.keys.append(MIFAREClassicSession.FoundKey(sector: auth.sector, keyType: auth.keyType, key: opened.key, frame: auth.frame))
+            c.keys.append(MIFAREClassicSession.FoundKey(sector: auth.sector, keyType: auth.keyType, key: opened.key, frame: auth.frame, shown: keys.text(opened.key)))
         }
     }
 

@@ -15,8 +15,9 @@ struct MIFAREClassicSession {
         var nonce: MIFAREClassicAuthentication.TagNonce?
         /// Set once {nR}{aR} came and a key fit.
         var opened: MIFAREClassicAuthentication.Opened?
-        /// Whether {nR}{aR} came.
-        var readerAnswered = false
+        /// {nR}{aR} once they came, and the frame.
+        var readerAnswer: (frame: Int, encryptedNR: UInt32, encryptedAR: UInt32)?
+        var readerAnswered: Bool { readerAnswer != nil }
         var sector: Int? { block.map { MIFAREClassicLayout.sector(ofBlock: Int($0)) } }
         /// `key A, sector 2` or `sector unknown`.
         var target: String {
@@ -31,6 +32,8 @@ struct MIFAREClassicSession {
         var keyType: MIFAREClassicCommand.KeyType?
         var key: MIFAREClassicKey
         var frame: Int
+        /// The key as output shows it (masked when it was recovered and not asked for).
+        var shown: String
     }
 
     /// The tag frame the dissector waits for.

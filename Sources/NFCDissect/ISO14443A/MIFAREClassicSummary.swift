@@ -6,14 +6,14 @@ enum MIFAREClassicSummary {
     /// `keys: sector 0 A A0A1A2A3A4A5, sector 2 A 3B7E4FD575AD` for the headline.
     static func headline(_ c: MIFAREClassicSession) -> String? {
         guard !c.keys.isEmpty else { return nil }
-        return "keys: " + c.keys.map { k in "\(k.sector.map { "sector \($0)" } ?? "sector ?") \(k.keyType?.rawValue ?? "?") \(k.key.hex)" }.joined(separator: ", ")
+        return "keys: " + c.keys.map { k in "\(k.sector.map { "sector \($0)" } ?? "sector ?") \(k.keyType?.rawValue ?? "?") \(k.shown)" }.joined(separator: ", ")
     }
 
     static func fields(_ c: MIFAREClassicSession) -> [Field] {
         var out: [Field] = []
         for k in c.keys {
             let where_ = "\(k.sector.map { "sector \($0)" } ?? "sector unknown"), key \(k.keyType?.rawValue ?? "?")"
-            out.append(Field("mfc.key", "Key (\(where_))", "\(k.key.hex) (\(k.key.source), frame \(k.frame))"))
+            out.append(Field("mfc.key", "Key (\(where_))", "\(k.shown) (\(k.key.source), frame \(k.frame))"))
         }
         var failed = c.failedAuthentications
         // An authentication the card never answered before the session ended failed too.

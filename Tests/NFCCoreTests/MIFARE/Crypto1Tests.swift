@@ -103,3 +103,39 @@ import Testing
         }
     }
 }
+
+/// Key recovery on the published mfkey examples (protocols-wave2.md §2.7): the keys were not
+/// printed there, only computed, so each result is also checked by opening the authentication.
+@Suite struct Crypto1RecoveryTests {
+    static func word(_ s: String) -> UInt32 { MIFARENonce.value(Hex.parse(s)!) }
+
+    @Test func stateFromSixtyFourKeystreamBits() {
+        var rng = SplitMix64(seed: 5)
+        for _ in 0..<2 {
+            let state = rng.next() & 0xFFFF_FFFF_FFFF
+            var c = Crypto1(state: state)
+            let bits = (0..<64).map { _ in c.clock() }
+            #expect(Crypto1Recovery.states(keystream: bits).contains(state))
+        }
+    }
+
+    @Test func mfkey64Example() {
+        let key = Crypto1Recovery.key(uid: Self.word("52B0F519"), nt: Self.word("5417D1F8"), encryptedNR: Self.word("4D545EA7"),
+                                      encryptedAR: Self.word("E15AC8C2"), encryptedAT: Self.word("5056E41B"))
+        #expect(key == Hex.parse("FFFFFFFFFFFF"))
+    }
+
+    @Test func mfkey64OnTheSampleTrace() {
+        // hf_mf_hid_sio_sim.trace frames 12–14.
+        let key = Crypto1Recovery.key(uid: Self.word("56DD8978"), nt: Self.word("1ED24A6A"), encryptedNR: Self.word("440D5913"),
+                                      encryptedAR: Self.word("C2611A1B"), encryptedAT: Self.word("58B8142C"))
+        #expect(key == Hex.parse("A0A1A2A3A4A5"))
+    }
+
+    @Test func mfkey32v2Example() {
+        let key = Crypto1Recovery.key(uid: Self.word("52B0F519"),
+                                      .init(nt: Self.word("5417D1F8"), encryptedNR: Self.word("4D545EA7"), encryptedAR: Self.word("E15AC8C2")),
+                                      .init(nt: Self.word("A1BA88C6"), encryptedNR: Self.word("DAC1A7F4"), encryptedAR: Self.word("5AE5C37F")))
+        #expect(key == Hex.parse("FFFFFFFFFFFF"))
+    }
+}

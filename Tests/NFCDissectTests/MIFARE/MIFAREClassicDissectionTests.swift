@@ -194,3 +194,43 @@ import NFCCore
         #expect(throws: DumpError.self) { try MIFAREClassicKeyList.parse("GGGGGGGGGGGG\n", name: "letters") }
     }
 }
+
+/// Keys no list holds, recovered from the trace itself: one whole authentication (mfkey64), or
+/// two reader answers the card never accepted (mfkey32). Recovered keys are secrets: masked
+/// unless asked for, except when they turn out to be published defaults.
+@Suite struct MIFAREClassicKeyRecoveryTests {
+    typealias T = MIFAREClassicDissectionTests
+
+    @Test func aWholeAuthenticationGivesItsKey() {
+        var s = T.Session()
+        s.activate()
+        s.authenticate(.authenticate(.a, block: 4), readerKey: 0x1122_3344_5566, cardKey: 0x1122_3344_5566, nt: 0x82A4_166C, nr: 0x0BAD_CAFE)
+        s.add(.readerToTag, MIFAREClassicCommand.read(block: 4).encode(), crc: true)
+        s.add(.tagToReader, Array(repeating: 0x42, count: 16), crc: true)
+        let masked = T.frames(Dissector.dissect(s.frames, keys: MIFAREClassicKeyList()))
+        #expect(masked[9].summary == "{aT}: authenticated (key A, sector 1) with 11••••••••66")
+        #expect(masked[9].diagnostics.contains { $0.message.contains("recovered from this authentication") })
+        #expect(masked.last?.summary == "block 0x04: " + Hex.string(Array(repeating: UInt8(0x42), count: 16)))
+        var reveal = MIFAREClassicKeyList()
+        reveal.revealRecovered = true
+        let events = Dissector.dissect(s.frames, keys: reveal)
+        #expect(T.frames(events)[9].summary == "{aT}: authenticated (key A, sector 1) with 112233445566")
+        #expect(T.sessions(events).first?.memory.first { $0.key == "mfc.key" }?.value == "112233445566 (recovered from frames 7–10 (mfkey64), frame 7)")
+    }
+
+    @Test func twoRefusedReaderAnswersGiveTheReadersKey() {
+        // A card emulator that does not know the key collects the reader's answers (what the
+        // Proxmark3's `hf mf sim` does); the reader's key follows from two of them.
+        var s = T.Session()
+        for (nt, nr) in [(UInt32(0x5417_D1F8), UInt32(1)), (UInt32(0xA1BA_88C6), UInt32(2))] {
+            s.cipher = nil
+            s.activate()
+            s.authenticate(.authenticate(.b, block: 7), readerKey: 0x0102_0304_0506, cardKey: 0, nt: nt, nr: nr)
+        }
+        var reveal = MIFAREClassicKeyList()
+        reveal.revealRecovered = true
+        let d = T.frames(Dissector.dissect(s.frames, keys: reveal))
+        let answers = d.filter { $0.summary.hasPrefix("{nR}{aR}") }.map(\.summary)
+        #expect(answers == ["{nR}{aR} (no key for sector 1)", "{nR}{aR}: key 010203040506 fits (key B, sector 1)"])
+    }
+}

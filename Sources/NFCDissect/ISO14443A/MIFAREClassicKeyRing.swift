@@ -1,0 +1,58 @@
+import NFCCore
+
+/// The keys a capture's Classic authentications are tried with, across its sessions: keys that
+/// already fit first, then the given and built-in ones; and what is needed to recover keys that
+/// no list holds — whole authentications (mfkey64) and pairs of a reader's answers to the same
+/// card and sector that the card never accepted (mfkey32).
+final class MIFAREClassicKeyRing {
+    let given: MIFAREClassicKeyList
+    private(set) var fitted: [MIFAREClassicKey] = []
+    /// Reader answers that no key opened, by card and sector.
+    private var partials: [PartialKey: [(frame: Int, answer: Crypto1Recovery.ReaderAnswer)]] = [:]
+
+    struct PartialKey: Hashable {
+        var uid: UInt32
+        var block: UInt8
+        var keyType: MIFAREClassicCommand.KeyType
+    }
+
+    init(_ given: MIFAREClassicKeyList) { self.given = given }
+
+    var candidates: [MIFAREClassicKey] { fitted + given.keys }
+
+    func fits(_ key: MIFAREClassicKey) {
+        if !fitted.contains(where: { $0.value == key.value }) { fitted.append(key) }
+    }
+
+    /// mfkey32: the key from this answer and an earlier one of the same card and sector.
+    func recoverFromPartial(uid: UInt32, auth: MIFAREClassicSession.Authentication, frame: Int, answer: Crypto1Recovery.ReaderAnswer) -> MIFAREClassicKey? {
+        guard let block = auth.block, let keyType = auth.keyType else { return nil }
+        let key = PartialKey(uid: uid, block: block, keyType: keyType)
+        defer { partials[key, default: []].append((frame, answer)) }
+        for earlier in partials[key, default: []] where earlier.answer.encryptedNR != answer.encryptedNR {
+            if let k = Crypto1Recovery.key(uid: uid, earlier.answer, answer) {
+                let found = MIFAREClassicKey(k.reduce(0) { $0 << 8 | UInt64($1) }, source: "recovered from frames \(earlier.frame) and \(frame) (mfkey32)", recovered: true)
+                fits(found)
+                return found
+            }
+        }
+        return nil
+    }
+
+    /// mfkey64: the key from one whole authentication.
+    func recoverFromWhole(uid: UInt32, nt: UInt32, encryptedNR: UInt32, encryptedAR: UInt32, encryptedAT: UInt32, frames: ClosedRange<Int>) -> MIFAREClassicKey? {
+        guard let k = Crypto1Recovery.key(uid: uid, nt: nt, encryptedNR: encryptedNR, encryptedAR: encryptedAR, encryptedAT: encryptedAT) else { return nil }
+        let found = MIFAREClassicKey(k.reduce(0) { $0 << 8 | UInt64($1) }, source: "recovered from frames \(frames.lowerBound)–\(frames.upperBound) (mfkey64)", recovered: true)
+        fits(found)
+        return found
+    }
+
+    /// A key as the output shows it: a recovered key is a secret the user did not give, so it is
+    /// masked unless asked for (`dissect --show-keys`).
+    func text(_ key: MIFAREClassicKey) -> String {
+        // A recovered key that is a published default is no secret.
+        guard key.recovered, !given.revealRecovered, !MIFAREClassicKeyList.wellKnown.contains(where: { $0.value == key.value }) else { return key.hex }
+        let hex = key.hex
+        return String(hex.prefix(2)) + String(repeating: "•", count: 8) + String(hex.suffix(2))
+    }
+}
