@@ -32,6 +32,17 @@ public enum CRC {
         return crc
     }
 
+    /// The MIFARE Application Directory's CRC-8 (NXP AN10787): polynomial x⁸+x⁴+x³+x²+1 (0x1D),
+    /// preset 0xC7 (AN10787 prints it bit-reversed, E3h), MSB first, no final XOR.
+    public static func mad<C: Collection>(_ bytes: C) -> UInt8 where C.Element == UInt8 {
+        var crc: UInt8 = 0xC7
+        for b in bytes {
+            crc ^= b
+            for _ in 0..<8 { crc = crc & 0x80 != 0 ? crc << 1 ^ 0x1D : crc << 1 }
+        }
+        return crc
+    }
+
     /// The 16-bit CRC value of `bytes` (before byte ordering).
     public static func compute<C: Collection>(_ kind: Kind, _ bytes: C) -> UInt16 where C.Element == UInt8 {
         switch kind {

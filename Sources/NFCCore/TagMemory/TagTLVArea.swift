@@ -24,8 +24,15 @@ public struct TagTLVArea: Sendable, Equatable {
 /// unknown bytes and at the end of the data area. Linear in the area size.
 struct TagTLVWalker {
     enum Flavor {
-        case type2, type5
-        var prefix: String { self == .type2 ? "t2t" : "t5t" }
+        /// MIFARE Classic's NFC Forum mapping uses the Type 2 TLVs.
+        case type2, type5, mifareClassic
+        var prefix: String {
+            switch self {
+            case .type2: return "t2t"
+            case .type5: return "t5t"
+            case .mifareClassic: return "mfc"
+            }
+        }
     }
 
     private enum Step {

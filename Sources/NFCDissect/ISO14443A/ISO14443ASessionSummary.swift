@@ -54,7 +54,7 @@ enum ISO14443ASessionSummary {
         var memory: [Field] = []
         memory.reserveCapacity(8)
         var diagnostics = s.diagnostics
-        if let classic = s.classic { memory += MIFAREClassicSummary.fields(classic) }
+        if let classic = s.classic { memory += MIFAREClassicSummary.fields(classic, diagnostics: &diagnostics) }
         let knownPages = s.memory.knownPages
         if !knownPages.isEmpty {
             let map = s.memoryMap

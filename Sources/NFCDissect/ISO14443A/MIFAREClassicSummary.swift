@@ -9,7 +9,7 @@ enum MIFAREClassicSummary {
         return "keys: " + c.keys.map { k in "\(k.sector.map { "sector \($0)" } ?? "sector ?") \(k.keyType?.rawValue ?? "?") \(k.shown)" }.joined(separator: ", ")
     }
 
-    static func fields(_ c: MIFAREClassicSession) -> [Field] {
+    static func fields(_ c: MIFAREClassicSession, diagnostics: inout [Diagnostic]) -> [Field] {
         var out: [Field] = []
         for k in c.keys {
             let where_ = "\(k.sector.map { "sector \($0)" } ?? "sector unknown"), key \(k.keyType?.rawValue ?? "?")"
@@ -26,12 +26,97 @@ enum MIFAREClassicSummary {
         for sector in bySector.keys.sorted() {
             let blocks = bySector[sector, default: []].sorted()
             let total = MIFAREClassicLayout.blockCount(ofSector: sector)
-            let children = blocks.map { b in
-                Field("mfc.memory.block", "Block \(Hex.byte(UInt8(truncatingIfNeeded: b)))\(MIFAREClassicLayout.isTrailer(b) ? " (trailer)" : "")",
-                      Hex.string(c.blocks[b] ?? []) + (c.written.contains(b) ? " (written)" : ""))
-            }
+            let trailerCondition = c.blocks[MIFAREClassicLayout.trailer(ofSector: sector)].map { MIFAREClassicAccessBits(Array($0[6..<9])) }
+            let children = blocks.map { b in block(b, c, sector: sector, access: trailerCondition, diagnostics: &diagnostics) }
             out.append(Field("mfc.memory.sector", "Sector \(sector)", "\(blocks.count) of \(total) blocks known", children: children))
         }
+        if let mad = mad(c, diagnostics: &diagnostics) { out.append(mad) }
         return out
     }
+
+    /// One block as the card holds it: the manufacturer block, a sector trailer (keys, access
+    /// bits decoded per block), a value block, or data.
+    static func block(_ b: Int, _ c: MIFAREClassicSession, sector: Int, access: MIFAREClassicAccessBits?, diagnostics: inout [Diagnostic]) -> Field {
+        let data = c.blocks[b] ?? []
+        let label = "Block \(Hex.byte(UInt8(truncatingIfNeeded: b)))"
+        let written = c.written.contains(b) ? " (written)" : ""
+        if b == 0, let m = MIFAREClassicManufacturerBlock(data) {
+            return Field("mfc.memory.block", FieldName(label + " (manufacturer)"), Hex.string(data) + written, children: [
+                Field("mfc.manufacturer.uid", "UID", .hex(m.uid), range: MIFAREClassicManufacturerBlock.Layout.uid.range),
+                Field("mfc.manufacturer.bcc", "BCC", .byte(m.bcc, suffix: m.bccIsValid ? " (correct)" : " (wrong, expected \(Hex.byte(m.uid.reduce(0, ^))))"),
+                      range: MIFAREClassicManufacturerBlock.Layout.bcc.range),
+                Field("mfc.manufacturer.data", "Manufacturer data", Hex.string(m.rest), range: MIFAREClassicManufacturerBlock.Layout.manufacturerData.range),
+            ])
+        }
+        if MIFAREClassicLayout.isTrailer(b), data.count == 16 {
+            let bits = MIFAREClassicAccessBits(Array(data[6..<9]))
+            var children: [Field] = [Field("mfc.trailer.key_a", "Key A", data[0..<6].allSatisfy { $0 == 0 } ? "00 00 00 00 00 00 (key A always reads as zeros)" : Hex.string(data[0..<6]), range: 0..<6)]
+            var accessChildren: [Field] = []
+            if let problem = bits.inconsistency {
+                diagnostics.append(Diagnostic(.warning, "sector \(sector) trailer: access bits \(Hex.string(bits.bytes)) are inconsistent: \(problem); the card locks the sector for good"))
+            } else {
+                let groups = MIFAREClassicLayout.blockCount(ofSector: sector) == 16 ? ["blocks 0–4", "blocks 5–9", "blocks 10–14"] : ["block 0", "block 1", "block 2"]
+                for j in 0..<3 {
+                    let cond = bits.condition(j)
+                    accessChildren.append(Field("mfc.access.data", "\(groups[j].prefix(1).uppercased() + groups[j].dropFirst()) (C1C2C3 \(String(cond, radix: 2).leftPadded(3)))", MIFAREClassicAccessBits.dataBlockRights(cond)))
+                }
+                let t = bits.condition(3)
+                accessChildren.append(Field("mfc.access.trailer", "Trailer (C1C2C3 \(String(t, radix: 2).leftPadded(3)))", MIFAREClassicAccessBits.trailerRights(t)))
+            }
+            children.append(Field("mfc.trailer.access", "Access bits", Hex.string(bits.bytes) + (bits.isConsistent ? " (consistent)" : " (inconsistent)"), range: 6..<9, children: accessChildren))
+            children.append(Field("mfc.trailer.gpb", "General purpose byte", .byte(data[9]), range: 9..<10))
+            let keyBIsData = bits.isConsistent && MIFAREClassicAccessBits.keyBReadable(bits.condition(3))
+            children.append(Field("mfc.trailer.key_b", keyBIsData ? "Key B (readable: data, not a key)" : "Key B", Hex.string(data[10..<16]), range: 10..<16))
+            return Field("mfc.memory.block", FieldName(label + " (trailer)"), Hex.string(data) + written, children: children)
+        }
+        if let v = MIFAREClassicValueBlock(data) {
+            var value = Field("mfc.memory.block", FieldName(label + " (value block)"), Hex.string(data) + written, children: [
+                Field("mfc.value", "Value", "\(v.value)", range: MIFAREClassicValueBlock.Layout.value.range),
+                Field("mfc.value.address", "Address", .byte(v.address), range: MIFAREClassicValueBlock.Layout.address.range),
+            ])
+            if let access, bits(access, allowsValueFor: b, sector: sector) == false {
+                value.children.append(Field("mfc.value.note", "Note", "the access bits do not make this block a value block"))
+            }
+            return value
+        }
+        return Field("mfc.memory.block", FieldName(label), Hex.string(data) + written)
+    }
+
+    /// Whether the block's condition is one of the two value-block ones (110, 001).
+    static func bits(_ access: MIFAREClassicAccessBits, allowsValueFor block: Int, sector: Int) -> Bool? {
+        guard access.isConsistent else { return nil }
+        let offset = block - MIFAREClassicLayout.firstBlock(ofSector: sector)
+        let j = MIFAREClassicLayout.blockCount(ofSector: sector) == 16 ? min(offset / 5, 2) : offset
+        return [0b110, 0b001].contains(access.condition(j))
+    }
+
+    /// MAD1 from sector 0 blocks 1–2, with the NDEF it points to.
+    static func mad(_ c: MIFAREClassicSession, diagnostics: inout [Diagnostic]) -> Field? {
+        guard let b1 = c.blocks[1], let b2 = c.blocks[2], let mad = MIFAREApplicationDirectory(b1 + b2) else { return nil }
+        let gpb = c.blocks[3].map { $0[9] }
+        let declared = gpb.map { $0 & 0x80 != 0 } ?? false
+        guard declared || mad.crcIsValid else { return nil }
+        if !mad.crcIsValid {
+            diagnostics.append(Diagnostic(.warning, "MAD CRC \(Hex.byte(mad.crc)) is wrong, expected \(Hex.byte(CRC.mad((b1 + b2)[1...])))"))
+        }
+        var children: [Field] = [
+            Field("mfc.mad.crc", "CRC-8", .byte(mad.crc, suffix: mad.crcIsValid ? " (correct)" : " (wrong)")),
+            Field("mfc.mad.info", "Info byte", .byte(mad.info, note: mad.info & 0x3F == 0 ? "no card publisher sector" : "card publisher in sector \(mad.info & 0x3F)")),
+        ]
+        for (i, aid) in mad.aids.enumerated() where aid != 0 {
+            children.append(Field("mfc.mad.aid", "Sector \(mad.firstSector + i)", Hex.value(aid, digits: 4) + (MIFAREApplicationDirectory.name(aid).map { " (\($0))" } ?? "")))
+        }
+        let ndefSectors = mad.aids.enumerated().filter { $0.element == MIFAREApplicationDirectory.ndefAID }.map { mad.firstSector + $0.offset }
+        if !ndefSectors.isEmpty {
+            let area = MIFAREClassicNDEF.area(sectors: ndefSectors, blocks: c.blocks)
+            children.append(Field("mfc.ndef", "NDEF (sectors \(ndefSectors.map(String.init).joined(separator: ", ")))", area.ndef == nil ? "no complete NDEF message read" : "",
+                                  children: TagTLVDescriber.fields(area, prefix: "mfc")))
+        }
+        return Field("mfc.mad", "MAD v\(mad.version)", "\(mad.aids.filter { $0 != 0 }.count) sectors allocated", children: children)
+    }
 }
+
+extension String {
+    func leftPadded(_ n: Int) -> String { String(repeating: "0", count: max(0, n - count)) + self }
+}
+

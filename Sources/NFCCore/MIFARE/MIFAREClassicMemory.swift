@@ -1,0 +1,194 @@
+/// What the blocks of a MIFARE Classic card hold (protocols-wave2.md §1.3–1.6; NXP MF1S50 §8,
+/// AN10787).
+
+/// The access bits of a sector trailer (bytes 6–8): three bits C1 C2 C3 per block, stored
+/// twice, once inverted.
+public struct MIFAREClassicAccessBits: Sendable, Hashable {
+    public let bytes: [UInt8]
+
+    public init(_ bytes: [UInt8]) { self.bytes = Array(bytes.prefix(3)) + [UInt8](repeating: 0, count: max(0, 3 - bytes.count)) }
+
+    /// C1 C2 C3 of block j (0–2 data or block groups on 4K large sectors, 3 the trailer) as a
+    /// 3-bit number C1C2C3.
+    public func condition(_ j: Int) -> UInt8 {
+        let c1 = bytes[1] >> UInt8(4 + j) & 1, c2 = bytes[2] >> UInt8(j) & 1, c3 = bytes[2] >> UInt8(4 + j) & 1
+        return c1 << 2 | c2 << 1 | c3
+    }
+
+    /// The three checks of the inverted copies: byte 6 low ↔ byte 7 high (C1), byte 6 high ↔
+    /// byte 8 low (C2), byte 7 low ↔ byte 8 high (C3).
+    var checks: (c1: Bool, c2: Bool, c3: Bool) {
+        (bytes[0] & 0x0F == ~(bytes[1] >> 4) & 0x0F, bytes[0] >> 4 == ~bytes[2] & 0x0F, bytes[1] & 0x0F == ~(bytes[2] >> 4) & 0x0F)
+    }
+
+    public var isConsistent: Bool { checks == (true, true, true) }
+
+    /// Which stored byte breaks the copies, when one does: a byte is the culprit when both
+    /// checks it takes part in fail. Nil when consistent.
+    public var inconsistency: String? {
+        let (c1, c2, c3) = checks
+        switch (c1, c2, c3) {
+        case (true, true, true): return nil
+        case (false, false, true): return "byte 6 does not hold the inverted C1 and C2 of bytes 7 and 8"
+        case (false, true, false): return "byte 7 disagrees with bytes 6 and 8 (C1 and C3)"
+        case (true, false, false): return "byte 8 disagrees with bytes 6 and 7 (C2 and C3)"
+        case (false, true, true): return "C1: byte 6 low nibble is not the inverse of byte 7 high nibble"
+        case (true, false, true): return "C2: byte 6 high nibble is not the inverse of byte 8 low nibble"
+        case (true, true, false): return "C3: byte 7 low nibble is not the inverse of byte 8 high nibble"
+        case (false, false, false): return "bytes 6, 7 and 8 all disagree"
+        }
+    }
+
+    /// What a data block's condition allows (read, write, increment, decrement/transfer/restore).
+    public static func dataBlockRights(_ c: UInt8) -> String {
+        switch c & 7 {
+        case 0b000: return "read AB, write AB, increment AB, decrement/transfer/restore AB (transport configuration)"
+        case 0b010: return "read AB, no write (read-only)"
+        case 0b100: return "read AB, write B"
+        case 0b110: return "read AB, write B, increment B, decrement/transfer/restore AB (value block)"
+        case 0b001: return "read AB, decrement/transfer/restore AB (value block, decrement only)"
+        case 0b011: return "read B, write B"
+        case 0b101: return "read B, no write (read-only)"
+        default: return "no access (locked)"
+        }
+    }
+
+    /// What the trailer's condition allows (key A, access bits, key B).
+    public static func trailerRights(_ c: UInt8) -> String {
+        switch c & 7 {
+        case 0b000: return "key A write A, access bits read A, key B read A write A"
+        case 0b010: return "access bits read A, key B read A (keys and access bits frozen)"
+        case 0b100: return "key A write B, access bits read AB, key B write B"
+        case 0b110: return "access bits read AB (keys and access bits frozen)"
+        case 0b001: return "key A write A, access bits read A write A, key B read A write A (transport configuration)"
+        case 0b011: return "key A write B, access bits read AB write B, key B write B"
+        case 0b101: return "access bits read AB write B"
+        default: return "access bits read AB (keys and access bits frozen)"
+        }
+    }
+
+    /// Whether key B can be read under the trailer's condition (then it is data, not a key).
+    public static func keyBReadable(_ trailerCondition: UInt8) -> Bool { [0b000, 0b010, 0b001].contains(trailerCondition & 7) }
+}
+
+/// A value block: value, its inverse, value again, then address, ¬address, address, ¬address.
+public struct MIFAREClassicValueBlock: Sendable, Hashable {
+    public let value: Int32
+    public let address: UInt8
+
+    public enum Layout {
+        public static let value = FieldLayout(0, 4, "value")
+        public static let inverted = FieldLayout(4, 4, "inverted value")
+        public static let copy = FieldLayout(8, 4, "value copy")
+        public static let address = FieldLayout(12, 4, "address bytes")
+    }
+
+    /// Nil when the 16 bytes do not have the value-block format.
+    public init?(_ block: [UInt8]) {
+        guard block.count == 16 else { return nil }
+        func word(_ f: FieldLayout) -> UInt32 { (0..<4).reduce(0) { $0 | UInt32(block[f.offset + $1]) << UInt32(8 * $1) } }
+        let v = word(Layout.value), inv = word(Layout.inverted), copy = word(Layout.copy)
+        let a = block[12], na = block[13]
+        guard v == copy, v == ~inv, na == ~a, block[14] == a, block[15] == na else { return nil }
+        value = Int32(bitPattern: v)
+        address = a
+    }
+
+    public init(value: Int32, address: UInt8) {
+        self.value = value
+        self.address = address
+    }
+
+    public func encode() -> [UInt8] {
+        let v = UInt32(bitPattern: value)
+        var w = PayloadWriter()
+        w.putLE(v, Layout.value)
+        w.putLE(~v, Layout.inverted)
+        w.putLE(v, Layout.copy)
+        w.put([address, ~address, address, ~address], Layout.address)
+        return w.bytes
+    }
+}
+
+/// The MIFARE Application Directory (NXP AN10787): MAD1 in sector 0 blocks 1–2, MAD2 in
+/// sector 16 blocks 64–66. Byte 0 is the CRC-8 over the rest, byte 1 the info byte, then one
+/// 2-byte AID per sector.
+public struct MIFAREApplicationDirectory: Sendable, Hashable {
+    public let crc: UInt8
+    public let info: UInt8
+    /// AIDs as the 16-bit value PM3 and libfreefare show (bytes read little-endian: `03 E1` → 0xE103).
+    public let aids: [UInt16]
+    public let crcIsValid: Bool
+    public let version: Int
+
+    /// `bytes`: the 32 bytes of blocks 1–2 (MAD1) or the 48 of blocks 64–66 (MAD2).
+    public init?(_ bytes: [UInt8]) {
+        guard bytes.count == 32 || bytes.count == 48 else { return nil }
+        version = bytes.count == 32 ? 1 : 2
+        crc = bytes[0]
+        info = bytes[1]
+        crcIsValid = CRC.mad(bytes[1...]) == crc
+        aids = stride(from: 2, to: bytes.count, by: 2).map { UInt16(bytes[$0]) | UInt16(bytes[$0 + 1]) << 8 }
+    }
+
+    /// The sector of the first AID: 1 for MAD1, 17 for MAD2.
+    public var firstSector: Int { version == 1 ? 1 : 17 }
+
+    public static let ndefAID: UInt16 = 0xE103
+
+    /// Names of the administrative AIDs and of the public applications nfctrace knows.
+    public static func name(_ aid: UInt16) -> String? {
+        switch aid {
+        case 0x0000: return "free"
+        case 0x0001: return "defect"
+        case 0x0002: return "reserved"
+        case 0x0003: return "additional directory info"
+        case 0x0004: return "card holder information"
+        case 0x0005: return "not applicable (no such sector)"
+        case ndefAID: return "NFC Forum NDEF"
+        default: return nil
+        }
+    }
+}
+
+/// Block 0 of sector 0: the manufacturer block. For a 4-byte UID: UID0…UID3 and BCC; many
+/// cards keep SAK and ATQA at bytes 5–7, but that is no rule.
+public struct MIFAREClassicManufacturerBlock: Sendable, Hashable {
+    public let uid: [UInt8]
+    public let bcc: UInt8
+    public let rest: [UInt8]
+
+    public enum Layout {
+        public static let uid = FieldLayout(0, 4, "UID")
+        public static let bcc = FieldLayout(4, 1, "BCC")
+        public static let manufacturerData = FieldLayout(5, 11, "manufacturer data")
+    }
+
+    public init?(_ block: [UInt8]) {
+        guard block.count == 16 else { return nil }
+        uid = Array(block[Layout.uid.range])
+        bcc = block[Layout.bcc.offset]
+        rest = Array(block[Layout.manufacturerData.range])
+    }
+
+    public var bccIsValid: Bool { uid.reduce(0, ^) == bcc }
+}
+
+/// NDEF on a Classic card (NFC Forum MIFARE Classic mapping): the sectors the MAD gives the
+/// NDEF AID hold, in order and without their trailers, one TLV area as on a Type 2 tag.
+public enum MIFAREClassicNDEF {
+    /// The TLV area of the data blocks of `sectors`; blocks not read are unknown bytes.
+    public static func area(sectors: [Int], blocks: [Int: [UInt8]]) -> TagTLVArea {
+        var bytes: [UInt8] = [], known: [Bool] = []
+        for sector in sectors {
+            let first = MIFAREClassicLayout.firstBlock(ofSector: sector)
+            for b in first..<MIFAREClassicLayout.trailer(ofSector: sector) {
+                let data = blocks[b]
+                bytes += data ?? [UInt8](repeating: 0, count: 16)
+                known += [Bool](repeating: data != nil, count: 16)
+            }
+        }
+        var walker = TagTLVWalker(image: TagMemoryImage(bytes: bytes, known: known), start: 0, size: bytes.count, flavor: .mifareClassic)
+        return walker.walk()
+    }
+}
