@@ -206,3 +206,43 @@ public struct FlipperFeliCaLiteFile: Sendable, Equatable {
         return f.text
     }
 }
+
+/// A MIFARE Classic `.nfc` (data format version 2): every block as `Block n: ` 16 hex bytes,
+/// `??` for bytes that were not read.
+public struct FlipperMIFAREClassicFile: Sendable, Equatable {
+    public static let deviceType = "Mifare Classic"
+    public static let typeKey = "Mifare Classic type"
+    public static let blockPrefix = "Block "
+
+    public var uid: [UInt8]
+    /// ATQA most significant byte first.
+    public var atqa: UInt16
+    public var sak: UInt8
+    /// `MINI`, `1K`, `2K` or `4K`.
+    public var typeName: String
+    /// 16 bytes per block; nil entries are blocks not read.
+    public var blocks: [[UInt8]?]
+
+    public init(uid: [UInt8], atqa: UInt16, sak: UInt8, typeName: String, blocks: [[UInt8]?]) {
+        self.uid = uid
+        self.atqa = atqa
+        self.sak = sak
+        self.typeName = typeName
+        self.blocks = blocks
+    }
+
+    public static func blockKey(_ n: Int) -> String { blockPrefix + "\(n)" }
+
+    public func text(comment: String? = nil) -> String {
+        var f = FlipperNFCText(deviceType: Self.deviceType, comment: comment)
+        f.add("UID", hex: uid)
+        f.add("ATQA", hex: [UInt8(atqa >> 8), UInt8(atqa & 0xFF)])
+        f.add("SAK", hex: [sak])
+        f.add(Self.typeKey, typeName)
+        f.add("Data format version", "2")
+        for (n, b) in blocks.enumerated() {
+            f.add(Self.blockKey(n), b.map { Hex.string($0) } ?? Array(repeating: "??", count: 16).joined(separator: " "))
+        }
+        return f.text
+    }
+}

@@ -92,3 +92,9 @@ public struct Proxmark3ISO15693File: Sendable, Equatable {
         return Proxmark3DumpKeys.file(Self.fileType, card: card, blocks: blocks)
     }
 }
+
+/// `"FileType": "mfcard"`: a MIFARE Classic dump (`hf mf dump`, `hf mf esave`): `Card.UID`,
+/// `Card.ATQA` (on-air order, `0400`), `Card.SAK`, and the 16-byte blocks by number.
+public enum Proxmark3MIFARECardFile {
+    public static let fileType = "mfcard"
+}

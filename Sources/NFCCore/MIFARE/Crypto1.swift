@@ -152,13 +152,20 @@ public struct Crypto1: Sendable, Equatable {
     }
 
     /// Encrypts a frame; returns the bytes and their parity bits as they go on the air.
-    public mutating func encrypt(_ bytes: [UInt8]) -> (bytes: [UInt8], parity: [UInt8]) {
+    /// `input` is fed byte by byte (zeros after the authentication; uid ⊕ nT for a nested nonce).
+    public mutating func encrypt(_ bytes: [UInt8], input: [UInt8]? = nil) -> (bytes: [UInt8], parity: [UInt8]) {
         var out: [UInt8] = [], parity: [UInt8] = []
-        for p in bytes {
-            out.append(p ^ keystreamByte())
+        for (i, p) in bytes.enumerated() {
+            out.append(p ^ keystreamByte(input: input.map { i < $0.count ? $0[i] : 0 } ?? 0))
             parity.append(Parity.odd(p) ^ peek)
         }
         return (out, parity)
+    }
+
+    /// The indices of `sent` bytes whose parity bit is not their own odd parity: how a capture
+    /// marks the encrypted parity of a frame (`Frame.parityErrors`).
+    public static func parityErrors(sent: [UInt8], parity: [UInt8]) -> [Int] {
+        sent.indices.filter { $0 < parity.count && Parity.odd(sent[$0]) != parity[$0] }
     }
 }
 

@@ -39,36 +39,93 @@ public struct MIFAREClassicAccessBits: Sendable, Hashable {
         }
     }
 
-    /// What a data block's condition allows (read, write, increment, decrement/transfer/restore).
-    public static func dataBlockRights(_ c: UInt8) -> String {
-        switch c & 7 {
-        case 0b000: return "read AB, write AB, increment AB, decrement/transfer/restore AB (transport configuration)"
-        case 0b010: return "read AB, no write (read-only)"
-        case 0b100: return "read AB, write B"
-        case 0b110: return "read AB, write B, increment B, decrement/transfer/restore AB (value block)"
-        case 0b001: return "read AB, decrement/transfer/restore AB (value block, decrement only)"
-        case 0b011: return "read B, write B"
-        case 0b101: return "read B, no write (read-only)"
-        default: return "no access (locked)"
-        }
+    /// Which keys an operation may be done with.
+    public struct Keys: OptionSet, Sendable, Hashable {
+        public let rawValue: UInt8
+        public init(rawValue: UInt8) { self.rawValue = rawValue }
+        public static let a = Keys(rawValue: 1)
+        public static let b = Keys(rawValue: 2)
+        public static let ab: Keys = [.a, .b]
+        public static let never: Keys = []
+
+        public func contains(_ key: MIFAREClassicCommand.KeyType) -> Bool { contains(key == .a ? Keys.a : Keys.b) }
+        var text: String { self == .ab ? "AB" : self == .a ? "A" : "B" }
     }
 
-    /// What the trailer's condition allows (key A, access bits, key B).
-    public static func trailerRights(_ c: UInt8) -> String {
-        switch c & 7 {
-        case 0b000: return "key A write A, access bits read A, key B read A write A"
-        case 0b010: return "access bits read A, key B read A (keys and access bits frozen)"
-        case 0b100: return "key A write B, access bits read AB, key B write B"
-        case 0b110: return "access bits read AB (keys and access bits frozen)"
-        case 0b001: return "key A write A, access bits read A write A, key B read A write A (transport configuration)"
-        case 0b011: return "key A write B, access bits read AB write B, key B write B"
-        case 0b101: return "access bits read AB write B"
-        default: return "access bits read AB (keys and access bits frozen)"
+    public enum DataOperation: String, Sendable, CaseIterable {
+        case read, write, increment
+        case decrement = "decrement/transfer/restore"
+    }
+
+    public enum TrailerOperation: String, Sendable, CaseIterable {
+        case keyAWrite = "key A write"
+        case accessRead = "access bits read"
+        case accessWrite = "access bits write"
+        case keyBRead = "key B read"
+        case keyBWrite = "key B write"
+    }
+
+    /// Data blocks, by condition C1C2C3: read, write, increment, decrement/transfer/restore
+    /// (MF1S50 Table 8; protocols-wave2.md §1.4).
+    static let dataTable: [[Keys]] = [
+        [.ab, .ab, .ab, .ab],         // 000 transport configuration
+        [.ab, .never, .never, .ab],   // 001 value block, decrement only
+        [.ab, .never, .never, .never], // 010 read-only
+        [.b, .b, .never, .never],     // 011
+        [.ab, .b, .never, .never],    // 100
+        [.b, .never, .never, .never], // 101 read-only
+        [.ab, .b, .b, .ab],           // 110 value block
+        [.never, .never, .never, .never], // 111 locked
+    ]
+
+    /// The sector trailer, by condition: key A write, access bits read and write, key B read and write.
+    static let trailerTable: [[Keys]] = [
+        [.a, .a, .never, .a, .a],     // 000
+        [.a, .a, .a, .a, .a],         // 001 transport configuration
+        [.never, .a, .never, .a, .never], // 010
+        [.b, .ab, .b, .never, .b],    // 011
+        [.b, .ab, .never, .never, .b], // 100
+        [.never, .ab, .b, .never, .never], // 101
+        [.never, .ab, .never, .never, .never], // 110
+        [.never, .ab, .never, .never, .never], // 111
+    ]
+
+    public static func allows(_ op: DataOperation, condition c: UInt8) -> Keys {
+        dataTable[Int(c & 7)][DataOperation.allCases.firstIndex(of: op)!]
+    }
+
+    public static func allows(_ op: TrailerOperation, trailerCondition c: UInt8) -> Keys {
+        trailerTable[Int(c & 7)][TrailerOperation.allCases.firstIndex(of: op)!]
+    }
+
+    /// What a data block's condition allows, from the table: `read AB, write B (value block)`.
+    public static func dataBlockRights(_ c: UInt8) -> String {
+        let parts = DataOperation.allCases.compactMap { op -> String? in
+            let k = allows(op, condition: c)
+            return k == .never ? nil : "\(op.rawValue) \(k.text)"
         }
+        let note: String
+        switch c & 7 {
+        case 0b000: note = " (transport configuration)"
+        case 0b110: note = " (value block)"
+        case 0b001: note = " (value block, decrement only)"
+        case 0b010, 0b101: note = " (read-only)"
+        default: note = ""
+        }
+        return parts.isEmpty ? "no access (locked)" : parts.joined(separator: ", ") + note
+    }
+
+    /// What the trailer's condition allows, from the table.
+    public static func trailerRights(_ c: UInt8) -> String {
+        let parts = TrailerOperation.allCases.compactMap { op -> String? in
+            let k = allows(op, trailerCondition: c)
+            return k == .never ? nil : "\(op.rawValue) \(k.text)"
+        }
+        return parts.joined(separator: ", ") + (c & 7 == 0b001 ? " (transport configuration)" : "")
     }
 
     /// Whether key B can be read under the trailer's condition (then it is data, not a key).
-    public static func keyBReadable(_ trailerCondition: UInt8) -> Bool { [0b000, 0b010, 0b001].contains(trailerCondition & 7) }
+    public static func keyBReadable(_ trailerCondition: UInt8) -> Bool { allows(.keyBRead, trailerCondition: trailerCondition) != .never }
 }
 
 /// A value block: value, its inverse, value again, then address, ¬address, address, ¬address.

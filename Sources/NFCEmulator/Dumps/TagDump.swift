@@ -35,9 +35,10 @@ public struct TagDump: Sendable {
             case "ISO15693-3", "ISO15693", "SLIX":
                 return TagDump(try ISO15693Dumps.flipper(file))
             case "FeliCa": return TagDump(try FeliCaDumps.flipper(file))
+            case FlipperMIFAREClassicFile.deviceType: return TagDump(try MIFAREClassicDumps.flipper(file))
             default:
                 throw DumpError(file: name, line: file.entry("Device type")?.line, field: "Device type",
-                                message: "cannot emulate a \"\(device)\" (supported: NTAG/Ultralight, FeliCa, ISO15693-3, SLIX)")
+                                message: "cannot emulate a \"\(device)\" (supported: NTAG/Ultralight, Mifare Classic, FeliCa, ISO15693-3, SLIX)")
             }
         }
         if bytes.first(where: { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }) == 0x7B {
@@ -50,10 +51,13 @@ public struct TagDump: Sendable {
             switch json[Proxmark3DumpKeys.fileType]?.string {
             case Proxmark3MFUFile.fileType?: return TagDump(try Type2Dumps.proxmark3(json, name: name))
             case Proxmark3ISO15693File.fileType?: return TagDump(try ISO15693Dumps.proxmark3(json, name: name))
+            case Proxmark3MIFARECardFile.fileType?: return TagDump(try MIFAREClassicDumps.proxmark3(json, name: name))
             case let other:
-                throw DumpError(file: name, field: Proxmark3DumpKeys.fileType, message: "cannot emulate a Proxmark3 \"\(other ?? "?")\" dump (supported: mfu, 15693 v4)")
+                throw DumpError(file: name, field: Proxmark3DumpKeys.fileType, message: "cannot emulate a Proxmark3 \"\(other ?? "?")\" dump (supported: mfu, mfcard, 15693 v4)")
             }
         }
+        if model == nil, MIFAREClassicDumps.isRawImage(bytes) { return TagDump(try MIFAREClassicDumps.binary(bytes, name: name)) }
+        if MIFAREClassicDumps.isEML(bytes) { return TagDump(try MIFAREClassicDumps.eml(bytes, name: name)) }
         return TagDump(try Type2Dumps.binary(bytes, name: name, model: model))
     }
 

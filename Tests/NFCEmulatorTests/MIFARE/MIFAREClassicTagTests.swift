@@ -1,0 +1,171 @@
+import Testing
+import NFCCore
+import NFCDissect
+@testable import NFCEmulator
+
+/// A reader for the emulated Classic card: it speaks the protocol with Crypto1 on its side,
+/// and records every frame both ways, so the dissector can read the exchange afterwards.
+final class ClassicReader {
+    let tag: EmulatedTag
+    var frames: [Frame] = []
+    var cipher: Crypto1?
+    var uid: [UInt8] = []
+
+    init(_ tag: EmulatedTag) { self.tag = tag }
+
+    /// Sends `payload` (CRC added when `crc`), encrypted in a session; returns the answer in clear
+    /// (4-bit answers as one byte) or nil for silence.
+    @discardableResult
+    func send(_ payload: [UInt8], bits: UInt8 = 8, crc: Bool = true) -> [UInt8]? {
+        var bytes = crc ? CRC.appending(.a, to: payload) : payload
+        var parityErrors: [Int] = []
+        if var c = cipher {
+            let (sent, parity) = c.encrypt(bytes)
+            bytes = sent
+            parityErrors = Crypto1.parityErrors(sent: sent, parity: parity)
+            cipher = c
+        }
+        let frame = Frame(.data(.readerToTag), bytes: bytes, lastByteBits: bits, parityErrors: parityErrors)
+        frames.append(frame)
+        guard let answer = tag.respond(to: frame) else { return nil }
+        frames.append(answer)
+        guard var c = cipher else { return answer.bytes }
+        defer { cipher = c }
+        if answer.lastByteBits == 4 { return [c.crypt(bits: 4, of: answer.bytes[0])] }
+        return c.crypt(answer.bytes)
+    }
+
+    /// The reader switches its field off and on, as readers do between cards.
+    func fieldReset() {
+        tag.fieldOff()
+        frames.append(Frame(.fieldOff))
+        tag.fieldOn()
+        frames.append(Frame(.fieldOn))
+        cipher = nil
+    }
+
+    func activate() {
+        if cipher != nil { fieldReset() }
+        cipher = nil
+        send([0x52], bits: 7, crc: false)
+        send([0x93, 0x20], crc: false)
+        guard let cl1 = frames.last?.bytes else { return }
+        uid = Array(cl1.prefix(4))
+        send([0x93, 0x70] + cl1)
+    }
+
+    /// AUTH with `key`; true when the card accepted it.
+    func authenticate(_ keyType: MIFAREClassicCommand.KeyType, block: UInt8, key: UInt64, nr: UInt32 = 0x1234_5678) -> Bool {
+        let nested = cipher != nil
+        guard let ntBytes = send(MIFAREClassicCommand.authenticate(keyType, block: block).encode()), ntBytes.count == 4 else { return false }
+        var c = Crypto1(key: Crypto1.key(key))
+        let u = MIFARENonce.value(uid)
+        // In a session the reader decrypted {nT} with the old stream; it is really under the new key.
+        let nt = nested ? c.wordDecrypting(MIFARENonce.value(frames.last!.bytes), xor: u) : { c.word(input: u ^ MIFARENonce.value(ntBytes)); return MIFARENonce.value(ntBytes) }()
+        let encNR = nr ^ c.word(input: nr)
+        let encAR = MIFARENonce.successor(nt, 64) ^ c.word()
+        cipher = nil
+        let frame = Frame(.data(.readerToTag), bytes: MIFARENonce.bytes(encNR) + MIFARENonce.bytes(encAR))
+        frames.append(frame)
+        guard let answer = tag.respond(to: frame) else { return false }
+        frames.append(answer)
+        guard MIFARENonce.value(answer.bytes) ^ c.word() == MIFARENonce.successor(nt, 96) else { return false }
+        cipher = c
+        return true
+    }
+}
+
+@Suite struct MIFAREClassicTagTests {
+    static let uid: [UInt8] = [0xDE, 0xAD, 0xBE, 0xEF]
+
+    static func card(_ edit: (inout MIFAREClassicMemory) -> Void = { _ in }) -> MIFAREClassicTag {
+        var memory = MIFAREClassicMemory.blank(.oneK, uid: uid)
+        edit(&memory)
+        return MIFAREClassicTag(MIFAREClassicDump(memory: memory, uid: uid))!
+    }
+
+    @Test func readWriteAndValueOperationsOnABlankCard() {
+        let tag = Self.card()
+        var r = ClassicReader(tag)
+        r.activate()
+        #expect(r.authenticate(.a, block: 4, key: 0xFFFF_FFFF_FFFF))
+        #expect(r.send(MIFAREClassicCommand.read(block: 4).encode()).map { Array($0.prefix(16)) } == [UInt8](repeating: 0, count: 16))
+        let value = MIFAREClassicValueBlock(value: 100, address: 5).encode()
+        #expect(r.send(MIFAREClassicCommand.write(block: 5).encode()) == [0x0A])
+        #expect(r.send(MIFAREClassicCommand.writeData(value).encode()) == [0x0A])
+        #expect(r.send(MIFAREClassicCommand.decrement(block: 5).encode()) == [0x0A])
+        #expect(r.send(MIFAREClassicCommand.valueOperand(30).encode()) == nil, "no answer to the operand on success")
+        #expect(r.send(MIFAREClassicCommand.transfer(block: 6).encode()) == [0x0A])
+        #expect(tag.memory.blocks[6] == MIFAREClassicValueBlock(value: 70, address: 5).encode())
+        // The trailer reads with key A hidden, the transport access bits and key B (readable under 001).
+        let trailer = r.send(MIFAREClassicCommand.read(block: 7).encode()).map { Array($0.prefix(16)) }
+        #expect(trailer == [0, 0, 0, 0, 0, 0, 0xFF, 0x07, 0x80, 0x69, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF])
+        // A block of another sector needs its own authentication.
+        #expect(r.send(MIFAREClassicCommand.read(block: 8).encode()) == [0x04])
+
+        // The dissector reads the whole exchange back with the built-in keys.
+        let d = Dissector.dissect(r.frames).compactMap { e -> FrameDissection? in if case .frame(let f) = e { return f } else { return nil } }
+        let summaries = d.map(\.summary)
+        #expect(summaries.contains("{aT}: authenticated (key A, sector 1) with FFFFFFFFFFFF"))
+        #expect(summaries.contains("DECREMENT block 0x05") && summaries.contains("value operand 30") && summaries.contains("TRANSFER block 0x06"))
+        #expect(summaries.last == "NAK 4: invalid operation, transfer buffer invalid")
+        for f in d where f.frame.lastByteBits == 8 && f.frame.bytes.count > 4 && f.summary.hasPrefix("block") { #expect(f.crc == .ok(.a)) }
+        #expect(d.allSatisfy { $0.diagnostics.allSatisfy { $0.severity < .warning } }, "\(d.flatMap(\.diagnostics))")
+    }
+
+    @Test func aWrongKeyGetsNoAnswerAndNestedAuthenticationWorks() {
+        let tag = Self.card { m in
+            m.blocks[11] = Crypto1.key(0x3B7E_4FD5_75AD) + [0xFF, 0x07, 0x80, 0x69] + Crypto1.key(0xFFFF_FFFF_FFFF)
+            m.blocks[8] = [UInt8](repeating: 0x88, count: 16)
+        }
+        var r = ClassicReader(tag)
+        r.activate()
+        #expect(!r.authenticate(.a, block: 8, key: 0xFFFF_FFFF_FFFF))
+        r.activate()
+        #expect(r.authenticate(.a, block: 0, key: 0xFFFF_FFFF_FFFF))
+        #expect(r.authenticate(.a, block: 8, key: 0x3B7E_4FD5_75AD), "nested")
+        #expect(r.send(MIFAREClassicCommand.read(block: 8).encode()).map { Array($0.prefix(16)) } == [UInt8](repeating: 0x88, count: 16))
+    }
+
+    @Test func accessConditionsAreEnforced() {
+        // Sector 1: data blocks 100 (read AB, write B), trailer 011; key B not readable.
+        let tag = Self.card { m in
+            m.blocks[7] = Crypto1.key(0xA0A1_A2A3_A4A5) + [0x78, 0x77, 0x88, 0x00] + Crypto1.key(0xB0B1_B2B3_B4B5)
+        }
+        var r = ClassicReader(tag)
+        r.activate()
+        #expect(r.authenticate(.a, block: 4, key: 0xA0A1_A2A3_A4A5))
+        #expect(r.send(MIFAREClassicCommand.read(block: 4).encode())?.count == 18)
+        #expect(r.send(MIFAREClassicCommand.write(block: 4).encode()) == [0x04], "write needs key B")
+        r.activate()
+        #expect(r.authenticate(.b, block: 4, key: 0xB0B1_B2B3_B4B5))
+        #expect(r.send(MIFAREClassicCommand.write(block: 4).encode()) == [0x0A])
+        #expect(r.send(MIFAREClassicCommand.writeData([UInt8](repeating: 7, count: 16)).encode()) == [0x0A])
+        #expect(tag.memory.blocks[4] == [UInt8](repeating: 7, count: 16))
+        #expect(r.send(MIFAREClassicCommand.read(block: 7).encode()).map { Array($0.prefix(16)) } == [0, 0, 0, 0, 0, 0, 0x78, 0x77, 0x88, 0, 0, 0, 0, 0, 0, 0],
+                "key B hidden under trailer condition 011")
+        // Block 0 is read-only whatever the keys.
+        r.activate()
+        #expect(r.authenticate(.a, block: 0, key: 0xFFFF_FFFF_FFFF))
+        #expect(r.send(MIFAREClassicCommand.write(block: 0).encode()) == [0x04])
+    }
+
+    @Test func dumpsLoadAndSaveRoundTrips() throws {
+        let tag = Self.card { m in m.blocks[4] = Array(0..<16) }
+        let saved = try #require(tag.savedDump())
+        let back = try TagDump.load(saved, name: "saved.nfc")
+        let tag2 = try #require(back.makeTag() as? MIFAREClassicTag)
+        #expect(tag2.memory == tag.memory && tag2.savedDump() == saved)
+        #expect(back.summary == "MIFARE Classic 1K, UID DE AD BE EF")
+        let raw = tag.memory.blocks.flatMap { $0 }
+        #expect((try TagDump.load(raw, name: "card.bin").makeTag() as? MIFAREClassicTag)?.memory == tag.memory)
+        let eml = tag.memory.blocks.map { Hex.string($0, separator: "") }.joined(separator: "\n") + "\n"
+        #expect((try TagDump.load(Array(eml.utf8), name: "card.eml").makeTag() as? MIFAREClassicTag)?.memory == tag.memory)
+        let json = JSONValue.object([("Created", .string("proxmark3")), ("FileType", .string("mfcard")),
+                                     ("Card", .object([("UID", .string("DEADBEEF")), ("ATQA", .string("0400")), ("SAK", .string("08"))])),
+                                     ("blocks", .object(tag.memory.blocks.enumerated().map { ("\($0.offset)", .string(Hex.string($0.element, separator: ""))) }))])
+        let fromJSON = try TagDump.load(Array(json.text.utf8), name: "card.json")
+        #expect((fromJSON.makeTag() as? MIFAREClassicTag)?.memory == tag.memory)
+        #expect(throws: DumpError.self) { try TagDump.load(Array("0011\n".utf8) + [UInt8](repeating: 0x41, count: 30), name: "bad.eml") }
+    }
+}
