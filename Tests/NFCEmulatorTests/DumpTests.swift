@@ -76,14 +76,15 @@ import NFCCore
     }
 
     @Test(arguments: [
-        ("Filetype: Flipper NFC device\nVersion: 4\nDevice type: Mifare Classic\n", "x.nfc:3 (Device type): cannot emulate a \"Mifare Classic\" (supported: NTAG/Ultralight, FeliCa, ISO15693-3, SLIX)"),
+        ("Filetype: Flipper NFC device\nVersion: 4\nDevice type: Mifare DESFire\n", "x.nfc:3 (Device type): cannot emulate a \"Mifare DESFire\" (supported: NTAG/Ultralight, Mifare Classic, FeliCa, ISO15693-3, SLIX)"),
+        ("Filetype: Flipper NFC device\nVersion: 4\nDevice type: Mifare Classic\nUID: 01 02 03 04\nMifare Classic type: 1K\nBlock 0: 01 02 03\n", "x.nfc:6 (Block 0): expected 16 bytes (hex, or ?? when not read)"),
         ("Filetype: Flipper NFC device\nVersion: 4\nDevice type: NTAG/Ultralight\nUID: 04 01 02 03 04 05 06\nNTAG/Ultralight type: NTAG215\nPage 0: 04 01 02\n", "x.nfc:6 (Page 0): expected 4 hex bytes"),
         ("Filetype: Flipper NFC device\nVersion: 4\nDevice type: NTAG/Ultralight\nNTAG/Ultralight type: NTAG999\n", "x.nfc:4 (NTAG/Ultralight type): unsupported tag type \"NTAG999\" (NTAG210/212/213/215/216, Mifare Ultralight, Ultralight 11/21)"),
         ("Filetype: Flipper NFC device\nVersion: 4\nDevice type: NTAG/Ultralight\nNTAG/Ultralight type: NTAG215\nPages total: 99\n", "x.nfc:5 (Pages total): NTAG215 has 135 pages, the file says 99"),
         ("Filetype: Flipper NFC device\nthis line has no colon\n", "x.nfc:2: expected \"Key: value\", found \"this line has no colon\""),
         ("Filetype: something else\n", "x.nfc:1 (Filetype): expected \"Filetype: Flipper NFC device\""),
         ("{\"FileType\": \"mfu\", \"Card\": {\"Version\": \"0004\"}}", "x.nfc (Card.Version): expected 8 bytes as a hex string"),
-        ("{\"FileType\": \"mfc v2\"}", "x.nfc (FileType): cannot emulate a Proxmark3 \"mfc v2\" dump (supported: mfu, 15693 v4)"),
+        ("{\"FileType\": \"mfc v2\"}", "x.nfc (FileType): cannot emulate a Proxmark3 \"mfc v2\" dump (supported: mfu, mfcard, 15693 v4)"),
         ("{\"FileType\": ", "x.nfc: not valid JSON: at byte 13: expected a JSON value, found end of data"),
         ("\u{01}\u{02}\u{03}", "x.nfc: 3 bytes is no page dump size nfctrace recognises (540 NTAG215, 180 NTAG213, 924 NTAG216, 64 Ultralight, or a Proxmark3 binary); give the model"),
     ] as [(String, String)])
