@@ -79,6 +79,9 @@ public enum CorpusBuilder {
         case .felica(let f):
             guard let blocks = f.systems.lazy.compactMap({ $0.blocks[.ndefRead] }).first, let last = blocks.keys.max() else { return nil }
             return (0...last).flatMap { blocks[$0] ?? [UInt8](repeating: 0, count: 16) }
+        case .mifareClassic(let m):
+            guard let last = m.blocks.keys.max() else { return nil }
+            return (0...last).flatMap { m.blocks[$0] ?? [UInt8](repeating: 0, count: 16) }
         }
     }
 

@@ -237,7 +237,11 @@ public final class Replayer {
         let recordedAnswer = rec.answer
         let request = rec.request ?? FrameDissection(number: p.number, frame: p.request)
         guard p.answer != nil, let recordedAnswer, let actual = act else {
-            return ReplayDivergence(frame: recordedNumber, reason: "the tag answered, the target stayed silent", request: request,
+            // A MIFARE Classic card stays silent when the reader's answer does not fit its key.
+            let reason = request.fields.first(key: "mfc.auth.ar") != nil
+                ? "the target refused the reader's {nR}{aR}: it does not hold the key the recorded card authenticated with"
+                : "the tag answered, the target stayed silent"
+            return ReplayDivergence(frame: recordedNumber, reason: reason, request: request,
                                     sent: p.sent, recorded: recordedAnswer, actual: nil, differences: [], history: rec.history)
         }
         var differences = Self.differences(recordedAnswer.fields, actual.fields)
@@ -268,7 +272,12 @@ public final class Replayer {
         }
         if unaccepted || actual.crc.isBad {
             let shown = differences.filter { $0.acceptedBy == nil } + differences.filter { $0.acceptedBy != nil }
-            return ReplayDivergence(frame: recordedNumber, reason: actual.crc.isBad ? "the target's answer has a wrong CRC" : "the answers differ",
+            var reason = actual.crc.isBad ? "the target's answer has a wrong CRC" : "the answers differ"
+            if recordedAnswer.fields.first(key: "mfc.auth.nt_encrypted") != nil {
+                // A nested nonce goes out encrypted under the sector key: another nonce or key shows here.
+                reason = "the nested authentication's encrypted nonce differs: the target does not hold the key the recorded card encrypted it with"
+            }
+            return ReplayDivergence(frame: recordedNumber, reason: reason,
                                     request: request, sent: p.sent, recorded: recordedAnswer, actual: actual,
                                     differences: shown, history: rec.history)
         }

@@ -5,13 +5,15 @@ import NFCEmulator
 /// The tag a trace shows: what `replay --against emulator` and `emulate --from-trace` run.
 public enum TraceTag {
     /// The tag sessions of a trace that reconstruct a tag, by session number.
-    public static func sessions(next: () throws -> Frame?) throws -> [(session: Int, reconstruction: TagReconstruction)] {
-        try sessionsWithCycles(next: next).map { ($0.session, $0.reconstruction) }
+    public static func sessions(next: () throws -> Frame?, keys: MIFAREClassicKeyList = .defaults) throws -> [(session: Int, reconstruction: TagReconstruction)] {
+        try sessionsWithCycles(next: next, keys: keys).map { ($0.session, $0.reconstruction) }
     }
 
     /// The same, each with the field cycle it began in (0 before the first field-on, n after the n-th).
-    static func sessionsWithCycles(next: () throws -> Frame?) throws -> [(session: Int, cycle: Int, reconstruction: TagReconstruction)] {
-        let dissector = Dissector(detail: .summary)
+    /// `keys`: what MIFARE Classic authentications are opened with, so that the rebuilt card
+    /// holds them.
+    static func sessionsWithCycles(next: () throws -> Frame?, keys: MIFAREClassicKeyList = .defaults) throws -> [(session: Int, cycle: Int, reconstruction: TagReconstruction)] {
+        let dissector = Dissector(detail: .summary, keys: keys)
         var found: [(session: Int, cycle: Int, reconstruction: TagReconstruction)] = []
         var fieldOns: [Int] = []   // frame numbers of the field-ons, ascending
         var number = 0
@@ -31,8 +33,8 @@ public enum TraceTag {
     /// Every tag of the trace, one per identity (UID, IDm), most seen first: what a replay
     /// against the trace's own tags needs when a trace shows more than one. `cycles`: the field
     /// cycles the tag was seen in (see `TagField.presence`).
-    public static func rebuildAll(next: () throws -> Frame?) throws -> [(dump: TagDump, from: String, cycles: Set<Int>)] {
-        let found = try sessionsWithCycles(next: next)
+    public static func rebuildAll(next: () throws -> Frame?, keys: MIFAREClassicKeyList = .defaults) throws -> [(dump: TagDump, from: String, cycles: Set<Int>)] {
+        let found = try sessionsWithCycles(next: next, keys: keys)
         var identities: [[UInt8]] = []
         for s in found where !identities.contains(s.reconstruction.identity) { identities.append(s.reconstruction.identity) }
         var out: [(dump: TagDump, from: String, weight: Int, cycles: Set<Int>)] = []
@@ -46,8 +48,8 @@ public enum TraceTag {
     }
 
     /// The trace's tags in one field, each present in the field cycles the trace showed it in.
-    public static func field(next: () throws -> Frame?) throws -> (field: TagField, from: [String])? {
-        let rebuilt = try rebuildAll(next: next)
+    public static func field(next: () throws -> Frame?, keys: MIFAREClassicKeyList = .defaults) throws -> (field: TagField, from: [String])? {
+        let rebuilt = try rebuildAll(next: next, keys: keys)
         var tags: [EmulatedTag] = []
         var from: [String] = []
         var presence: [Int: Set<Int>] = [:]
@@ -63,6 +65,19 @@ public enum TraceTag {
     /// The sessions of one tag merged (Type 2: a page keeps the value first seen), or its best session.
     static func merge(_ sessions: [(session: Int, reconstruction: TagReconstruction)]) -> (dump: TagDump, from: String, weight: Int)? {
         guard let best = sessions.max(by: { $0.reconstruction.knownUnits < $1.reconstruction.knownUnits }) else { return nil }
+        if case .mifareClassic = best.reconstruction {
+            // Every session in order: the card answers the trace's authentications with its nonces.
+            var merged: MIFAREClassicReconstruction? = nil
+            var used: [Int] = []
+            for s in sessions.sorted(by: { $0.session < $1.session }) {
+                guard case .mifareClassic(let r) = s.reconstruction else { continue }
+                used.append(s.session)
+                merged = merged.map { $0.followed(by: r) } ?? r
+            }
+            guard let m = merged else { return nil }
+            let from = used.count == 1 ? "session \(used[0])" : "sessions \(used.map(String.init).joined(separator: ", "))"
+            return (TagDump(reconstruction: .mifareClassic(m)), from, m.blocks.count)
+        }
         guard case .type2 = best.reconstruction else {
             return (TagDump(reconstruction: best.reconstruction), "session \(best.session)", best.reconstruction.knownUnits)
         }
@@ -81,8 +96,8 @@ public enum TraceTag {
     /// The trace's tag: the sessions of the tag seen most are merged (a page keeps the value
     /// its first session saw, so later writes do not rewrite the starting state), or one session
     /// when `session` names it.
-    public static func rebuild(next: () throws -> Frame?, session wanted: Int? = nil) throws -> (dump: TagDump, from: String)? {
-        let found = try sessions(next: next)
+    public static func rebuild(next: () throws -> Frame?, session wanted: Int? = nil, keys: MIFAREClassicKeyList = .defaults) throws -> (dump: TagDump, from: String)? {
+        let found = try sessions(next: next, keys: keys)
         if let wanted {
             guard let s = found.first(where: { $0.session == wanted }) else { return nil }
             return (TagDump(reconstruction: s.reconstruction), "session \(wanted)")

@@ -36,13 +36,7 @@ struct Dissect: ParsableCommand {
     @Option(name: .customLong("fail-on"), help: "Exit 1 when a frame has a diagnostic of this severity or worse (warning, error).")
     var failOn: FailLevel?
 
-    @Option(name: .customLong("keys"), help: ArgumentHelp(
-        "MIFARE Classic key dictionary: one key of 12 hex digits per line, # comments (Proxmark3 .dic and Flipper dictionaries read as they are). Repeatable; tried before the built-in keys.",
-        valueName: "file"))
-    var keyFiles: [String] = []
-
-    @Flag(name: .customLong("no-default-keys"), help: "Do not try the built-in well-known MIFARE Classic keys (docs/mifare-classic.md).")
-    var noDefaultKeys = false
+    @OptionGroup var keyOptions: KeyOptions
 
     @Flag(name: .customLong("show-keys"), help: "Print MIFARE Classic keys recovered from the trace whole (they are masked by default: keys you were not given are secrets).")
     var showKeys = false
@@ -51,16 +45,7 @@ struct Dissect: ParsableCommand {
         let reader = try Capture.open(file, options: input.readOptions)
         let out = ByteOutput.standardOutput()
         let detail: DissectionDetail = verbose || format == .json ? .full : .summary
-        var keys = MIFAREClassicKeyList()
-        for path in keyFiles {
-            let text = String(decoding: try InputLimit.read(path, limit: InputLimit.keyFile, what: "a key file"), as: UTF8.self)
-            do {
-                keys.append(contentsOf: try MIFAREClassicKeyList.parse(text, name: path))
-            } catch {
-                throw CLIFailure(message: error.description, code: .dataError)
-            }
-        }
-        if !noDefaultKeys { keys.append(contentsOf: .defaults) }
+        var keys = try keyOptions.load()
         keys.revealRecovered = showKeys
         let dissector = Dissector(detail: detail, keys: keys)
         let render: (consuming PendingEvent, inout [UInt8]) -> Void

@@ -41,6 +41,13 @@ struct Emulate: ParsableCommand {
     @Option(help: "With --from-trace: the tag session to take (default: all sessions of the tag seen most, merged).")
     var session: Int?
 
+    @OptionGroup var keyOptions: KeyOptions
+
+    @Option(help: "MIFARE Classic: behave as a magic card (gen1a: the 7-bit 40 / 43 backdoor, block 0 writable).")
+    var magic: MagicKind?
+
+    enum MagicKind: String, ExpressibleByArgument, CaseIterable { case gen1a }
+
     @Option(help: "Answer from a recorded trace (a cassette): each reader frame matching a recorded command gets the recorded answer.")
     var cassette: String?
 
@@ -232,7 +239,7 @@ struct Emulate: ParsableCommand {
         } else {
             throw CLIFailure.usage("give a dump file, --from-trace or --model")
         }
-        var (dumpValue, from) = try source.resolve()
+        var (dumpValue, from) = try source.resolve(keys: try keyOptions.load())
         if let fromTrace, let from { log.own("\(fromTrace): emulating the tag of \(from)") }
         for note in dumpValue.notes { log.own(note) }
         if var d = dumpValue.content as? Type2Dump {
@@ -247,6 +254,11 @@ struct Emulate: ParsableCommand {
             dumpValue = TagDump(d)
         } else if password != nil || pack != nil {
             throw CLIFailure.usage("--password and --pack apply to NTAG/Ultralight tags")
+        }
+        if magic == .gen1a {
+            guard var d = dumpValue.content as? MIFAREClassicDump else { throw CLIFailure.usage("--magic gen1a applies to MIFARE Classic cards") }
+            d.gen1a = true
+            dumpValue = TagDump(d)
         }
         guard let tag = dumpValue.makeTag() else { throw CLIFailure(message: "the dump holds no usable UID", code: .dataError) }
         return tag

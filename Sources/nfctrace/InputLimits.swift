@@ -1,3 +1,4 @@
+import NFCCore
 import NFCCapture
 import NFCEmulator
 import NFCReplay
@@ -63,7 +64,7 @@ enum TagSource {
 
     /// The tag's dump and, for a trace, which part of it the tag came from. A missing file is
     /// 74, a dump or trace that holds no tag 65, an unknown model a usage error.
-    func resolve() throws -> (dump: TagDump, from: String?) {
+    func resolve(keys: MIFAREClassicKeyList = .defaults) throws -> (dump: TagDump, from: String?) {
         switch self {
         case .dump(let path):
             return (try InputLimit.loadDump(path), nil)
@@ -74,7 +75,7 @@ enum TagSource {
             return (builtIn.make(), nil)
         case .trace(let path, let session):
             let reader = try Capture.open(path)
-            guard let rebuilt = try TraceTag.rebuild(next: { try reader.next() }, session: session) else {
+            guard let rebuilt = try TraceTag.rebuild(next: { try reader.next() }, session: session, keys: keys) else {
                 throw CLIFailure(message: "\(path): no tag session\(session.map { " \($0)" } ?? "") in this trace can be emulated", code: .dataError)
             }
             return (rebuilt.dump, rebuilt.from)

@@ -41,17 +41,20 @@ struct Replay: ParsableCommand {
     @Option(help: "Milliseconds a udp target has to answer before it counts as silent.")
     var timeout: Int32 = 100
 
+    @OptionGroup var keyOptions: KeyOptions
+
     func run() throws {
         guard !traces.isEmpty else { throw CLIFailure.usage("give at least one trace") }
         try OutputCheck.refuseOverwriting(output, inputs: traces + [rules, dumpPath], option: "--output")
         let extraRules = try rules.map { try Self.loadRules($0) } ?? ReplayRules()
         // The target's tag is resolved once, before any trace: a missing (74) or malformed (65)
         // dump, or an unknown model (2), is the target's fault, named as such, not each trace's.
-        let dump = try TagSource(replayTarget: against)?.resolve().dump
+        let keys = try keyOptions.load()
+        let dump = try TagSource(replayTarget: against)?.resolve(keys: keys).dump
         let out = try ByteOutput.create(output)
         var results: [ReplayResult] = []
         for trace in traces {
-            results.append(try replay(trace, extraRules: extraRules, dump: dump))
+            results.append(try replay(trace, extraRules: extraRules, dump: dump, keys: keys))
         }
         switch format {
         case .text: out.write(ReplayReport.text(results))
@@ -79,7 +82,7 @@ struct Replay: ParsableCommand {
         return nil
     }
 
-    func replay(_ trace: String, extraRules: ReplayRules, dump: TagDump?) throws -> ReplayResult {
+    func replay(_ trace: String, extraRules: ReplayRules, dump: TagDump?, keys: MIFAREClassicKeyList) throws -> ReplayResult {
         let unreadable = { (why: String) in
             ReplayResult(trace: trace, target: against, outcome: .unreadable(why), exchanges: 0, fieldCycles: 0, accepted: [:], seconds: 0)
         }
@@ -93,7 +96,7 @@ struct Replay: ParsableCommand {
         let base = trace.hasSuffix(".nfctrace") ? String(trace.dropLast(9)) : (trace.hasSuffix(".pcap") ? String(trace.dropLast(5)) : trace)
         if let beside = try? Self.loadRules(base + ".rules") { rules = beside + rules }
         if against == "emulator" {
-            return try replayAgainstItsOwnTag(trace, reader: reader, rules: rules, unreadable: unreadable)
+            return try replayAgainstItsOwnTag(trace, reader: reader, rules: rules, keys: keys, unreadable: unreadable)
         }
         let target: ReplayTarget
         do {
@@ -111,7 +114,7 @@ struct Replay: ParsableCommand {
     /// `InputLimit.heldFrames`; a longer file is read a second time instead, a longer standard
     /// input is refused. A damaged trace still rebuilds its tag from the frames before the
     /// damage; the replay then reports the damage itself.
-    func replayAgainstItsOwnTag(_ trace: String, reader: FrameReader, rules: ReplayRules,
+    func replayAgainstItsOwnTag(_ trace: String, reader: FrameReader, rules: ReplayRules, keys: MIFAREClassicKeyList,
                                 unreadable: (String) -> ReplayResult) throws -> ReplayResult {
         var frames: [Frame] = []
         var damage: CaptureError? = nil
@@ -136,7 +139,7 @@ struct Replay: ParsableCommand {
             guard let t = try Self.rebuiltTarget(next: {
                 defer { i += 1 }
                 return i < frames.count ? frames[i] : nil
-            }) else { return noSession }
+            }, keys: keys) else { return noSession }
             target = t
             var j = 0
             var failed = false
@@ -158,7 +161,7 @@ struct Replay: ParsableCommand {
             }
             frames = []   // the first 200,000 are not needed for the second pass
             let first = try Capture.open(trace)
-            guard let t = try Self.rebuiltTarget(next: { (try? first.next()) ?? nil }) else { return noSession }
+            guard let t = try Self.rebuiltTarget(next: { (try? first.next()) ?? nil }, keys: keys) else { return noSession }
             target = t
             let second = try Capture.open(trace)
             next = { try second.next() }
@@ -167,8 +170,8 @@ struct Replay: ParsableCommand {
     }
 
     /// The emulator of the tag(s) a trace's dissection rebuilt; nil when no session can be emulated.
-    static func rebuiltTarget(next: () -> Frame?) throws -> ReplayTarget? {
-        guard let (field, sources) = try TraceTag.field(next: next) else { return nil }
+    static func rebuiltTarget(next: () -> Frame?, keys: MIFAREClassicKeyList) throws -> ReplayTarget? {
+        guard let (field, sources) = try TraceTag.field(next: next, keys: keys) else { return nil }
         let from = sources.joined(separator: "; ")
         return EmulatorTarget(tag: field, name: "emulator (\(field.summary), rebuilt from \(from))")
     }

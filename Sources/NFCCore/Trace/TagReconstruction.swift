@@ -4,6 +4,7 @@ public enum TagReconstruction: Sendable, Equatable {
     case type2(Type2Reconstruction)
     case iso15693(ISO15693Reconstruction)
     case felica(FeliCaReconstruction)
+    case mifareClassic(MIFAREClassicReconstruction)
 
     /// What tells this tag from another in one trace (UID, IDm).
     public var identity: [UInt8] {
@@ -11,6 +12,7 @@ public enum TagReconstruction: Sendable, Equatable {
         case .type2(let t): return t.uid
         case .iso15693(let v): return v.uid.bytes
         case .felica(let f): return f.identity
+        case .mifareClassic(let m): return m.uid
         }
     }
 
@@ -20,6 +22,7 @@ public enum TagReconstruction: Sendable, Equatable {
         case .type2(let t): return t.knownPageCount
         case .iso15693(let v): return v.knownBlockCount
         case .felica(let f): return f.knownBlockCount
+        case .mifareClassic(let m): return m.blocks.count
         }
     }
 }
@@ -56,4 +59,50 @@ public struct Type2Reconstruction: Sendable, Equatable {
     }
 
     public var knownPageCount: Int { memory.knownPages.count }
+}
+
+/// A MIFARE Classic card as a trace showed it: the blocks read (their first value), the keys
+/// that opened its sectors, and the nonces it answered authentications with, in order — what a
+/// rebuilt card needs so that the recorded reader frames decrypt when replayed.
+public struct MIFAREClassicReconstruction: Sendable, Equatable {
+    public struct Key: Sendable, Hashable {
+        public var sector: Int
+        /// `A` or `B`.
+        public var keyType: String
+        public var value: UInt64
+        public init(sector: Int, keyType: String, value: UInt64) {
+            self.sector = sector
+            self.keyType = keyType
+            self.value = value
+        }
+    }
+
+    public var uid: [UInt8]
+    public var atqa: UInt16?
+    public var sak: UInt8?
+    public var blocks: [Int: [UInt8]]
+    public var keys: [Key]
+    /// nil where a nested nonce could not be decrypted.
+    public var nonces: [UInt32?]
+
+    public init(uid: [UInt8], atqa: UInt16?, sak: UInt8?, blocks: [Int: [UInt8]], keys: [Key], nonces: [UInt32?]) {
+        self.uid = uid
+        self.atqa = atqa
+        self.sak = sak
+        self.blocks = blocks
+        self.keys = keys
+        self.nonces = nonces
+    }
+
+    /// This session followed by `later`, a later session of the same card: blocks keep their
+    /// first value, keys add up, nonces follow each other.
+    public func followed(by later: MIFAREClassicReconstruction) -> MIFAREClassicReconstruction {
+        var out = self
+        for (b, d) in later.blocks where out.blocks[b] == nil { out.blocks[b] = d }
+        for k in later.keys where !out.keys.contains(where: { $0.sector == k.sector && $0.keyType == k.keyType }) { out.keys.append(k) }
+        out.nonces += later.nonces
+        out.atqa = out.atqa ?? later.atqa
+        out.sak = out.sak ?? later.sak
+        return out
+    }
 }

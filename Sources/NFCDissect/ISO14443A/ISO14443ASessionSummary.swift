@@ -145,6 +145,14 @@ enum ISO14443ASessionSummary {
     /// The tag as far as the session showed it; nil until a UID was seen (ISO-DEP cards and
     /// MIFARE Classic are not Type 2 tags and are not reconstructed).
     static func reconstruction(_ s: ISO14443ASession) -> TagReconstruction? {
+        if let classic = s.classic, s.isMIFAREClassic, let uid = s.uid {
+            let keys = classic.keys.compactMap { k -> MIFAREClassicReconstruction.Key? in
+                guard let sector = k.sector, let t = k.keyType else { return nil }
+                return MIFAREClassicReconstruction.Key(sector: sector, keyType: t.rawValue, value: k.key.value)
+            }
+            return .mifareClassic(MIFAREClassicReconstruction(uid: uid, atqa: s.atqa?.value, sak: s.sak?.raw, blocks: classic.firstRead,
+                                                              keys: keys, nonces: classic.nonces))
+        }
         guard let uid = s.uid, s.ats == nil, s.sak.map({ $0.isType2Platform }) ?? true else { return nil }
         var password: [UInt8]? = nil
         var pack: [UInt8]? = nil

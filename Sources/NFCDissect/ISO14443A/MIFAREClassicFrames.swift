@@ -90,6 +90,7 @@ enum MIFAREClassicFrames {
         var ar = Field("mfc.auth.ar", "{aR} (encrypted reader answer)", .hex(bytes[4..<8]), range: 4..<8)
         if let opened {
             auth.opened = opened
+            if let i = auth.nonceIndex, i < c.nonces.count { c.nonces[i] = opened.nt }
             nr.children.append(Field("mfc.auth.nr.plain", "nR", .hex(MIFARENonce.bytes(opened.nr)), range: 0..<4))
             ar.children.append(Field("mfc.auth.ar.plain", "aR", .hex(MIFARENonce.bytes(opened.ar), suffix: " = suc64(nT) (correct)"), range: 4..<8))
             ctx.summary = "{nR}{aR}: key \(keys.text(opened.key)) fits (\(auth.target))"
@@ -170,6 +171,11 @@ enum MIFAREClassicFrames {
             if case .writeData(let block) = continuation { c.writingBlock = Int(block) }
         case .valueOperand(let v):
             ctx.sink.add(Field("mfc.operand", "Operand", "\(v)", range: MIFAREClassicCommand.Layout.operand.range))
+            c.transferBuffer = nil
+            if case .valueOperand(let code, let block) = continuation, let data = c.blocks[Int(block)], let source = MIFAREClassicValueBlock(data) {
+                let result: Int32 = code == .increment ? source.value &+ v : code == .decrement ? source.value &- v : source.value
+                c.transferBuffer = MIFAREClassicValueBlock(value: result, address: source.address)
+            }
         case .halt:
             s.halted = true
             c = MIFAREClassicSession(keepingFrom: c)
@@ -220,7 +226,8 @@ enum MIFAREClassicFrames {
             if length == 4, ctx.frame.bytes.count == 4, ctx.frame.lastByteBits == 8 {
                 // Only AUTH gets a 4-byte answer: a READ gets 18 bytes, the rest 4 bits.
                 c.authentication = MIFAREClassicSession.Authentication(keyType: nil, block: nil, frame: frame, nested: true,
-                                                                       nonce: .encrypted(MIFARENonce.value(ctx.frame.bytes)))
+                                                                       nonce: .encrypted(MIFARENonce.value(ctx.frame.bytes)), nonceIndex: c.nonces.count)
+                c.nonces.append(nil)
                 c.encrypted = nil
                 c.cipher = nil
                 ctx.summary = "{nT} \(Hex.string(ctx.frame.bytes)) (encrypted tag nonce: frame \(frame) was a nested AUTH)"
@@ -268,6 +275,8 @@ enum MIFAREClassicFrames {
             return
         }
         let value = MIFARENonce.value(bytes)
+        auth.nonceIndex = c.nonces.count
+        c.nonces.append(auth.nested ? nil : value)
         if auth.nested {
             auth.nonce = .encrypted(value)
             ctx.summary = "{nT} \(Hex.string(bytes)) (encrypted tag nonce, nested authentication)"
@@ -351,7 +360,10 @@ enum MIFAREClassicFrames {
             }
             ctx.summary = "block \(Hex.byte(block)): \(Hex.string(split.payload))"
             ctx.sink.add(Field("mfc.data", "Block \(Hex.byte(block))", Hex.string(split.payload), range: split.payload.indices))
-            if !split.status.isBad { c.blocks[Int(block)] = split.payload }
+            if !split.status.isBad {
+                c.blocks[Int(block)] = split.payload
+                if c.firstRead[Int(block)] == nil && !c.written.contains(Int(block)) { c.firstRead[Int(block)] = split.payload }
+            }
         case .write(let block):
             acknowledgement(frame, &ctx) { _ in c.continuation = .writeData(block: block) }
         case .writeData(let data):
@@ -368,7 +380,13 @@ enum MIFAREClassicFrames {
         case .valueOperand:
             ctx.summary = "answer to a value operand (the card answers only on error)"
             if frame.bytes.count == 1, frame.lastByteBits == 4 { acknowledgement(frame, &ctx) { _ in } }
-        case .transfer, .personalizeUIDUsage, .setModType:
+        case .transfer(let b):
+            // The transfer buffer went into the block: what was read of it before is history.
+            acknowledgement(frame, &ctx) { _ in
+                c.written.insert(Int(b))
+                c.blocks[Int(b)] = c.transferBuffer?.encode()
+            }
+        case .personalizeUIDUsage, .setModType:
             acknowledgement(frame, &ctx) { _ in }
         case .halt:
             ctx.summary = "answer to HALT"

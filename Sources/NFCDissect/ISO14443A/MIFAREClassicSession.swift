@@ -13,6 +13,8 @@ struct MIFAREClassicSession {
         var frame: Int
         var nested: Bool
         var nonce: MIFAREClassicAuthentication.TagNonce?
+        /// Where the plain nonce goes in `nonces` once known.
+        var nonceIndex: Int?
         /// Set once {nR}{aR} came and a key fit.
         var opened: MIFAREClassicAuthentication.Opened?
         /// {nR}{aR} once they came, and the frame.
@@ -56,8 +58,15 @@ struct MIFAREClassicSession {
     var continuation = MIFAREClassicCommand.Continuation.none
     /// The block of a WRITE whose data frame was sent.
     var writingBlock: Int?
+    /// The card's transfer buffer as far as the session shows it (a value operation on a block
+    /// whose value was seen); nil when unknown.
+    var transferBuffer: MIFAREClassicValueBlock?
     var blocks: [Int: [UInt8]] = [:]
     var written: Set<Int> = []
+    /// Blocks as first read, before any write of the session: the card as it came.
+    var firstRead: [Int: [UInt8]] = [:]
+    /// The tag nonces of the session in order; nil for a nested one no key decrypted.
+    var nonces: [UInt32?] = []
     var keys: [FoundKey] = []
     var failedAuthentications: [(frame: Int, sector: Int?, keyType: MIFAREClassicCommand.KeyType?)] = []
 
@@ -67,6 +76,8 @@ struct MIFAREClassicSession {
     init(keepingFrom old: MIFAREClassicSession) {
         blocks = old.blocks
         written = old.written
+        firstRead = old.firstRead
+        nonces = old.nonces
         keys = old.keys
         failedAuthentications = old.failedAuthentications
     }

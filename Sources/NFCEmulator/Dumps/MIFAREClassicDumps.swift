@@ -126,3 +126,51 @@ enum MIFAREClassicDumps {
         return try dump(blocks: blocks, uid: nil, name: name)
     }
 }
+
+extension MIFAREClassicDump {
+    /// The card a trace's dissection rebuilt (`emulate --from-trace`, replay): a blank card of
+    /// the size its SAK (and the blocks read) say, the blocks as first read, trailers with the
+    /// keys that opened their sectors and the access bits read, and the trace's nonces to answer
+    /// its authentications with, so that the recorded reader frames decrypt.
+    public init(reconstruction r: MIFAREClassicReconstruction) {
+        var notes: [String] = []
+        let highest = r.blocks.keys.max() ?? 0
+        var size: MIFAREClassicMemory.Size
+        switch r.sak ?? 0x08 {
+        case 0x09: size = .mini
+        case 0x19: size = .twoK
+        case 0x18, 0x38: size = .fourK
+        default: size = .oneK
+        }
+        if highest >= size.blockCount { size = MIFAREClassicMemory.Size.allCases.first { $0.blockCount > highest } ?? .fourK }
+        var memory = MIFAREClassicMemory.blank(size, uid: r.uid)
+        for (b, data) in r.blocks where b < size.blockCount && data.count == 16 {
+            if MIFAREClassicLayout.isTrailer(b) {
+                // Key A always reads as zeros; the access bits and GPB are real; key B is real
+                // only where the trailer let it be read.
+                memory.blocks[b].replaceSubrange(6..<10, with: data[6..<10])
+                if MIFAREClassicAccessBits.keyBReadable(MIFAREClassicAccessBits(Array(data[6..<9])).condition(3)) {
+                    memory.blocks[b].replaceSubrange(10..<16, with: data[10..<16])
+                }
+            } else {
+                memory.blocks[b] = data
+            }
+        }
+        var sectorsWithKeys = Set<Int>()
+        for k in r.keys where MIFAREClassicLayout.trailer(ofSector: k.sector) < size.blockCount {
+            let t = MIFAREClassicLayout.trailer(ofSector: k.sector)
+            memory.blocks[t].replaceSubrange(k.keyType == "A" ? 0..<6 : 10..<16, with: Crypto1.key(k.value))
+            sectorsWithKeys.insert(k.sector)
+        }
+        let sectorsRead = Set(r.blocks.keys.map { MIFAREClassicLayout.sector(ofBlock: $0) })
+        let keyless = sectorsRead.subtracting(sectorsWithKeys).sorted()
+        if !keyless.isEmpty {
+            notes.append("the trace shows no key for sector\(keyless.count == 1 ? "" : "s") \(keyless.map(String.init).joined(separator: ", ")); FFFFFFFFFFFF is assumed")
+        }
+        if r.nonces.contains(nil) {
+            notes.append("a nested authentication of the trace could not be decrypted: its nonce is unknown, and a replay diverges there")
+        }
+        self.init(memory: memory, uid: r.uid, atqa: r.atqa.map { ATQA(value: $0) }, sak: r.sak.map { SAK($0) }, notes: notes)
+        nonces = r.nonces.prefix { $0 != nil }.compactMap { $0 }
+    }
+}

@@ -67,6 +67,7 @@ public struct TagDump: Sendable {
         case .type2(let r): self.init(Type2Dump(reconstruction: r))
         case .iso15693(let r): self.init(ISO15693Dump(reconstruction: r))
         case .felica(let r): self.init(FeliCaDump(reconstruction: r))
+        case .mifareClassic(let r): self.init(MIFAREClassicDump(reconstruction: r))
         }
     }
 }

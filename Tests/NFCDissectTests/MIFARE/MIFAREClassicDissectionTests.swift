@@ -157,7 +157,9 @@ import NFCCore
         }
         let session = Self.sessions(events).first
         let block5 = session?.memory.first { $0.label == "Sector 1" }?.children.first
-        #expect(block5?.value == Hex.string(value) + " (written)")
+        // DECREMENT by 1 and TRANSFER back: the dissector follows the transfer buffer.
+        #expect(block5?.value == Hex.string(MIFAREClassicValueBlock(value: 99, address: 5).encode()) + " (written)")
+        #expect(block5?.children.first { $0.key == "mfc.value" }?.value == "99")
     }
 
     @Test func aWrongKeyIsAFailedAuthenticationAndANestedOneIsFollowed() {

@@ -3,78 +3,6 @@ import NFCCore
 import NFCDissect
 @testable import NFCEmulator
 
-/// A reader for the emulated Classic card: it speaks the protocol with Crypto1 on its side,
-/// and records every frame both ways, so the dissector can read the exchange afterwards.
-final class ClassicReader {
-    let tag: EmulatedTag
-    var frames: [Frame] = []
-    var cipher: Crypto1?
-    var uid: [UInt8] = []
-
-    init(_ tag: EmulatedTag) { self.tag = tag }
-
-    /// Sends `payload` (CRC added when `crc`), encrypted in a session; returns the answer in clear
-    /// (4-bit answers as one byte) or nil for silence.
-    @discardableResult
-    func send(_ payload: [UInt8], bits: UInt8 = 8, crc: Bool = true) -> [UInt8]? {
-        var bytes = crc ? CRC.appending(.a, to: payload) : payload
-        var parityErrors: [Int] = []
-        if var c = cipher {
-            let (sent, parity) = c.encrypt(bytes)
-            bytes = sent
-            parityErrors = Crypto1.parityErrors(sent: sent, parity: parity)
-            cipher = c
-        }
-        let frame = Frame(.data(.readerToTag), bytes: bytes, lastByteBits: bits, parityErrors: parityErrors)
-        frames.append(frame)
-        guard let answer = tag.respond(to: frame) else { return nil }
-        frames.append(answer)
-        guard var c = cipher else { return answer.bytes }
-        defer { cipher = c }
-        if answer.lastByteBits == 4 { return [c.crypt(bits: 4, of: answer.bytes[0])] }
-        return c.crypt(answer.bytes)
-    }
-
-    /// The reader switches its field off and on, as readers do between cards.
-    func fieldReset() {
-        tag.fieldOff()
-        frames.append(Frame(.fieldOff))
-        tag.fieldOn()
-        frames.append(Frame(.fieldOn))
-        cipher = nil
-    }
-
-    func activate() {
-        if cipher != nil { fieldReset() }
-        cipher = nil
-        send([0x52], bits: 7, crc: false)
-        send([0x93, 0x20], crc: false)
-        guard let cl1 = frames.last?.bytes else { return }
-        uid = Array(cl1.prefix(4))
-        send([0x93, 0x70] + cl1)
-    }
-
-    /// AUTH with `key`; true when the card accepted it.
-    func authenticate(_ keyType: MIFAREClassicCommand.KeyType, block: UInt8, key: UInt64, nr: UInt32 = 0x1234_5678) -> Bool {
-        let nested = cipher != nil
-        guard let ntBytes = send(MIFAREClassicCommand.authenticate(keyType, block: block).encode()), ntBytes.count == 4 else { return false }
-        var c = Crypto1(key: Crypto1.key(key))
-        let u = MIFARENonce.value(uid)
-        // In a session the reader decrypted {nT} with the old stream; it is really under the new key.
-        let nt = nested ? c.wordDecrypting(MIFARENonce.value(frames.last!.bytes), xor: u) : { c.word(input: u ^ MIFARENonce.value(ntBytes)); return MIFARENonce.value(ntBytes) }()
-        let encNR = nr ^ c.word(input: nr)
-        let encAR = MIFARENonce.successor(nt, 64) ^ c.word()
-        cipher = nil
-        let frame = Frame(.data(.readerToTag), bytes: MIFARENonce.bytes(encNR) + MIFARENonce.bytes(encAR))
-        frames.append(frame)
-        guard let answer = tag.respond(to: frame) else { return false }
-        frames.append(answer)
-        guard MIFARENonce.value(answer.bytes) ^ c.word() == MIFARENonce.successor(nt, 96) else { return false }
-        cipher = c
-        return true
-    }
-}
-
 @Suite struct MIFAREClassicTagTests {
     static let uid: [UInt8] = [0xDE, 0xAD, 0xBE, 0xEF]
 
@@ -86,7 +14,7 @@ final class ClassicReader {
 
     @Test func readWriteAndValueOperationsOnABlankCard() {
         let tag = Self.card()
-        var r = ClassicReader(tag)
+        let r = MIFAREClassicReader(tag)
         r.activate()
         #expect(r.authenticate(.a, block: 4, key: 0xFFFF_FFFF_FFFF))
         #expect(r.send(MIFAREClassicCommand.read(block: 4).encode()).map { Array($0.prefix(16)) } == [UInt8](repeating: 0, count: 16))
@@ -118,7 +46,7 @@ final class ClassicReader {
             m.blocks[11] = Crypto1.key(0x3B7E_4FD5_75AD) + [0xFF, 0x07, 0x80, 0x69] + Crypto1.key(0xFFFF_FFFF_FFFF)
             m.blocks[8] = [UInt8](repeating: 0x88, count: 16)
         }
-        var r = ClassicReader(tag)
+        let r = MIFAREClassicReader(tag)
         r.activate()
         #expect(!r.authenticate(.a, block: 8, key: 0xFFFF_FFFF_FFFF))
         r.activate()
@@ -132,7 +60,7 @@ final class ClassicReader {
         let tag = Self.card { m in
             m.blocks[7] = Crypto1.key(0xA0A1_A2A3_A4A5) + [0x78, 0x77, 0x88, 0x00] + Crypto1.key(0xB0B1_B2B3_B4B5)
         }
-        var r = ClassicReader(tag)
+        let r = MIFAREClassicReader(tag)
         r.activate()
         #expect(r.authenticate(.a, block: 4, key: 0xA0A1_A2A3_A4A5))
         #expect(r.send(MIFAREClassicCommand.read(block: 4).encode())?.count == 18)
