@@ -112,7 +112,8 @@ enum MIFAREClassicSummary {
             children.append(Field("mfc.ndef", "NDEF (sectors \(ndefSectors.map(String.init).joined(separator: ", ")))", area.ndef == nil ? "no complete NDEF message read" : "",
                                   children: TagTLVDescriber.fields(area, prefix: "mfc")))
         }
-        return Field("mfc.mad", "MAD v\(mad.version)", "\(mad.aids.filter { $0 != 0 }.count) sectors allocated", children: children)
+        let allocated = mad.aids.filter { $0 != 0 }.count
+        return Field("mfc.mad", "MAD v\(mad.version)", "\(allocated) sector\(allocated == 1 ? "" : "s") allocated", children: children)
     }
 }
 
