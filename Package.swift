@@ -67,7 +67,7 @@ let package = Package(
         .testTarget(name: "NFCReplayTests", dependencies: ["NFCCore", "NFCCapture", "NFCDissect", "NFCEmulator", "NFCReplay"], exclude: ["Golden"]),
         .testTarget(
             name: "NFCFuzzTests",
-            dependencies: ["NFCCore", "NFCCapture", "NFCEmulator", "NFCFuzz", "NFCFuzzTargets"],
+            dependencies: ["NFCCore", "NFCCapture", "NFCDissect", "NFCEmulator", "NFCFuzz", "NFCFuzzTargets"],
             exclude: ["FuzzRegressions"]
         ),
         // Runs the built `nfctrace` binary: exit codes, stdin/stdout, messages.

@@ -4,7 +4,17 @@ import NFCEmulator
 /// What an emulated tag's answers must satisfy whatever the reader sends: the properties the
 /// emulator tests check on random frames, applied to fuzzed sessions.
 enum EmulatorInvariants {
-    static func check(request: Frame, answer: Frame, tag: EmulatedTag, quietInventory: Bool) -> FuzzCheck {
+    /// `encryptedBefore`: a MIFARE Classic card was in a Crypto1 session when the request came
+    /// (its frames are then ciphertext: nothing of their content can be checked from outside).
+    static func check(request: Frame, answer: Frame, tag: EmulatedTag, quietInventory: Bool, encryptedBefore: Bool = false) -> FuzzCheck {
+        if let classic = tag as? MIFAREClassicTag {
+            // In clear, a Classic card answers with an ATQA/UID, a nonce, a 4-bit ACK/NAK or data
+            // with a correct CRC_A; a request with a wrong CRC never gets data.
+            guard !encryptedBefore, !classic.isEncrypting, answer.lastByteBits == 8, answer.bytes.count > 4,
+                  !ISO14443ACommand.recognises(request.bytes, lastByteBits: request.lastByteBits) else { return .ok }
+            if request.lastByteBits == 8, !request.crcStripped, !request.hasValidCRC() { return .mismatch("a Classic frame with a wrong CRC_A gets data") }
+            return .expect(answer.hasValidCRC(.a), "a Classic answer in clear has a wrong CRC_A — \(Hex.string(answer.bytes))")
+        }
         let requestCRC = request.hasValidCRC()
         let payload = Array(request.payloadDroppingValidCRC())
         switch request.technology {

@@ -45,8 +45,9 @@ enum SessionTargets {
             case .fieldOff: tag.fieldOff()
             case .data(.readerToTag):
                 let quietInventory = (tag as? ISO15693Tag).map { $0.state == .quiet && frame.bytes.first.map { $0 & 0x04 != 0 } == true } ?? false
+                let encrypted = (tag as? MIFAREClassicTag)?.isEncrypting ?? false
                 guard let answer = tag.respond(to: frame) else { continue }
-                let check = EmulatorInvariants.check(request: frame, answer: answer, tag: tag, quietInventory: quietInventory)
+                let check = EmulatorInvariants.check(request: frame, answer: answer, tag: tag, quietInventory: quietInventory, encryptedBefore: encrypted)
                 if case .mismatch(let why) = check { return .mismatch(why + (why.contains(" — ") ? "; " : " — ") + "frame \(n + 1): \(Hex.string(frame.bytes.prefix(24)))") }
             default: continue
             }

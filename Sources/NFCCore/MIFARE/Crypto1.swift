@@ -189,6 +189,20 @@ public enum MIFARENonce {
         return n
     }
 
+    /// The n-th nonce an emulated card sends after power-on: 32 outputs of the 16-bit generator
+    /// from a start that depends on n only, so emulated sessions are reproducible (and the
+    /// fuzzer can write sessions an emulated card accepts).
+    public static func emulated(_ n: Int) -> UInt32 {
+        var start: UInt16 = 0x4A6B
+        for _ in 0...n { start = start &* 0x6D &+ 0x3B1 | 1 }
+        var bits = UInt32(start)
+        for k in 0..<16 {
+            let bit = (bits >> UInt32(k) ^ bits >> UInt32(k + 2) ^ bits >> UInt32(k + 3) ^ bits >> UInt32(k + 5)) & 1
+            bits |= bit << UInt32(k + 16)
+        }
+        return bits
+    }
+
     /// Whether the nonce is 32 consecutive outputs of the 16-bit generator:
     /// n_{k+16} = n_k ⊕ n_{k+2} ⊕ n_{k+3} ⊕ n_{k+5} for k = 0 … 15.
     public static func isGeneratorOutput(_ n: UInt32) -> Bool {

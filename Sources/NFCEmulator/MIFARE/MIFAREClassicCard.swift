@@ -90,5 +90,14 @@ public struct MIFAREClassicDump: TagDumpContent, Equatable {
 
     public var summary: String { "\(memory.size.rawValue), UID \(Hex.string(uid))" }
 
+    static let defaultUID: [UInt8] = [0x4E, 0x2A, 0x91, 0xC3]
+
+    /// Blank cards in the transport configuration (every key FFFFFFFFFFFF).
+    static let builtIns: [BuiltInTag] = [(MIFAREClassicMemory.Size.oneK, "mifare-classic-1k"), (.fourK, "mifare-classic-4k"), (.mini, "mifare-mini")].map { size, name in
+        BuiltInTag(name: name, description: "blank \(size.rawValue) in the transport configuration (keys FFFFFFFFFFFF), UID \(Hex.string(defaultUID))") {
+            TagDump(MIFAREClassicDump(memory: .blank(size, uid: defaultUID), uid: defaultUID))
+        }
+    }
+
     public func makeTag() -> EmulatedTag? { MIFAREClassicTag(self) }
 }

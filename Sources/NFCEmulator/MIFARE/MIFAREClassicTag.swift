@@ -26,7 +26,8 @@ public final class MIFAREClassicTag: EmulatedTag {
     private var pendingOperation: (code: MIFAREClassicCommand.Code, block: Int, value: Int32, address: UInt8)?
     private var writeBlock: Int?
     private var nonceIndex = 0
-    private var generator: UInt16 = 0x4A6B
+    /// Authentications since power-on.
+    private var generated = 0
     /// Gen1a: 0 locked, 1 after the 7-bit `40`, 2 unlocked by `43`.
     private var magicStage = 0
 
@@ -37,6 +38,12 @@ public final class MIFAREClassicTag: EmulatedTag {
     }
 
     public var memory: MIFAREClassicMemory { dump.memory }
+
+    /// Whether frames are encrypted now (an authentication under way or done).
+    public var isEncrypting: Bool {
+        if case .none = authentication { return false }
+        return true
+    }
 
     public var summary: String { dump.summary }
 
@@ -49,6 +56,7 @@ public final class MIFAREClassicTag: EmulatedTag {
         listener.reset()
         endCrypto()
         magicStage = 0
+        generated = 0
     }
 
     private func endCrypto() {
@@ -66,21 +74,15 @@ public final class MIFAREClassicTag: EmulatedTag {
 
     // MARK: nonces
 
-    /// The next tag nonce: the recorded ones first (a card rebuilt from a trace), then 32
-    /// outputs of the card's 16-bit generator (x¹⁶+x¹⁴+x¹³+x¹¹+1, §2.3) from a fixed start, so
-    /// that emulated sessions are reproducible.
+    /// The next tag nonce: the recorded ones first (a card rebuilt from a trace), then the
+    /// card generator's outputs (`MIFARENonce.emulated`), counted from power-on.
     private func nextNonce() -> UInt32 {
         if nonceIndex < dump.nonces.count {
             defer { nonceIndex += 1 }
             return dump.nonces[nonceIndex]
         }
-        generator = generator &* 0x6D + 0x3B1 | 1
-        var n = UInt32(generator)
-        for k in 0..<16 {
-            let bit = (n >> UInt32(k) ^ n >> UInt32(k + 2) ^ n >> UInt32(k + 3) ^ n >> UInt32(k + 5)) & 1
-            n |= bit << UInt32(k + 16)
-        }
-        return n
+        defer { generated += 1 }
+        return MIFARENonce.emulated(generated)
     }
 
     // MARK: frames

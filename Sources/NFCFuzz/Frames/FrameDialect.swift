@@ -17,6 +17,15 @@ protocol FrameDialect: Sendable {
     func answer(to request: FuzzFrame?, _ m: inout MutationContext) -> FuzzFrame?
     /// Whether a reader frame carries a command the codec decodes (with a good CRC where one belongs).
     func decodes(_ frame: FuzzFrame) -> Bool
+    /// Whether every reader frame of a sequence decodes, read in order (a dialect with
+    /// encrypted sessions decrypts as it goes).
+    func readerFramesDecode(_ frames: [FuzzFrame]) -> Bool
+}
+
+extension FrameDialect {
+    func readerFramesDecode(_ frames: [FuzzFrame]) -> Bool {
+        frames.allSatisfy { $0.kind != .reader || decodes($0) }
+    }
 }
 
 extension FrameDialect {
@@ -38,6 +47,7 @@ struct NFCADialect: FrameDialect {
     let memory = Type2Shape()
 
     func session(_ m: inout MutationContext) -> [FuzzFrame] {
+        if m.random.chance(30) { return MIFAREClassicSessions.session(&m) }
         let image = memory.sessionContent(&m)
         let header = Array((image + [UInt8](repeating: 0, count: 16)).prefix(16))
         let uid = Array(header[0..<3]) + Array(header[4..<8])
@@ -125,12 +135,19 @@ struct NFCADialect: FrameDialect {
         return .data(.reader, technology, payload: mutated.encode(), crc: !frame.crcStripped)
     }
 
+    /// Frames in clear decode one by one; a MIFARE Classic authentication opened with a
+    /// published key is followed, and the frames after it must decrypt to Classic commands.
+    func readerFramesDecode(_ frames: [FuzzFrame]) -> Bool {
+        MIFAREClassicSessions.readerFramesDecode(frames) { decodes($0) }
+    }
+
     func decodes(_ frame: FuzzFrame) -> Bool {
         if frame.crcStripped || !ISO14443ACommand.carriesCRC(frame.bytes, lastByteBits: frame.lastByteBits) {
             return (try? ISO14443ACommand.decode(frame.bytes, lastByteBits: frame.lastByteBits)) != nil || (try? Type2Command.decode(frame.bytes)) != nil
         }
         guard let payload = frame.payload(ifValidCRC: nil).map(Array.init) else { return false }
-        return (try? ISO14443ACommand.decode(payload)) != nil || (try? Type2Command.decode(payload)) != nil || [0x02, 0x03, 0x0A, 0xB2, 0xC2].contains(payload.first ?? 0)
+        return (try? ISO14443ACommand.decode(payload)) != nil || (try? Type2Command.decode(payload)) != nil
+            || (try? MIFAREClassicCommand.decode(payload)) != nil || [0x02, 0x03, 0x0A, 0xB2, 0xC2].contains(payload.first ?? 0)
     }
 
     func breakReader(_ frame: FuzzFrame, _ m: inout MutationContext) -> FuzzFrame? {

@@ -41,7 +41,7 @@ public struct FramesShape: ShapeMutator {
     public func isWellFormed(_ input: [UInt8]) -> Bool {
         let decoded = FrameSequence.decode(input)
         return decoded.complete && !decoded.frames.isEmpty
-            && decoded.frames.allSatisfy { $0.technology == technology && ($0.kind != .reader || dialect.decodes($0)) }
+            && decoded.frames.allSatisfy { $0.technology == technology } && dialect.readerFramesDecode(decoded.frames)
     }
 
     /// Indices of frames of a kind.
