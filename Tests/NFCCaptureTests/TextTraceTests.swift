@@ -158,6 +158,18 @@ import NFCCore
         #expect(line.hasSuffix("#") ? frames.first?.comment == nil : frames.first?.comment?.contains("\r") == true)
     }
 
+    /// Found by FuzzTextTrace (CI fuzz-smoke, 2026-11-25): a file whose first line ends in CR
+    /// was read line by CR only, so LF-ended lines after it became one frame's comment (frames
+    /// lost, and the comment did not survive write → read). LF ends a line in a CR file too.
+    @Test func aCRFileWithLFLinesKeepsEveryFrame() throws {
+        let (frames, error, reader) = try read("nfctrace 1\r100..200  R  26/7  # first\n300..400  T  44 00\r\n500..600  R  93 20\r700 T 04 A2 2C 12 DE\n")
+        #expect(error == nil && frames.count == 4, "\(frames)")
+        #expect(frames.first?.comment == "first")
+        let text = try Fixtures.write(frames, format: .nfctrace, metadata: reader.metadata)
+        let (back, _, _) = try read(String(decoding: text, as: UTF8.self))
+        #expect(back == frames)
+    }
+
     /// Found by FuzzTextTrace: Int64.min did not read (its magnitude was accumulated as a
     /// positive number), and a malformed event's valid-bit count was not written back.
     @Test func int64MinTimesAndMalformedBitCountsRoundTrip() throws {

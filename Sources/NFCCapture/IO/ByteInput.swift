@@ -177,17 +177,32 @@ public final class ByteInput {
     /// Consumes one line (without its line break), or nil at end of input; `start` is the byte
     /// offset where the line began. A line longer than `limit` bytes is returned cut at `limit`
     /// with `truncated` set.
+    ///
+    /// `.lf`: lines end at LF (a CR before it is dropped; other CRs are text). `.cr`: lines end
+    /// at CR, and also at an LF (CR LF counting once), so a CR file with LF lines mixed in is
+    /// not read as one long line.
     public func readLine(limit: Int = 1 << 20, ending: LineEnding = .lf) -> (line: ArraySlice<UInt8>, start: Int, truncated: Bool)? {
-        let terminator: UInt8 = ending == .lf ? 0x0A : 0x0D
         var scanned = 0
         while true {
             let slice = buffer[(start + scanned)..<end]
-            if let nl = slice.firstIndex(of: terminator) {
+            let found = ending == .lf ? slice.firstIndex(of: 0x0A) : slice.firstIndex { $0 == 0x0D || $0 == 0x0A }
+            if let nl = found {
                 var lineEnd = nl
+                var breakEnd = nl + 1
                 if ending == .lf, lineEnd > start, buffer[lineEnd - 1] == 0x0D { lineEnd -= 1 }
+                if ending == .cr, buffer[nl] == 0x0D {
+                    if nl + 1 < end {
+                        if buffer[nl + 1] == 0x0A { breakEnd = nl + 2 }
+                    } else if !atEOF {
+                        // The byte after the CR is not read yet: it may be the LF of a CR LF.
+                        scanned = nl - start
+                        fill(buffered + 4096)
+                        continue
+                    }
+                }
                 let line = buffer[start..<lineEnd]
                 let lineStart = offset
-                let consumed = nl + 1 - start
+                let consumed = breakEnd - start
                 start += consumed
                 offset += consumed
                 return (line, lineStart, false)
