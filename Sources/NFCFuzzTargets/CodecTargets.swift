@@ -105,6 +105,51 @@ enum CodecTargets {
         return check
     }
 
+    /// MIFARE Classic structures (byte 0 says which, `MIFAREClassicShape`): a command re-encodes
+    /// byte for byte, consistent access bits rebuild from their conditions, a value block
+    /// re-encodes, a MAD's CRC is its own; the NDEF area the MAD names is walked.
+    static func mifareClassic(_ input: [UInt8]) -> FuzzCheck {
+        guard let mode = input.first else { return .ok }
+        let body = Array(input.dropFirst())
+        switch mode {
+        case 0:
+            guard let selector = body.first else { return .ok }
+            let payload = Array(body.dropFirst())
+            let continuation: MIFAREClassicCommand.Continuation = selector == 1 ? .writeData(block: 0) : selector == 2 ? .valueOperand(.decrement, block: 0) : .none
+            guard let command = try? MIFAREClassicCommand.decode(payload, continuation: continuation) else { return .ok }
+            _ = command.name
+            return .expect(command.encode() == payload, "the command re-encodes differently — \(Hex.string(command.encode()))")
+        case 1:
+            guard body.count >= 9 else { return .ok }
+            let bits = MIFAREClassicAccessBits(Array(body[6..<9]))
+            _ = bits.inconsistency
+            for j in 0..<4 {
+                _ = MIFAREClassicAccessBits.dataBlockRights(bits.condition(j))
+                _ = MIFAREClassicAccessBits.trailerRights(bits.condition(j))
+            }
+            guard bits.isConsistent else { return .ok }
+            let rebuilt = MIFAREClassicAccessBits(conditions: (0..<4).map { bits.condition($0) })
+            return .expect(rebuilt.bytes == bits.bytes, "consistent access bits rebuild differently — \(Hex.string(rebuilt.bytes))")
+        case 2:
+            guard let v = MIFAREClassicValueBlock(body) else { return .ok }
+            return .expect(v.encode() == body, "the value block re-encodes differently")
+        default:
+            guard body.count >= 32, let mad = MIFAREApplicationDirectory(Array(body[0..<32])) else { return .ok }
+            let sectors = mad.aids.enumerated().filter { $0.element == MIFAREApplicationDirectory.ndefAID }.map { mad.firstSector + $0.offset }
+            var blocks: [Int: [UInt8]] = [:]
+            let data = Array(body.dropFirst(32))
+            var at = 0
+            for s in sectors {
+                for b in MIFAREClassicLayout.firstBlock(ofSector: s)..<MIFAREClassicLayout.trailer(ofSector: s) where at + 16 <= data.count {
+                    blocks[b] = Array(data[at..<at + 16])
+                    at += 16
+                }
+            }
+            _ = MIFAREClassicNDEF.area(sectors: sectors, blocks: blocks)
+            return .expect(mad.crcIsValid == (CRC.mad(body[1..<32]) == body[0]), "the MAD's CRC check disagrees with CRC.mad")
+        }
+    }
+
     /// The input as a request (re-encodes byte for byte, and its summary), then as the answer to it.
     static func iso15693(_ input: [UInt8]) -> FuzzCheck {
         guard let request = try? ISO15693Request.decode(input) else { return .ok }

@@ -34,6 +34,7 @@ public enum FuzzTargets {
         case "FuzzType5Memory": return CodecTargets.type5Memory
         case "FuzzFeliCaCodec": return CodecTargets.feliCa
         case "FuzzISO15693Codec": return CodecTargets.iso15693
+        case "FuzzMIFAREClassicCodec": return CodecTargets.mifareClassic
         case "FuzzTextTrace": return CaptureTargets.textTrace
         case "FuzzProxmark3Trace": return CaptureTargets.proxmark3
         case "FuzzPcap": return CaptureTargets.pcap

@@ -8,6 +8,19 @@ public struct MIFAREClassicAccessBits: Sendable, Hashable {
 
     public init(_ bytes: [UInt8]) { self.bytes = Array(bytes.prefix(3)) + [UInt8](repeating: 0, count: max(0, 3 - bytes.count)) }
 
+    /// The three bytes for the conditions C1C2C3 of blocks 0, 1, 2 and the trailer, inverted
+    /// copies included.
+    public init(conditions c: [UInt8]) {
+        var c1: UInt8 = 0, c2: UInt8 = 0, c3: UInt8 = 0
+        for j in 0..<4 {
+            let v = j < c.count ? c[j] : 0
+            c1 |= (v >> 2 & 1) << UInt8(j)
+            c2 |= (v >> 1 & 1) << UInt8(j)
+            c3 |= (v & 1) << UInt8(j)
+        }
+        bytes = [(~c2 & 0x0F) << 4 | (~c1 & 0x0F), c1 << 4 | (~c3 & 0x0F), c3 << 4 | c2]
+    }
+
     /// C1 C2 C3 of block j (0–2 data or block groups on 4K large sectors, 3 the trailer) as a
     /// 3-bit number C1C2C3.
     public func condition(_ j: Int) -> UInt8 {

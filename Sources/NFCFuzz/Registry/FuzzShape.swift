@@ -18,6 +18,7 @@ public enum FuzzShape: String, Sendable, CaseIterable {
     case pcap
     case pcapRecord = "pcap-record"
     case dump
+    case mifareClassic = "mifare-classic"
 
     public var mutator: any ShapeMutator {
         switch self {
@@ -36,6 +37,7 @@ public enum FuzzShape: String, Sendable, CaseIterable {
         case .pcap: return PcapShape()
         case .pcapRecord: return PcapRecordShape()
         case .dump: return DumpShape()
+        case .mifareClassic: return MIFAREClassicShape()
         }
     }
 
@@ -56,6 +58,7 @@ public enum FuzzShape: String, Sendable, CaseIterable {
         case .pcap: return "pcap/pcapng capture, link types 264 and 150"
         case .pcapRecord: return "one pcap record with its ISO 14443 or nfctrace pseudo-header"
         case .dump: return "tag dump file (Flipper .nfc, Proxmark3 JSON, raw pages)"
+        case .mifareClassic: return "MIFARE Classic command, sector trailer, value block or MAD with NDEF sectors (byte 0 says which)"
         }
     }
 }
