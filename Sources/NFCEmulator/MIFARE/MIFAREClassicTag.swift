@@ -283,7 +283,7 @@ public final class MIFAREClassicTag: EmulatedTag {
     }
 
     /// The key an operation on `block` runs under: the block must be in the authenticated
-    /// sector, and a key B that can be read is no key (MF1S50 §8.7.3: memory access is refused).
+    /// sector, and a key B that can be read is no key (NXP: the card then refuses memory access; protocols-wave2.md §1.3).
     private func permitted(block: Int) -> MIFAREClassicCommand.KeyType? {
         guard case .authenticated(let sector, let keyType) = authentication, MIFAREClassicLayout.sector(ofBlock: block) == sector else { return nil }
         let trailer = memory.condition(ofBlock: MIFAREClassicLayout.trailer(ofSector: sector))
