@@ -116,6 +116,7 @@ final class ISO14443ADissector: SessionDissector {
         case .shortFrame(let b):
             ctx.summary = command.name
             if let magic = MIFAREClassicFrames.magicShortFrame(b) {
+                s.magicWakeUp = true
                 ctx.summary += ": \(magic)"
                 ctx.sink.add(Field("iso14443a.short_frame", "Short frame", .byte(b, note: magic), range: ISO14443ACommand.Layout.code.range))
             } else {

@@ -97,7 +97,9 @@ struct ISO14443ASession: DissectorSession {
 
     /// Whether reader frames are MIFARE Classic commands: the SAK named a Classic card and no
     /// RATS switched it to ISO-DEP.
-    var isMIFAREClassic: Bool { ats == nil && sak?.isMIFAREClassic == true }
+    var isMIFAREClassic: Bool { ats == nil && (sak?.isMIFAREClassic == true || magicWakeUp) }
+    /// A magic card's 7-bit backdoor wake-up was sent: Classic commands follow, in clear.
+    var magicWakeUp = false
 
     /// The UID word Crypto1 takes: the 4 bytes of the last cascade level (protocols-wave2.md §1.7).
     var cryptoUID: UInt32? {

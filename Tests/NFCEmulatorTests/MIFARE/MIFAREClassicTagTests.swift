@@ -78,6 +78,25 @@ import NFCDissect
         #expect(r.send(MIFAREClassicCommand.write(block: 0).encode()) == [0x04])
     }
 
+    @Test func gen1aBackdoorOpensBlockZero() {
+        var dump = MIFAREClassicDump(memory: .blank(.oneK, uid: Self.uid), uid: Self.uid)
+        dump.gen1a = true
+        let tag = MIFAREClassicTag(dump)!
+        let r = MIFAREClassicReader(tag)
+        #expect(r.send([0x40], bits: 7, crc: false) == [0x0A])
+        #expect(r.send([0x43], crc: false) == [0x0A])
+        #expect(r.send(MIFAREClassicCommand.read(block: 0).encode()).map { Array($0.prefix(4)) } == Self.uid)
+        let block0: [UInt8] = [0x01, 0x02, 0x03, 0x04, 0x04, 0x08, 0x04, 0x00] + [UInt8](repeating: 0, count: 8)
+        #expect(r.send(MIFAREClassicCommand.write(block: 0).encode()) == [0x0A])
+        #expect(r.send(MIFAREClassicCommand.writeData(block0).encode()) == [0x0A])
+        #expect(tag.memory.blocks[0] == block0)
+        // Without the backdoor the same frames are not answered.
+        let plain = MIFAREClassicReader(Self.card())
+        #expect(plain.send([0x40], bits: 7, crc: false) == nil)
+        let d = Dissector.dissect(r.frames).compactMap { e -> String? in if case .frame(let f) = e { return f.summary } else { return nil } }
+        #expect(d.prefix(4) == ["short frame 0x40: magic wake-up 1 (Gen1a backdoor)", "ACK", "magic wake-up 2 (Gen1a backdoor)", "ACK"], "\(d)")
+    }
+
     @Test func dumpsLoadAndSaveRoundTrips() throws {
         let tag = Self.card { m in m.blocks[4] = Array(0..<16) }
         let saved = try #require(tag.savedDump())
