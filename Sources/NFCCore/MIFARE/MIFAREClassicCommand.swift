@@ -75,6 +75,8 @@ public enum MIFAREClassicCommand: Sendable, Hashable {
         public static let data = FieldLayout(0, 16, "16 data bytes")
         /// Value operation part 2 (no command code).
         public static let operand = FieldLayout(0, 4, "4-byte operand")
+        /// A Gen1a backdoor command: one byte, no CRC.
+        public static let magic = FieldLayout(0, 1, "magic command")
     }
 
     public var code: Code? {
@@ -184,6 +186,9 @@ public enum MIFAREClassicCommand: Sendable, Hashable {
 public enum MIFAREClassicAcknowledgement: Sendable, Hashable, CustomStringConvertible {
     case ack
     case nak(UInt8)
+
+    /// The answer: the low 4 bits of a 4-bit frame.
+    public static let layout = FieldLayout(0, 1, "4-bit ACK/NAK")
 
     public init(_ nibble: UInt8) {
         self = nibble & 0x0F == 0x0A ? .ack : .nak(nibble & 0x0F)

@@ -72,6 +72,15 @@ public struct MIFAREClassicKeyList: Sendable {
 
 /// One authentication as a trace shows it, and what a key does to it (protocols-wave2.md §2.4).
 public enum MIFAREClassicAuthentication {
+    /// The frames of the three passes: the tag's nT (or {nT}), the reader's {nR}{aR} (8 bytes,
+    /// no CRC), the tag's {aT}.
+    public enum Layout {
+        public static let tagNonce = FieldLayout(0, 4, "4-byte tag nonce")
+        public static let readerNonce = FieldLayout(0, 4, "4-byte {nR}")
+        public static let readerAnswer = FieldLayout(4, 4, "4-byte {aR}")
+        public static let tagAnswer = FieldLayout(0, 4, "4-byte {aT}")
+    }
+
     /// The tag's nonce: in clear on a first authentication, encrypted under the new key's first
     /// keystream word when nested.
     public enum TagNonce: Sendable, Hashable {

@@ -141,6 +141,23 @@ public struct MIFAREClassicAccessBits: Sendable, Hashable {
     public static func keyBReadable(_ trailerCondition: UInt8) -> Bool { allows(.keyBRead, trailerCondition: trailerCondition) != .never }
 }
 
+/// A sector trailer: key A, the access bits, the general purpose byte, key B (MF1S50 §8.7).
+public enum MIFAREClassicTrailer {
+    public enum Layout {
+        public static let keyA = FieldLayout(0, 6, "key A")
+        public static let accessBits = FieldLayout(6, 3, "access bits")
+        public static let generalPurpose = FieldLayout(9, 1, "general purpose byte")
+        /// The access bits and the GPB, written together.
+        public static let accessAndGPB = FieldLayout(6, 4, "access bits and GPB")
+        public static let keyB = FieldLayout(10, 6, "key B")
+    }
+
+    /// The access bits of a 16-byte trailer.
+    public static func accessBits(_ trailer: [UInt8]) -> MIFAREClassicAccessBits {
+        MIFAREClassicAccessBits(Array(trailer.dropFirst(Layout.accessBits.offset).prefix(Layout.accessBits.width)))
+    }
+}
+
 /// A value block: value, its inverse, value again, then address, ¬address, address, ¬address.
 public struct MIFAREClassicValueBlock: Sendable, Hashable {
     public let value: Int32

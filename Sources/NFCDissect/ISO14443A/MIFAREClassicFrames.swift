@@ -49,7 +49,7 @@ enum MIFAREClassicFrames {
         }
         if let magic = magicCommand(ctx.frame) {
             ctx.summary = magic
-            ctx.sink.add(Field("mfc.magic", "Magic command", .byte(ctx.frame.bytes[0], note: magic), range: 0..<1))
+            ctx.sink.add(Field("mfc.magic", "Magic command", .byte(ctx.frame.bytes[0], note: magic), range: MIFAREClassicCommand.Layout.magic.range))
             return .classic(.magic)
         }
         return command(ctx.frame, &ctx, &c, &s, encrypted: false)
@@ -79,20 +79,21 @@ enum MIFAREClassicFrames {
     static func readerAnswer(_ ctx: inout FrameContext, _ c: inout MIFAREClassicSession, keys: MIFAREClassicKeyRing, uid: UInt32) -> ISO14443APending {
         guard var auth = c.authentication, let nonce = auth.nonce else { return .unknown }
         let bytes = ctx.frame.bytes
-        let encNR = MIFARENonce.value(Array(bytes[0..<4])), encAR = MIFARENonce.value(Array(bytes[4..<8]))
+        let nrRange = MIFAREClassicAuthentication.Layout.readerNonce.range, arRange = MIFAREClassicAuthentication.Layout.readerAnswer.range
+        let encNR = MIFARENonce.value(Array(bytes[nrRange])), encAR = MIFARENonce.value(Array(bytes[arRange]))
         auth.readerAnswer = (ctx.number, encNR, encAR)
         var opened = MIFAREClassicAuthentication.open(uid: uid, nonce: nonce, encryptedNR: encNR, encryptedAR: encAR, keys: keys.candidates)
         if opened == nil, case .plain(let nt) = nonce,
            let key = keys.recoverFromPartial(uid: uid, auth: auth, frame: ctx.number, answer: .init(nt: nt, encryptedNR: encNR, encryptedAR: encAR)) {
             opened = MIFAREClassicAuthentication.open(uid: uid, nonce: nonce, encryptedNR: encNR, encryptedAR: encAR, key: key)
         }
-        var nr = Field("mfc.auth.nr", "{nR} (encrypted reader nonce)", .hex(bytes[0..<4]), range: 0..<4)
-        var ar = Field("mfc.auth.ar", "{aR} (encrypted reader answer)", .hex(bytes[4..<8]), range: 4..<8)
+        var nr = Field("mfc.auth.nr", "{nR} (encrypted reader nonce)", .hex(bytes[nrRange]), range: nrRange)
+        var ar = Field("mfc.auth.ar", "{aR} (encrypted reader answer)", .hex(bytes[arRange]), range: arRange)
         if let opened {
             auth.opened = opened
             if let i = auth.nonceIndex, i < c.nonces.count { c.nonces[i] = opened.nt }
-            nr.children.append(Field("mfc.auth.nr.plain", "nR", .hex(MIFARENonce.bytes(opened.nr)), range: 0..<4))
-            ar.children.append(Field("mfc.auth.ar.plain", "aR", .hex(MIFARENonce.bytes(opened.ar), suffix: " = suc64(nT) (correct)"), range: 4..<8))
+            nr.children.append(Field("mfc.auth.nr.plain", "nR", .hex(MIFARENonce.bytes(opened.nr)), range: nrRange))
+            ar.children.append(Field("mfc.auth.ar.plain", "aR", .hex(MIFARENonce.bytes(opened.ar), suffix: " = suc64(nT) (correct)"), range: arRange))
             ctx.summary = "{nR}{aR}: key \(keys.text(opened.key)) fits (\(auth.target))"
             ctx.sink.add(nr)
             ctx.sink.add(ar)
@@ -231,7 +232,7 @@ enum MIFAREClassicFrames {
                 c.encrypted = nil
                 c.cipher = nil
                 ctx.summary = "{nT} \(Hex.string(ctx.frame.bytes)) (encrypted tag nonce: frame \(frame) was a nested AUTH)"
-                ctx.sink.add(Field("mfc.auth.nt_encrypted", "{nT} (encrypted tag nonce)", .hex(ctx.frame.bytes), range: 0..<4))
+                ctx.sink.add(Field("mfc.auth.nt_encrypted", "{nT} (encrypted tag nonce)", .hex(ctx.frame.bytes), range: MIFAREClassicAuthentication.Layout.tagNonce.range))
                 return
             }
             ctx.summary = "encrypted answer (\(noKey(c.encrypted?.sector ?? nil)))"
@@ -247,7 +248,7 @@ enum MIFAREClassicFrames {
                 if ctx.frame.bytes.count == 1, ctx.frame.lastByteBits == 4 {
                     var plain = ctx.frame
                     plain.bytes = [cipher.crypt(bits: 4, of: ctx.frame.bytes[0])]
-                    ctx.sink.add(Field("mfc.encrypted", "Encrypted", "\(Hex.value(ctx.frame.bytes[0] & 0x0F, digits: 1)) (4 bits)", range: 0..<1))
+                    ctx.sink.add(Field("mfc.encrypted", "Encrypted", "\(Hex.value(ctx.frame.bytes[0] & 0x0F, digits: 1)) (4 bits)", range: MIFAREClassicAcknowledgement.layout.range))
                     c.cipher = cipher
                     answer(to: command, plain, &ctx, &c)
                     return
@@ -280,12 +281,12 @@ enum MIFAREClassicFrames {
         if auth.nested {
             auth.nonce = .encrypted(value)
             ctx.summary = "{nT} \(Hex.string(bytes)) (encrypted tag nonce, nested authentication)"
-            ctx.sink.add(Field("mfc.auth.nt_encrypted", "{nT} (encrypted tag nonce)", .hex(bytes), range: 0..<4))
+            ctx.sink.add(Field("mfc.auth.nt_encrypted", "{nT} (encrypted tag nonce)", .hex(bytes), range: MIFAREClassicAuthentication.Layout.tagNonce.range))
         } else {
             auth.nonce = .plain(value)
             ctx.summary = "nT \(Hex.string(bytes)) (tag nonce)"
             let generated = MIFARENonce.isGeneratorOutput(value)
-            ctx.sink.add(Field("mfc.auth.nt", "nT (tag nonce)", .hex(bytes, suffix: generated ? "" : " (not an output of the card's 16-bit generator)"), range: 0..<4))
+            ctx.sink.add(Field("mfc.auth.nt", "nT (tag nonce)", .hex(bytes, suffix: generated ? "" : " (not an output of the card's 16-bit generator)"), range: MIFAREClassicAuthentication.Layout.tagNonce.range))
         }
         c.authentication = auth
     }
@@ -299,7 +300,7 @@ enum MIFAREClassicFrames {
             ctx.warn("a tag answers a correct {nR}{aR} with the 4-byte {aT}")
             return
         }
-        var at = Field("mfc.auth.at", "{aT} (encrypted tag answer)", .hex(bytes), range: 0..<4)
+        var at = Field("mfc.auth.at", "{aT} (encrypted tag answer)", .hex(bytes), range: MIFAREClassicAuthentication.Layout.tagAnswer.range)
         c.encrypted = (auth.sector, auth.keyType)
         // A whole authentication that no key opened: the key follows from it (mfkey64).
         if auth.opened == nil, case .plain(let nt)? = auth.nonce, let answer = auth.readerAnswer,
@@ -319,7 +320,7 @@ enum MIFAREClassicFrames {
         }
         let plain = MIFARENonce.value(bytes) ^ opened.cipher.word()
         let expected = MIFARENonce.successor(opened.nt, 96)
-        at.children.append(Field("mfc.auth.at.plain", "aT", .hex(MIFARENonce.bytes(plain), suffix: plain == expected ? " = suc96(nT) (correct)" : " (wrong, expected \(Hex.string(MIFARENonce.bytes(expected))))"), range: 0..<4))
+        at.children.append(Field("mfc.auth.at.plain", "aT", .hex(MIFARENonce.bytes(plain), suffix: plain == expected ? " = suc96(nT) (correct)" : " (wrong, expected \(Hex.string(MIFARENonce.bytes(expected))))"), range: MIFAREClassicAuthentication.Layout.tagAnswer.range))
         ctx.sink.add(at)
         if plain != expected { ctx.warn("aT is not suc96(nT): the tag does not hold this key") }
         ctx.summary = "{aT}: authenticated (\(auth.target)) with \(keys.text(opened.key))"
@@ -339,7 +340,7 @@ enum MIFAREClassicFrames {
         }
         let a = MIFAREClassicAcknowledgement(frame.bytes[0])
         ctx.summary = a.description
-        ctx.sink.add(Field("mfc.ack", "Answer", .byte(a.value, note: a.description), range: 0..<1))
+        ctx.sink.add(Field("mfc.ack", "Answer", .byte(a.value, note: a.description), range: MIFAREClassicAcknowledgement.layout.range))
         if a == .ack { onAck(&ctx) }
     }
 

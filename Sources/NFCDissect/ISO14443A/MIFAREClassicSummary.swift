@@ -26,7 +26,7 @@ enum MIFAREClassicSummary {
         for sector in bySector.keys.sorted() {
             let blocks = bySector[sector, default: []].sorted()
             let total = MIFAREClassicLayout.blockCount(ofSector: sector)
-            let trailerCondition = c.blocks[MIFAREClassicLayout.trailer(ofSector: sector)].map { MIFAREClassicAccessBits(Array($0[6..<9])) }
+            let trailerCondition = c.blocks[MIFAREClassicLayout.trailer(ofSector: sector)].map(MIFAREClassicTrailer.accessBits)
             let children = blocks.map { b in block(b, c, sector: sector, access: trailerCondition, diagnostics: &diagnostics) }
             out.append(Field("mfc.memory.sector", "Sector \(sector)", "\(blocks.count) of \(total) blocks known", children: children))
         }
@@ -49,8 +49,10 @@ enum MIFAREClassicSummary {
             ])
         }
         if MIFAREClassicLayout.isTrailer(b), data.count == 16 {
-            let bits = MIFAREClassicAccessBits(Array(data[6..<9]))
-            var children: [Field] = [Field("mfc.trailer.key_a", "Key A", data[0..<6].allSatisfy { $0 == 0 } ? "00 00 00 00 00 00 (key A always reads as zeros)" : Hex.string(data[0..<6]), range: 0..<6)]
+            typealias L = MIFAREClassicTrailer.Layout
+            let bits = MIFAREClassicTrailer.accessBits(data)
+            let keyA = data[L.keyA.range]
+            var children: [Field] = [Field("mfc.trailer.key_a", "Key A", keyA.allSatisfy { $0 == 0 } ? "00 00 00 00 00 00 (key A always reads as zeros)" : Hex.string(keyA), range: L.keyA.range)]
             var accessChildren: [Field] = []
             if let problem = bits.inconsistency {
                 diagnostics.append(Diagnostic(.warning, "sector \(sector) trailer: access bits \(Hex.string(bits.bytes)) are inconsistent: \(problem); the card locks the sector for good"))
@@ -63,10 +65,10 @@ enum MIFAREClassicSummary {
                 let t = bits.condition(3)
                 accessChildren.append(Field("mfc.access.trailer", "Trailer (C1C2C3 \(String(t, radix: 2).leftPadded(3)))", MIFAREClassicAccessBits.trailerRights(t)))
             }
-            children.append(Field("mfc.trailer.access", "Access bits", Hex.string(bits.bytes) + (bits.isConsistent ? " (consistent)" : " (inconsistent)"), range: 6..<9, children: accessChildren))
-            children.append(Field("mfc.trailer.gpb", "General purpose byte", .byte(data[9]), range: 9..<10))
+            children.append(Field("mfc.trailer.access", "Access bits", Hex.string(bits.bytes) + (bits.isConsistent ? " (consistent)" : " (inconsistent)"), range: L.accessBits.range, children: accessChildren))
+            children.append(Field("mfc.trailer.gpb", "General purpose byte", .byte(data[L.generalPurpose.offset]), range: L.generalPurpose.range))
             let keyBIsData = bits.isConsistent && MIFAREClassicAccessBits.keyBReadable(bits.condition(3))
-            children.append(Field("mfc.trailer.key_b", keyBIsData ? "Key B (readable: data, not a key)" : "Key B", Hex.string(data[10..<16]), range: 10..<16))
+            children.append(Field("mfc.trailer.key_b", keyBIsData ? "Key B (readable: data, not a key)" : "Key B", Hex.string(data[L.keyB.range]), range: L.keyB.range))
             return Field("mfc.memory.block", FieldName(label + " (trailer)"), Hex.string(data) + written, children: children)
         }
         if let v = MIFAREClassicValueBlock(data) {

@@ -26,7 +26,7 @@ enum MIFAREClassicDumps {
         var notes = notes
         for s in 0..<MIFAREClassicLayout.sector(ofBlock: size.blockCount - 1) + 1 {
             let t = MIFAREClassicLayout.trailer(ofSector: s)
-            if let problem = MIFAREClassicAccessBits(Array(blocks[t][6..<9])).inconsistency {
+            if let problem = MIFAREClassicTrailer.accessBits(blocks[t]).inconsistency {
                 notes.append("\(name): sector \(s) has inconsistent access bits (\(problem)); like a real card, the emulator then refuses every access to it")
             }
         }
@@ -148,9 +148,9 @@ extension MIFAREClassicDump {
             if MIFAREClassicLayout.isTrailer(b) {
                 // Key A always reads as zeros; the access bits and GPB are real; key B is real
                 // only where the trailer let it be read.
-                memory.blocks[b].replaceSubrange(6..<10, with: data[6..<10])
-                if MIFAREClassicAccessBits.keyBReadable(MIFAREClassicAccessBits(Array(data[6..<9])).condition(3)) {
-                    memory.blocks[b].replaceSubrange(10..<16, with: data[10..<16])
+                memory.blocks[b].replaceSubrange(MIFAREClassicTrailer.Layout.accessAndGPB.range, with: data[MIFAREClassicTrailer.Layout.accessAndGPB.range])
+                if MIFAREClassicAccessBits.keyBReadable(MIFAREClassicTrailer.accessBits(data).condition(3)) {
+                    memory.blocks[b].replaceSubrange(MIFAREClassicTrailer.Layout.keyB.range, with: data[MIFAREClassicTrailer.Layout.keyB.range])
                 }
             } else {
                 memory.blocks[b] = data
@@ -159,7 +159,7 @@ extension MIFAREClassicDump {
         var sectorsWithKeys = Set<Int>()
         for k in r.keys where MIFAREClassicLayout.trailer(ofSector: k.sector) < size.blockCount {
             let t = MIFAREClassicLayout.trailer(ofSector: k.sector)
-            memory.blocks[t].replaceSubrange(k.keyType == "A" ? 0..<6 : 10..<16, with: Crypto1.key(k.value))
+            memory.blocks[t].replaceSubrange(k.keyType == "A" ? MIFAREClassicTrailer.Layout.keyA.range : MIFAREClassicTrailer.Layout.keyB.range, with: Crypto1.key(k.value))
             sectorsWithKeys.insert(k.sector)
         }
         let sectorsRead = Set(r.blocks.keys.map { MIFAREClassicLayout.sector(ofBlock: $0) })

@@ -52,11 +52,11 @@ public struct MIFAREClassicMemory: Sendable, Equatable {
 
     public func key(_ type: MIFAREClassicCommand.KeyType, sector: Int) -> [UInt8] {
         let t = blocks[MIFAREClassicLayout.trailer(ofSector: sector)]
-        return type == .a ? Array(t[0..<6]) : Array(t[10..<16])
+        return type == .a ? Array(t[MIFAREClassicTrailer.Layout.keyA.range]) : Array(t[MIFAREClassicTrailer.Layout.keyB.range])
     }
 
     public func access(sector: Int) -> MIFAREClassicAccessBits {
-        MIFAREClassicAccessBits(Array(blocks[MIFAREClassicLayout.trailer(ofSector: sector)][6..<9]))
+        MIFAREClassicTrailer.accessBits(blocks[MIFAREClassicLayout.trailer(ofSector: sector)])
     }
 
     /// The access condition of `block` (its group on a 4K large sector).

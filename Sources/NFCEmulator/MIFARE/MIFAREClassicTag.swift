@@ -297,8 +297,8 @@ public final class MIFAREClassicTag: EmulatedTag {
         let t = memory.blocks[b]
         let c = memory.condition(ofBlock: b)
         var out = [UInt8](repeating: 0, count: 16)
-        if MIFAREClassicAccessBits.allows(.accessRead, trailerCondition: c).contains(key) { out.replaceSubrange(6..<10, with: t[6..<10]) }
-        if MIFAREClassicAccessBits.allows(.keyBRead, trailerCondition: c).contains(key) { out.replaceSubrange(10..<16, with: t[10..<16]) }
+        if MIFAREClassicAccessBits.allows(.accessRead, trailerCondition: c).contains(key) { out.replaceSubrange(MIFAREClassicTrailer.Layout.accessAndGPB.range, with: t[MIFAREClassicTrailer.Layout.accessAndGPB.range]) }
+        if MIFAREClassicAccessBits.allows(.keyBRead, trailerCondition: c).contains(key) { out.replaceSubrange(MIFAREClassicTrailer.Layout.keyB.range, with: t[MIFAREClassicTrailer.Layout.keyB.range]) }
         return out
     }
 
@@ -308,9 +308,9 @@ public final class MIFAREClassicTag: EmulatedTag {
         let c = memory.condition(ofBlock: b)
         var t = memory.blocks[b]
         var any = false
-        if MIFAREClassicAccessBits.allows(.keyAWrite, trailerCondition: c).contains(key) { t.replaceSubrange(0..<6, with: data[0..<6]); any = true }
-        if MIFAREClassicAccessBits.allows(.accessWrite, trailerCondition: c).contains(key) { t.replaceSubrange(6..<10, with: data[6..<10]); any = true }
-        if MIFAREClassicAccessBits.allows(.keyBWrite, trailerCondition: c).contains(key) { t.replaceSubrange(10..<16, with: data[10..<16]); any = true }
+        if MIFAREClassicAccessBits.allows(.keyAWrite, trailerCondition: c).contains(key) { t.replaceSubrange(MIFAREClassicTrailer.Layout.keyA.range, with: data[MIFAREClassicTrailer.Layout.keyA.range]); any = true }
+        if MIFAREClassicAccessBits.allows(.accessWrite, trailerCondition: c).contains(key) { t.replaceSubrange(MIFAREClassicTrailer.Layout.accessAndGPB.range, with: data[MIFAREClassicTrailer.Layout.accessAndGPB.range]); any = true }
+        if MIFAREClassicAccessBits.allows(.keyBWrite, trailerCondition: c).contains(key) { t.replaceSubrange(MIFAREClassicTrailer.Layout.keyB.range, with: data[MIFAREClassicTrailer.Layout.keyB.range]); any = true }
         guard any else { return nak(0x4, to: frame) }
         dump.memory.blocks[b] = t
         return ack(to: frame)
