@@ -47,4 +47,18 @@ import NFCEmulator
         }
         #expect(best >= 6, "activation (3), nT, {aT} and at least one command answered")
     }
+
+    /// Found by fuzz-smoke in CI: the value-block mutation added an offset with a trapping
+    /// subtraction, so a value near Int32.min crashed the mutator (libFuzzer saw a crash with
+    /// no input). Values at both ends, mutated many times.
+    @Test func valueBlocksAtTheEdgesMutateWithoutTrapping() {
+        let shape = MIFAREClassicShape()
+        for value in [Int32.min, Int32.min + 1, Int32.max, -1, 0] {
+            let input = [2] + MIFAREClassicValueBlock(value: value, address: 4).encode()
+            for seed in 0..<300 as Range<UInt64> {
+                var m = MutationContext(seed: seed, maxSize: 4096)
+                if let out = shape.mutateStructure(input, &m) { #expect(shape.isWellFormed(out)) }
+            }
+        }
+    }
 }

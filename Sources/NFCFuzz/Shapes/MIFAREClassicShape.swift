@@ -87,7 +87,7 @@ public struct MIFAREClassicShape: ShapeMutator {
             out.replaceSubrange(7..<10, with: bits.bytes)
         case 2:
             guard let v = MIFAREClassicValueBlock(Array(input.dropFirst())) else { return nil }
-            out = [2] + MIFAREClassicValueBlock(value: m.random.chance(50) ? v.value &+ Int32(m.random.below(200)) - 100 : v.value, address: m.random.byte()).encode()
+            out = [2] + MIFAREClassicValueBlock(value: m.random.chance(50) ? v.value &+ (Int32(m.random.below(200)) &- 100) : v.value, address: m.random.byte()).encode()
         default:
             // Another AID for a sector, the CRC recomputed.
             let at = 3 + 2 * m.random.below(15)
