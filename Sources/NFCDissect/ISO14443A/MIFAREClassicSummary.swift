@@ -9,18 +9,21 @@ enum MIFAREClassicSummary {
         return "keys: " + c.keys.map { k in "\(k.sector.map { "sector \($0)" } ?? "sector ?") \(k.keyType?.rawValue ?? "?") \(k.shown)" }.joined(separator: ", ")
     }
 
+    /// `sector 2, key A`, or `sector unknown, key ?` for an authentication no key opened.
+    static func target(_ sector: Int?, _ keyType: MIFAREClassicCommand.KeyType?) -> String {
+        "\(sector.map { "sector \($0)" } ?? "sector unknown"), key \(keyType?.rawValue ?? "?")"
+    }
+
     static func fields(_ c: MIFAREClassicSession, diagnostics: inout [Diagnostic]) -> [Field] {
         var out: [Field] = []
         for k in c.keys {
-            let where_ = "\(k.sector.map { "sector \($0)" } ?? "sector unknown"), key \(k.keyType?.rawValue ?? "?")"
-            out.append(Field("mfc.key", "Key (\(where_))", "\(k.shown) (\(k.key.source), frame \(k.frame))"))
+            out.append(Field("mfc.key", "Key (\(target(k.sector, k.keyType)))", "\(k.shown) (\(k.key.source), frame \(k.frame))"))
         }
         var failed = c.failedAuthentications
         // An authentication the card never answered before the session ended failed too.
         if let a = c.authentication, a.readerAnswered { failed.append((a.frame, a.sector, a.keyType)) }
         for f in failed {
-            let where_ = "\(f.sector.map { "sector \($0)" } ?? "sector unknown"), key \(f.keyType?.rawValue ?? "?")"
-            out.append(Field("mfc.failed_auth", "Failed authentication", "frame \(f.frame) (\(where_)): the card did not answer {nR}{aR}"))
+            out.append(Field("mfc.failed_auth", "Failed authentication", "frame \(f.frame) (\(target(f.sector, f.keyType))): the card did not answer {nR}{aR}"))
         }
         let bySector = Dictionary(grouping: c.blocks.keys, by: { MIFAREClassicLayout.sector(ofBlock: $0) })
         for sector in bySector.keys.sorted() {
