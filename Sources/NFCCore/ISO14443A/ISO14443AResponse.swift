@@ -87,7 +87,10 @@ public struct SAK: Sendable, Hashable {
     /// §1.7): Classic Mini/1K/2K/4K, Plus in SL1, Infineon's 1K, and SmartMX cards emulating a
     /// Classic (`28`/`38`, until a RATS switches them to ISO-DEP).
     public var isMIFAREClassic: Bool {
-        !uidIncomplete && [0x08, 0x09, 0x18, 0x19, 0x88, 0x28, 0x38].contains(raw)
+        switch raw {
+        case 0x08, 0x09, 0x18, 0x19, 0x88, 0x28, 0x38: return true
+        default: return false
+        }
     }
 
     /// MIFARE Classic and friends use b4/b5 (AN10833).

@@ -10,8 +10,7 @@ enum MIFAREClassicFrames {
     /// inside an authentication or an encrypted session every whole-byte frame does (a 7-bit
     /// REQA/WUPA still starts over).
     static func ownsReaderFrame(_ frame: Frame, _ s: ISO14443ASession) -> Bool {
-        guard let c = s.classic, frame.lastByteBits == 8 else { return false }
-        return c.encrypted != nil || c.authentication != nil
+        frame.lastByteBits == 8 && s.classic?.inSession == true
     }
 
     // MARK: reader frames

@@ -72,6 +72,9 @@ struct MIFAREClassicSession {
 
     init() {}
 
+    /// An authentication under way or done: frames are Crypto1's.
+    var inSession: Bool { encrypted != nil || authentication != nil }
+
     /// After HALT: no authentication and no cipher, what the session learnt kept.
     init(keepingFrom old: MIFAREClassicSession) {
         blocks = old.blocks
