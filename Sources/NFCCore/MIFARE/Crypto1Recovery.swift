@@ -86,9 +86,13 @@ public enum Crypto1Recovery {
     public static func states(keystream bits: [UInt8]) -> [UInt64] {
         let n = bits.count & ~1
         guard n >= 32 else { return [] }
-        let odd = half(stride(from: 0, to: n, by: 2).map { bits[$0] & 1 })    // cells 9, 11, …
-        let even = half(stride(from: 1, to: n, by: 2).map { bits[$0] & 1 })   // cells 10, 12, …
-        let cells = 20 + n / 2 - 1
+        // The halves are searched with at most 40 bits (20 each): the lists keep about 2¹⁹
+        // entries whatever the length, so later bits only cost time there; 30 feedback
+        // equations then leave a few hundred pairs, and every pair is checked on all `n` bits.
+        let searched = min(n, 40)
+        let odd = half(stride(from: 0, to: searched, by: 2).map { bits[$0] & 1 })    // cells 9, 11, …
+        let even = half(stride(from: 1, to: searched, by: 2).map { bits[$0] & 1 })   // cells 10, 12, …
+        let cells = 20 + searched / 2 - 1
         // Equations whose cells all lie in the lists: m − 48 ≥ 9 and m ≤ the last even cell.
         let equations = Array(57...min(10 + 2 * (cells - 1), 57 + 31))
         let oddShares = Shares(equations: equations, oddCells: true, cells: cells)
