@@ -1,4 +1,5 @@
 import NFCCore
+import NFCFuzz
 import NFCDissect
 
 /// Targets for the codecs: NDEF, tag memory, FeliCa and ISO 15693 frames.
@@ -115,8 +116,7 @@ enum CodecTargets {
         case 0:
             guard let selector = body.first else { return .ok }
             let payload = Array(body.dropFirst())
-            let continuation: MIFAREClassicCommand.Continuation = selector == 1 ? .writeData(block: 0) : selector == 2 ? .valueOperand(.decrement, block: 0) : .none
-            guard let command = try? MIFAREClassicCommand.decode(payload, continuation: continuation) else { return .ok }
+            guard let command = try? MIFAREClassicCommand.decode(payload, continuation: MIFAREClassicShape.continuation(selector)) else { return .ok }
             _ = command.name
             return .expect(command.encode() == payload, "the command re-encodes differently — \(Hex.string(command.encode()))")
         case 1:

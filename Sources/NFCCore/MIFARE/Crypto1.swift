@@ -26,6 +26,9 @@ public struct Crypto1: Sendable, Equatable {
     /// `FFFFFFFFFFFF` → 0xFFFFFFFFFFFF: a key as the 12 hex digits people write.
     public static func key(_ value: UInt64) -> [UInt8] { (0..<6).map { UInt8(truncatingIfNeeded: value >> UInt64(8 * (5 - $0))) } }
 
+    /// The other way: a key's 6 bytes as the 48-bit value people write.
+    public static func value(ofKey bytes: [UInt8]) -> UInt64 { bytes.prefix(6).reduce(0) { $0 << 8 | UInt64($1) } }
+
     // MARK: filter
 
     /// The two 4-input functions and the 5-input one as truth tables: bit i is the value at

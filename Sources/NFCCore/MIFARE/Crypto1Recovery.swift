@@ -182,6 +182,6 @@ public enum Crypto1Recovery {
         var c = Crypto1(state: state)
         for bit in (0..<32).reversed() { c.rollbackDecrypting(UInt8(truncatingIfNeeded: encryptedNR >> UInt32(bit))) }
         for bit in (0..<32).reversed() { c.rollback(UInt8(truncatingIfNeeded: (uid ^ nt) >> UInt32(bit))) }
-        return c.key.reduce(0) { $0 << 8 | UInt64($1) }
+        return Crypto1.value(ofKey: c.key)
     }
 }

@@ -222,4 +222,13 @@ public enum MIFAREClassicLayout {
     public static func blockCount(ofSector sector: Int) -> Int { sector < 32 ? 4 : 16 }
     public static func trailer(ofSector sector: Int) -> Int { firstBlock(ofSector: sector) + blockCount(ofSector: sector) - 1 }
     public static func isTrailer(_ block: Int) -> Bool { block == trailer(ofSector: sector(ofBlock: block)) }
+
+    /// Which of the trailer's four access conditions governs `block`: 0–2 for data blocks (on
+    /// the 16-block sectors of a 4K, blocks 0–4, 5–9, 10–14), 3 for the trailer (§1.4).
+    public static func accessGroup(ofBlock block: Int) -> Int {
+        let sector = sector(ofBlock: block)
+        let offset = block - firstBlock(ofSector: sector)
+        if isTrailer(block) { return 3 }
+        return blockCount(ofSector: sector) == 16 ? min(offset / 5, 2) : offset
+    }
 }

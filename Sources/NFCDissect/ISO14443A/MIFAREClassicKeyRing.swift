@@ -31,7 +31,7 @@ final class MIFAREClassicKeyRing {
         defer { partials[key, default: []].append((frame, answer)) }
         for earlier in partials[key, default: []] where earlier.answer.encryptedNR != answer.encryptedNR {
             if let k = Crypto1Recovery.key(uid: uid, earlier.answer, answer) {
-                let found = MIFAREClassicKey(k.reduce(0) { $0 << 8 | UInt64($1) }, source: "recovered from frames \(earlier.frame) and \(frame) (mfkey32)", recovered: true)
+                let found = MIFAREClassicKey(Crypto1.value(ofKey: k), source: "recovered from frames \(earlier.frame) and \(frame) (mfkey32)", recovered: true)
                 fits(found)
                 return found
             }
@@ -42,7 +42,7 @@ final class MIFAREClassicKeyRing {
     /// mfkey64: the key from one whole authentication.
     func recoverFromWhole(uid: UInt32, nt: UInt32, encryptedNR: UInt32, encryptedAR: UInt32, encryptedAT: UInt32, frames: ClosedRange<Int>) -> MIFAREClassicKey? {
         guard let k = Crypto1Recovery.key(uid: uid, nt: nt, encryptedNR: encryptedNR, encryptedAR: encryptedAR, encryptedAT: encryptedAT) else { return nil }
-        let found = MIFAREClassicKey(k.reduce(0) { $0 << 8 | UInt64($1) }, source: "recovered from frames \(frames.lowerBound)–\(frames.upperBound) (mfkey64)", recovered: true)
+        let found = MIFAREClassicKey(Crypto1.value(ofKey: k), source: "recovered from frames \(frames.lowerBound)–\(frames.upperBound) (mfkey64)", recovered: true)
         fits(found)
         return found
     }

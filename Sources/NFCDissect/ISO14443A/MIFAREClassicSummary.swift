@@ -90,9 +90,7 @@ enum MIFAREClassicSummary {
     /// Whether the block's condition is one of the two value-block ones (110, 001).
     static func bits(_ access: MIFAREClassicAccessBits, allowsValueFor block: Int, sector: Int) -> Bool? {
         guard access.isConsistent else { return nil }
-        let offset = block - MIFAREClassicLayout.firstBlock(ofSector: sector)
-        let j = MIFAREClassicLayout.blockCount(ofSector: sector) == 16 ? min(offset / 5, 2) : offset
-        return [0b110, 0b001].contains(access.condition(j))
+        return [0b110, 0b001].contains(access.condition(MIFAREClassicLayout.accessGroup(ofBlock: block)))
     }
 
     /// MAD1 from sector 0 blocks 1–2, with the NDEF it points to.

@@ -135,13 +135,7 @@ extension MIFAREClassicDump {
     public init(reconstruction r: MIFAREClassicReconstruction) {
         var notes: [String] = []
         let highest = r.blocks.keys.max() ?? 0
-        var size: MIFAREClassicMemory.Size
-        switch r.sak ?? 0x08 {
-        case 0x09: size = .mini
-        case 0x19: size = .twoK
-        case 0x18, 0x38: size = .fourK
-        default: size = .oneK
-        }
+        var size = MIFAREClassicMemory.Size(sak: r.sak ?? 0x08)
         if highest >= size.blockCount { size = MIFAREClassicMemory.Size.allCases.first { $0.blockCount > highest } ?? .fourK }
         var memory = MIFAREClassicMemory.blank(size, uid: r.uid)
         for (b, data) in r.blocks where b < size.blockCount && data.count == 16 {

@@ -23,6 +23,14 @@ public struct MIFAREClassicMemory: Sendable, Equatable {
             }
         }
 
+        /// The size a SAK names (Infineon's `88` and SmartMX `28` emulate a 1K, `38` a 4K).
+        public init(sak: UInt8) {
+            switch sak {
+            case 0x18, 0x38: self = .fourK
+            default: self = Size.allCases.first { $0.sak == sak } ?? .oneK
+            }
+        }
+
         public init?(blockCount: Int) {
             guard let s = Size.allCases.first(where: { $0.blockCount == blockCount }) else { return nil }
             self = s
@@ -61,10 +69,7 @@ public struct MIFAREClassicMemory: Sendable, Equatable {
 
     /// The access condition of `block` (its group on a 4K large sector).
     public func condition(ofBlock block: Int) -> UInt8 {
-        let sector = MIFAREClassicLayout.sector(ofBlock: block)
-        let offset = block - MIFAREClassicLayout.firstBlock(ofSector: sector)
-        let j = MIFAREClassicLayout.isTrailer(block) ? 3 : (MIFAREClassicLayout.blockCount(ofSector: sector) == 16 ? min(offset / 5, 2) : offset)
-        return access(sector: sector).condition(j)
+        access(sector: MIFAREClassicLayout.sector(ofBlock: block)).condition(MIFAREClassicLayout.accessGroup(ofBlock: block))
     }
 }
 

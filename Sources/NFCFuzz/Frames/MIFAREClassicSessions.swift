@@ -114,7 +114,8 @@ enum MIFAREClassicSessions {
                 } else if f.bytes.count == 5, f.lastByteBits == 8, cipher == nil, auth == nil {
                     uid = MIFARENonce.value(Array(f.bytes.prefix(4)))   // UID CL1 of a 4-byte UID
                 } else if var c = cipher {
-                    _ = f.lastByteBits == 4 ? c.crypt(bits: 4, of: f.bytes.first ?? 0) : c.crypt(f.bytes).first ?? 0
+                    // Consumes the keystream the tag's frame used (4 bits, or 8 a byte).
+                    if f.lastByteBits == 4 { _ = c.crypt(bits: 4, of: f.bytes.first ?? 0) } else { _ = c.crypt(f.bytes) }
                     cipher = c
                 }
             case .reader:

@@ -59,13 +59,20 @@ public struct MIFAREClassicShape: ShapeMutator {
         }
     }
 
+    /// Byte 1 of a command input: 0 a command, 1 WRITE's data part, 2 a value operand.
+    public static func continuation(_ selector: UInt8) -> MIFAREClassicCommand.Continuation {
+        switch selector {
+        case 1: return .writeData(block: 0)
+        case 2: return .valueOperand(.decrement, block: 0)
+        default: return .none
+        }
+    }
+
     public func isWellFormed(_ input: [UInt8]) -> Bool {
         guard let mode = input.first else { return false }
         switch mode {
         case 0:
-            let continuation: MIFAREClassicCommand.Continuation = input.count > 1 && input[1] == 1 ? .writeData(block: 0)
-                : input.count > 1 && input[1] == 2 ? .valueOperand(.decrement, block: 0) : .none
-            return input.count > 2 && (try? MIFAREClassicCommand.decode(Array(input.dropFirst(2)), continuation: continuation)) != nil
+            return input.count > 2 && (try? MIFAREClassicCommand.decode(Array(input.dropFirst(2)), continuation: Self.continuation(input[1]))) != nil
         case 1: return input.count == 17 && MIFAREClassicAccessBits(Array(input[7..<10])).isConsistent
         case 2: return input.count == 17 && MIFAREClassicValueBlock(Array(input.dropFirst())) != nil
         case 3: return input.count >= 33 && MIFAREApplicationDirectory(Array(input[1..<33]))?.crcIsValid == true
