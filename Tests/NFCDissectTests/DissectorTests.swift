@@ -99,8 +99,8 @@ func sessions(_ events: [DissectionEvent]) -> [SessionSummary] {
         let d = frames(events)
         #expect(d[13].summary == "DATA pages 0x86…0x02 (PACK, UID/BCC, serial/lock bytes), wrapped to page 0x00")
         let summary = sessions(events).first
-        #expect(summary?.notes.contains("      0x00  04 A2 2C 02  12 DE 5F 80") == true)
-        #expect(summary?.notes.contains("      0x86  00 00 00 00") == true)
+        #expect(summary.map(SessionText.lines)?.contains("      0x00  04 A2 2C 02  12 DE 5F 80") == true)
+        #expect(summary.map(SessionText.lines)?.contains("      0x86  00 00 00 00") == true)
     }
 
     @Test func nakAndAckAreNamedAndWritesLandInMemory() {
@@ -120,7 +120,7 @@ func sessions(_ events: [DissectionEvent]) -> [SessionSummary] {
         #expect(page?.label == "Page 0x10" && page?.value == "DE AD BE EF (written)")
         let s = sessions(events).first
         #expect(s?.headline == "NTAG215, UID 04 A2 2C 12 DE 5F 80, PWD_AUTH refused (PWD FF FF FF FF, NAK 0)")
-        #expect(s?.notes.contains("      0x10  DE AD BE EF*") == true)
+        #expect(s.map(SessionText.lines)?.contains("      0x10  DE AD BE EF*") == true)
     }
 
     @Test func compatibilityWriteTakesItsDataPacketInContext() {
@@ -181,6 +181,24 @@ func sessions(_ events: [DissectionEvent]) -> [SessionSummary] {
         f.crcStripped = true
         let d = frames(Dissector.dissect(activation + [f]))
         #expect(d[10].crc == .stripped && d[10].summary == "READ page 0x03")
+    }
+
+    // Issue 17: a summary carries fields and typed state, never pre-rendered lines. The tree and
+    // JSON views get fields only; the compact view keeps the session, which the renderer lays out.
+    @Test func summariesCarryStateNotText() {
+        let trace = activation + getVersion + [R("30 04", crc: true), T("03 00 FE 00 00 00 00 00 00 00 00 00 00 00 00 00", crc: true)]
+        let full = sessions(Dissector.dissect(trace, detail: .full))[0]
+        #expect(full.content == nil)
+        #expect(full.memory.first(key: "memory.region")?.value == "4 of 126 pages known")
+        let compact = sessions(Dissector.dissect(trace, detail: .summary))[0]
+        guard case .type2(let session, let layout)? = compact.content else {
+            Issue.record("no Type 2 content in the compact summary")
+            return
+        }
+        #expect(session.memory.knownPages == [4, 5, 6, 7])
+        #expect(layout?.ndef != nil)
+        #expect(compact.memory.isEmpty)
+        #expect(SessionText.lines(compact).first == "memory (NTAG215 map): 4 pages known")
     }
 
     @Test func summaryDetailBuildsNoTrees() {

@@ -71,13 +71,15 @@ public struct SessionSummary: Sendable {
     /// Memory rebuilt from what the reader read and wrote: regions, CC, TLVs, NDEF.
     public var memory: [Field]
     public var diagnostics: [Diagnostic]
-    /// Extra text lines the text renderer prints under the headline (memory map, NDEF records).
-    public var notes: [String]
+    /// What the compact text view shows under the headline (memory map, NDEF records, systems),
+    /// as the dissector's state at the end of the session; `Render/SessionText.swift` renders it.
+    /// Nil where the fields say it all (MIFARE Classic) or the detail is `.full`.
+    var content: SessionContent?
     /// The tag as far as the session showed it, for emulating it.
     public var reconstruction: TagReconstruction?
 
     public init(number: Int, technology: Technology, firstFrame: Int, lastFrame: Int, headline: String,
-                tag: [Field] = [], memory: [Field] = [], diagnostics: [Diagnostic] = [], notes: [String] = [],
+                tag: [Field] = [], memory: [Field] = [], diagnostics: [Diagnostic] = [],
                 reconstruction: TagReconstruction? = nil) {
         self.number = number
         self.technology = technology
@@ -87,9 +89,20 @@ public struct SessionSummary: Sendable {
         self.tag = tag
         self.memory = memory
         self.diagnostics = diagnostics
-        self.notes = notes
         self.reconstruction = reconstruction
     }
+}
+
+/// A session's state, kept for the compact text view: typed values, no text. The compact view
+/// lays memory out as hex rows and history as columns, which the field tree of `.full` does not
+/// describe; the renderer reads these instead.
+enum SessionContent: Sendable {
+    /// A Type 2 tag: the session and the NFC Forum layout decoded from its rebuilt memory.
+    case type2(ISO14443ASession, Type2MemoryLayout?)
+    /// A Type 5 tag: the session and the layout decoded from its blocks (nil when the block
+    /// size is unknown or block 0 was not read).
+    case iso15693(ISO15693Session, Type5MemoryLayout?)
+    case feliCa(FeliCaSession)
 }
 
 public enum DissectionEvent: Sendable {

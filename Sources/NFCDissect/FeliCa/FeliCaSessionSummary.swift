@@ -7,7 +7,6 @@ enum FeliCaSessionSummary {
     static func make(_ s: FeliCaSession, detail: DissectionDetail) -> SessionSummary {
         let full = detail == .full
         var tag: [Field] = []
-        var notes: [String] = []
         var memory: [Field] = []
         var diagnostics = s.diagnostics
         let current = s.system
@@ -44,37 +43,23 @@ enum FeliCaSessionSummary {
                     Field("tag.unanswered_command", "Frame \(u.frame)", u.code.name)
                 }))
             }
-        } else {
-            if let pmm = s.pmm { notes.append("PMm \(pmm)" + (pmm.icName.map { " (\($0))" } ?? "")) }
-            if s.systems.count > 1 || !s.switches.isEmpty {
-                for sys in s.systems { notes.append("system \(sys.number): \(systemText(sys))" + (sys.number == current?.number ? " (current)" : "")) }
-            }
-            if let listed = s.listedSystemCodes { notes.append("Request System Code: " + listed.map { Hex.value($0, digits: 4) }.joined(separator: ", ")) }
-            for sw in s.switches { notes.append("system switch in frame \(sw.frame): \(sw.from.label) → \(sw.to.label)") }
-            if !s.refusals.isEmpty {
-                notes.append("refused: " + s.refusals.map { "frame \($0.frame) SF \($0.status) (\($0.status.meaning))" }.joined(separator: "; "))
-            }
-            if !s.unanswered.isEmpty {
-                notes.append("no answer to: " + s.unanswered.map { "frame \($0.frame) (\($0.code.name))" }.joined(separator: ", "))
-            }
-            if !s.keyVersions.isEmpty {
-                notes.append("key versions: " + s.keyVersions.map { k in
-                    "\(FeliCaCommandFrames.nodeText(k.node)) " + (k.version == 0xFFFF ? "absent" : Hex.value(k.version, digits: 4))
-                }.joined(separator: ", "))
-            }
         }
 
         for service in s.services {
             let kind = FeliCaBlockContent.kind(service: service.service, systemCode: service.systemCode, family: s.pmm?.family)
-            let content = FeliCaServiceContent(service: service, kind: kind, systemCount: s.systems.count, full: full)
-            notes += content.notes
-            memory += content.fields
-            diagnostics += content.diagnostics
+            let view = FeliCaServiceView(service, kind: kind)
+            if full { memory.append(view.field()) }
+            if let type3 = view.type3 {
+                diagnostics += type3.tree.diagnostics
+                if full { memory += type3.tree.fields }
+            }
         }
 
-        return SessionSummary(number: s.number, technology: .felica, firstFrame: s.firstFrame, lastFrame: s.lastFrame,
-                              headline: headline(s), tag: tag, memory: memory, diagnostics: diagnostics, notes: notes.map { "  " + $0 },
-                              reconstruction: FeliCaSessionReconstruction.make(s))
+        var summary = SessionSummary(number: s.number, technology: .felica, firstFrame: s.firstFrame, lastFrame: s.lastFrame,
+                                     headline: headline(s), tag: tag, memory: memory, diagnostics: diagnostics,
+                                     reconstruction: FeliCaSessionReconstruction.make(s))
+        if !full { summary.content = .feliCa(s) }
+        return summary
     }
 
     /// `FeliCa Standard (RC-S915), IDm 11 2E …, system FE00 (FeliCa common area), system switch 8E4B → FE00`.
@@ -100,17 +85,24 @@ enum FeliCaSessionSummary {
     }
 }
 
-/// The notes and fields of one service's blocks.
-struct FeliCaServiceContent {
-    var notes: [String] = []
-    var fields: [Field] = []
-    var diagnostics: [Diagnostic] = []
+/// One service's blocks with what they are: title, count, Suica history records and the
+/// balance change of each, and a Type 3 Tag's AIB and NDEF. The summary makes fields of it,
+/// `FeliCaSessionText` lines.
+struct FeliCaServiceView {
+    let service: FeliCaServiceBlocks
+    let kind: FeliCaBlockContent
+    let numbers: [UInt16]
+    let title: String
+    let count: String
+    let history: [UInt16: SuicaHistoryRecord]
+    /// The Type 3 memory of service `000B`, when block 0 is a plausible AIB.
+    let type3: (aib: Type3AttributeInformationBlock, layout: Type3MemoryLayout, tree: FieldTree)?
 
-    init(service sb: FeliCaServiceBlocks, kind: FeliCaBlockContent, systemCount: Int, full: Bool) {
-        let numbers = sb.blocks.keys.sorted()
+    init(_ sb: FeliCaServiceBlocks, kind: FeliCaBlockContent) {
+        service = sb
+        self.kind = kind
+        numbers = sb.blocks.keys.sorted()
         let system = "system \(sb.system)" + (sb.systemCode.map { " (\(Hex.value($0, digits: 4)))" } ?? "")
-        let title: String
-        let count: String
         switch kind {
         case .history:
             title = "Suica/CJRC history, \(system), service \(sb.service)"
@@ -122,72 +114,31 @@ struct FeliCaServiceContent {
             title = "\(system), service \(sb.service.description)"
             count = "\(sb.service.attributeMeaning), \(plural(numbers.count, "block"))"
         }
-        let history: [UInt16: SuicaHistoryRecord] = kind == .history
-            ? sb.blocks.compactMapValues { try? SuicaHistoryRecord.decode($0) } : [:]
-        // Balance change against the next older record (the block after it), when both were read.
-        func change(_ n: UInt16) -> Int? {
-            guard let r = history[n], !r.isEmpty, let older = history[n &+ 1], !older.isEmpty else { return nil }
-            return Int(r.balance) - Int(older.balance)
-        }
-        if full {
-            var children: [Field] = []
-            for n in numbers {
-                guard let data = sb.blocks[n] else { continue }
-                var f = kind.field(data, block: n, service: sb.service, base: 16 * Int(n), key: "felica.memory.block",
-                                   label: "Block \(n)", written: sb.written.contains(n), aibFields: false)
-                if let c = change(n) { f.children.append(Field("suica.change", "Balance change", "\(c > 0 ? "+" : "")\(c) yen")) }
-                children.append(f)
-            }
-            fields.append(Field("felica.memory.service", FieldName(title.prefix(1).uppercased() + title.dropFirst()), count, children: children))
+        history = kind == .history ? sb.blocks.compactMapValues { try? SuicaHistoryRecord.decode($0) } : [:]
+        if case .type3 = kind, let (image, aib) = type3Image(sb.blocks),
+           aib.checksumIsValid || sb.systemCode == FeliCaSystemCode.nfcForumType3 {
+            let layout = Type3Memory.decode(image)
+            type3 = (aib, layout, TagMemoryDescriber.describe(layout, image: image))
         } else {
-            notes.append(title + " (" + count + "):")
-            for n in numbers {
-                guard let data = sb.blocks[n] else { continue }
-                let mark = sb.written.contains(n) ? "*" : " "
-                if kind == .history, let r = history[n] {
-                    notes.append("  " + Self.historyRow(n, r, change: change(n)))
-                } else {
-                    let line = kind.line(data, block: n).map { "  " + $0 } ?? ""
-                    notes.append("  \(Self.rightAligned("\(n)", 5))\(mark) \(Hex.string(data))\(line)")
-                }
-            }
-            if !sb.written.isEmpty { notes.append("  (* written in this session)") }
+            type3 = nil
         }
-        if case .type3 = kind { type3(sb, full: full) }
     }
 
-    /// `    0  2026-02-10  ticket gate               fare (gate exit)           1840 yen   -160  #82  line/station E3/0A → E3/14`
-    static func historyRow(_ n: UInt16, _ r: SuicaHistoryRecord, change: Int?) -> String {
-        let block = rightAligned("\(n)", 5)
-        if r.isEmpty { return "\(block)  (unused slot)" }
-        let changeText = change.map { $0 > 0 ? "+\($0)" : "\($0)" } ?? ""
-        let place = FeliCaBlockContent.placeText(r)
-        return "\(block)  \(r.dateText)  \(r.terminalName.padding(toWidth: 26)) \(r.processName.padding(toWidth: 24)) "
-            + "\(rightAligned("\(r.balance) yen", 10)) \(rightAligned(changeText, 6))  #\(r.sequenceNumber)"
-            + (place.isEmpty ? "" : "  " + place)
+    /// Balance change against the next older record (the block after it), when both were read.
+    func change(_ n: UInt16) -> Int? {
+        guard let r = history[n], !r.isEmpty, let older = history[n &+ 1], !older.isEmpty else { return nil }
+        return Int(r.balance) - Int(older.balance)
     }
 
-    static func rightAligned(_ s: String, _ width: Int) -> String {
-        let n = s.count
-        return n >= width ? s : String(repeating: " ", count: width - n) + s
-    }
-
-    /// The AIB and NDEF message rebuilt from blocks 0, 1, 2 … of service `000B`.
-    mutating func type3(_ sb: FeliCaServiceBlocks, full: Bool) {
-        guard let (image, aib) = type3Image(sb.blocks), aib.checksumIsValid || sb.systemCode == FeliCaSystemCode.nfcForumType3 else { return }
-        let layout = Type3Memory.decode(image)
-        let tree = TagMemoryDescriber.describe(layout, image: image)
-        diagnostics += tree.diagnostics
-        if full {
-            fields += tree.fields
-        } else {
-            // The AIB already shows on block 0's line.
-            if !aib.checksumIsValid { notes.append("  AIB checksum \(Hex.value(aib.checksum, digits: 4)), bytes 0–13 sum to \(Hex.value(aib.computedChecksum, digits: 4))") }
-            if let result = layout.ndef {
-                for line in NDEFDescriber.summaries(result) { notes.append("  NDEF: " + line) }
-            } else if aib.ln == 0 {
-                notes.append("  NDEF: no message (Ln 0)")
-            }
+    func field() -> Field {
+        var children: [Field] = []
+        for n in numbers {
+            guard let data = service.blocks[n] else { continue }
+            var f = kind.field(data, block: n, service: service.service, base: 16 * Int(n), key: "felica.memory.block",
+                               label: "Block \(n)", written: service.written.contains(n), aibFields: false)
+            if let c = change(n) { f.children.append(Field("suica.change", "Balance change", "\(c > 0 ? "+" : "")\(c) yen")) }
+            children.append(f)
         }
+        return Field("felica.memory.service", FieldName(title.prefix(1).uppercased() + title.dropFirst()), count, children: children)
     }
 }

@@ -50,88 +50,76 @@ enum ISO14443ASessionSummary {
         if s.halted { tag.append(Field("tag.state", "State at end", "HALT")) }
         if parts == 0 { part { $0.write("no tag answered") } }
 
-        var notes: [String] = []
         var memory: [Field] = []
         memory.reserveCapacity(8)
         var diagnostics = s.diagnostics
+        var content: SessionContent? = nil
         if let classic = s.classic { memory += MIFAREClassicSummary.fields(classic, diagnostics: &diagnostics) }
-        let knownPages = s.memory.knownPages
-        if !knownPages.isEmpty {
+        if !s.memory.knownPages.isEmpty {
             let map = s.memoryMap
-            let modelName = s.model?.rawValue ?? "generic Type 2"
-            let written = s.writtenPages.count
-            let full = detail == .full
-            if !full {
-                notes.append("memory (\(modelName) map): \(knownPages.count) page\(knownPages.count == 1 ? "" : "s") known" + (written > 0 ? ", \(written) written" : ""))
+            let decoded = Type2MemoryContent.decode(s.memory, map: map)
+            if let decoded { diagnostics += decoded.layout.issues.map(Diagnostic.init) }
+            if detail == .full {
+                memory += memoryFields(s, map: map)
+                if let decoded { memory += TagMemoryDescriber.describe(decoded.layout, image: decoded.image).fields }
+            } else {
+                content = .type2(s, decoded?.layout)
             }
-            // Known pages grouped by region, in page order.
-            var groups: [(region: Type2MemoryMap.Region, pages: [Int])] = []
-            for p in knownPages {
-                let r = map.region(ofPage: p)
-                if groups.last?.region == r { groups[groups.count - 1].pages.append(p) } else { groups.append((r, [p])) }
-            }
-            for (region, known) in groups {
-                if full {
-                    var children: [Field] = []
-                    children.reserveCapacity(known.count)
-                    for p in known {
-                        var suffix = s.writtenPages.contains(p) ? " (written)" : ""
-                        if region == .pwd, case .authenticated(let pwd, _) = s.authentication {
-                            suffix = " (reads as zeros; PWD_AUTH used \(Hex.string(pwd)))" + suffix
-                        }
-                        children.append(Field("memory.page", pageLabels[p], .hex(s.memory.pageSlice(p), suffix: suffix)))
-                    }
-                    let total = map.pages(of: region)?.count ?? known.count
-                    var label = TextWriter(capacity: 40)
-                    label.write(region.rawValue)
-                    label.write(" (")
-                    writeSpan(map.pages(of: region), &label)
-                    label.write(")")
-                    var value = TextWriter(capacity: 32)
-                    value.decimal(known.count)
-                    value.write(" of ")
-                    value.decimal(total)
-                    value.write(" pages known")
-                    memory.append(Field("memory.region", FieldName(label.string), value.string, children: children))
-                } else {
-                    var span = TextWriter(capacity: 16)
-                    writeSpan(map.pages(of: region), &span)
-                    notes.append("    \(region.rawValue) (\(span.string)):")
-                    var row = ""
-                    var rowStart = known[0]
-                    var inRow = 0
-                    for p in known {
-                        guard let bytes = s.memory.page(p) else { continue }
-                        if inRow == 4 || (inRow > 0 && p != rowStart + inRow) {
-                            notes.append("      \(Hex.byte(UInt8(rowStart)))  \(row)")
-                            row = ""
-                            inRow = 0
-                        }
-                        if inRow == 0 { rowStart = p } else { row += "  " }
-                        row += Hex.string(bytes) + (s.writtenPages.contains(p) ? "*" : "")
-                        inRow += 1
-                    }
-                    if inRow > 0 { notes.append("      \(Hex.byte(UInt8(rowStart)))  \(row)") }
-                }
-            }
-            if written > 0, !full { notes.append("    (* written in this session)") }
-            if let family = map.configFamily, let c0 = map.cfg0Page, let c1 = map.cfg1Page,
-               let cfg0 = s.memory.page(c0), let cfg1 = s.memory.page(c1),
-               let config = Type2Configuration(family: family, cfg0: cfg0, cfg1: cfg1) {
-                let text = configurationText(config)
-                if full { memory.append(Field("memory.config", "Configuration", text)) } else { notes.append("    configuration: \(text)") }
-            }
-            let content = Type2MemoryContent.describe(s.memory, map: map, detail: detail)
-            notes.append(contentsOf: content.notes.map { "    " + $0 })
-            memory.append(contentsOf: content.fields)
-            diagnostics.append(contentsOf: content.diagnostics)
         }
-        return SessionSummary(
+        var summary = SessionSummary(
             number: s.number, technology: .iso14443a, firstFrame: s.firstFrame, lastFrame: s.lastFrame,
-            headline: headline.string, tag: tag, memory: memory, diagnostics: diagnostics, notes: notes,
+            headline: headline.string, tag: tag, memory: memory, diagnostics: diagnostics,
             reconstruction: reconstruction(s))
+        summary.content = content
+        return summary
     }
 
+    /// The known pages grouped by region, in page order (both views list them so).
+    static func regions(_ s: ISO14443ASession, map: Type2MemoryMap) -> [(region: Type2MemoryMap.Region, pages: [Int])] {
+        var groups: [(region: Type2MemoryMap.Region, pages: [Int])] = []
+        for p in s.memory.knownPages {
+            let r = map.region(ofPage: p)
+            if groups.last?.region == r { groups[groups.count - 1].pages.append(p) } else { groups.append((r, [p])) }
+        }
+        return groups
+    }
+
+    /// The configuration pages decoded, when the session read both.
+    static func configuration(_ s: ISO14443ASession, map: Type2MemoryMap) -> Type2Configuration? {
+        guard let family = map.configFamily, let c0 = map.cfg0Page, let c1 = map.cfg1Page,
+              let cfg0 = s.memory.page(c0), let cfg1 = s.memory.page(c1) else { return nil }
+        return Type2Configuration(family: family, cfg0: cfg0, cfg1: cfg1)
+    }
+
+    /// One field per region with one child per known page, then the configuration.
+    static func memoryFields(_ s: ISO14443ASession, map: Type2MemoryMap) -> [Field] {
+        var memory: [Field] = []
+        for (region, known) in regions(s, map: map) {
+            var children: [Field] = []
+            children.reserveCapacity(known.count)
+            for p in known {
+                var suffix = s.writtenPages.contains(p) ? " (written)" : ""
+                if region == .pwd, case .authenticated(let pwd, _) = s.authentication {
+                    suffix = " (reads as zeros; PWD_AUTH used \(Hex.string(pwd)))" + suffix
+                }
+                children.append(Field("memory.page", pageLabels[p], .hex(s.memory.pageSlice(p), suffix: suffix)))
+            }
+            let total = map.pages(of: region)?.count ?? known.count
+            var label = TextWriter(capacity: 40)
+            label.write(region.rawValue)
+            label.write(" (")
+            writeSpan(map.pages(of: region), &label)
+            label.write(")")
+            var value = TextWriter(capacity: 32)
+            value.decimal(known.count)
+            value.write(" of ")
+            value.decimal(total)
+            value.write(" pages known")
+            memory.append(Field("memory.region", FieldName(label.string), value.string, children: children))
+        }
+        if let config = configuration(s, map: map) { memory.append(Field("memory.config", "Configuration", configurationText(config))) }
+        return memory
+    }
     /// `0x04…0x81`, or `0x03` for a one-page region; nothing when the map does not place it.
     static func writeSpan(_ pages: ClosedRange<Int>?, _ w: inout TextWriter) {
         guard let pages else { return }

@@ -15,59 +15,33 @@ enum ISO15693SessionSummary {
         if let count = s.blockCount, let size = s.blockSize { headline.append("\(count) blocks × \(size) bytes") }
         if headline.isEmpty { headline.append(s.memory.isEmpty && s.inventoried.isEmpty ? "no VICC answered" : "UID unknown") }
 
-        var notes: [String] = []
         var diagnostics = s.diagnostics
         let tag = full ? tagFields(s) : []
-        if !full, let line = tagLine(s) { notes.append(line) }
-
         var memory: [Field] = []
+        var layout: Type5MemoryLayout? = nil
         if !s.memory.isEmpty {
-            let map = ISO15693MemoryMap(s)
-            if full { memory.append(map.field()) } else { notes += map.lines() }
+            if full { memory.append(ISO15693MemoryMap(s).field()) }
             if let size = s.blockSize, let image = s.memory.image(blockSize: size, blockCount: s.blockCount, limit: imageLimit) {
-                let layout = Type5Memory.decode(image)
-                if full {
-                    memory += TagMemoryDescriber.describe(layout, image: image).fields
-                } else {
-                    notes += ISO15693MemoryContent.lines(layout)
-                }
-                diagnostics += layout.issues.map(Diagnostic.init)
-                if let cc = layout.capabilityContainer, cc.isNDEF, let count = s.blockCount {
+                let decoded = Type5Memory.decode(image)
+                layout = decoded
+                if full { memory += TagMemoryDescriber.describe(decoded, image: image).fields }
+                diagnostics += decoded.issues.map(Diagnostic.init)
+                if let cc = decoded.capabilityContainer, cc.isNDEF, let count = s.blockCount {
                     let total = count * size
                     if cc.dataAreaSize > total {
                         diagnostics.append(Diagnostic(.warning, "CC MLEN \(Hex.byte(UInt8(truncatingIfNeeded: cc.mlen))) declares a \(cc.dataAreaSize)-byte data area, more than the whole memory (\(count) blocks × \(size) bytes = \(total) bytes)",
                                                       range: cc.mlenRange))
                     }
                 }
-            } else {
-                let text = s.blockSize == nil ? "block size unknown: the Type 5 CC and NDEF are not decoded"
-                    : "block 0 (the Type 5 CC) was not read: no NDEF decoding"
-                if full {
-                    memory.append(Field("t5t.cc", "Capability Container", s.blockSize == nil ? "(not decoded: block size unknown)" : "(block 0 not read)"))
-                } else {
-                    notes.append(text)
-                }
+            } else if full {
+                memory.append(Field("t5t.cc", "Capability Container", s.blockSize == nil ? "(not decoded: block size unknown)" : "(block 0 not read)"))
             }
         }
-        return SessionSummary(number: s.number, technology: .iso15693, firstFrame: s.firstFrame, lastFrame: s.lastFrame,
-                              headline: headline.joined(separator: ", "), tag: tag, memory: memory, diagnostics: diagnostics, notes: notes,
-                              reconstruction: reconstruction(s))
-    }
-
-    static func tagLine(_ s: ISO15693Session) -> String? {
-        var parts: [String] = []
-        if let uid = s.uid {
-            parts.append("\(ISO15693Session.manufacturerText(uid.manufacturerCode)) (IC manufacturer \(Hex.byte(uid.manufacturerCode)))")
-            if let icode = uid.nxpICODEType { parts.append("\(icode) by its UID (a hint)") }
-        }
-        if let v = s.dsfid { parts.append("DSFID \(Hex.byte(v))" + (s.dsfidLocked ? " (locked)" : "")) }
-        if let v = s.afi { parts.append("AFI \(Hex.byte(v))" + (s.afiLocked ? " (locked)" : "")) }
-        if let v = s.icReference { parts.append("IC reference \(Hex.byte(v))") }
-        if s.blockSizeInferred, let size = s.blockSize { parts.append("block size \(size) (from the data length)") }
-        parts.append("state at end: \(s.state.rawValue)")
-        let others = s.inventoried.filter { $0 != s.uid }
-        if !others.isEmpty { parts.append("inventory also found \(others.map(\.description).joined(separator: ", "))") }
-        return parts.isEmpty ? nil : "tag: " + parts.joined(separator: ", ")
+        var summary = SessionSummary(number: s.number, technology: .iso15693, firstFrame: s.firstFrame, lastFrame: s.lastFrame,
+                                     headline: headline.joined(separator: ", "), tag: tag, memory: memory, diagnostics: diagnostics,
+                                     reconstruction: reconstruction(s))
+        if !full { summary.content = .iso15693(s, layout) }
+        return summary
     }
 
     static func tagFields(_ s: ISO15693Session) -> [Field] {
@@ -92,7 +66,7 @@ enum ISO15693SessionSummary {
     }
 }
 
-/// The rebuilt blocks, as rows of hex (text view) or one field per block (tree and JSON).
+/// The rebuilt blocks as one field per block (tree and JSON); `ISO15693SessionText` shows them as hex rows.
 struct ISO15693MemoryMap {
     let s: ISO15693Session
 
@@ -115,40 +89,5 @@ struct ISO15693MemoryMap {
             return Field("memory.block", "Block \(n)", Hex.string(b.data) + (flags.isEmpty ? "" : " (\(flags.joined(separator: ", ")))"))
         }
         return Field("memory.blocks", "Blocks", heading, children: children)
-    }
-
-    /// `      0  E1 40 30 01*  03 0C D1 01*` — rows of up to 16 bytes of consecutive blocks;
-    /// `*` marks a block written in this session, `#` a locked one.
-    func lines() -> [String] {
-        let numbers = s.memory.sortedNumbers
-        let size = s.blockSize ?? 4
-        let perRow = max(1, 16 / max(1, size))
-        let width = String(numbers.last ?? 0).count
-        var out = ["memory: " + heading]
-        var row = ""
-        var rowStart = -1
-        var inRow = 0
-        var marks = Set<Character>()
-        func flush() {
-            if inRow > 0 { out.append("    " + String(repeating: " ", count: width - String(rowStart).count) + "\(rowStart)  \(row)") }
-            row = ""
-            inRow = 0
-        }
-        for n in numbers {
-            guard let b = s.memory[n] else { continue }
-            if inRow == perRow || (inRow > 0 && n != rowStart + inRow) { flush() }
-            if inRow == 0 { rowStart = n } else { row += "  " }
-            var mark = ""
-            if b.written { mark += "*"; marks.insert("*") }
-            if b.locked == true { mark += "#"; marks.insert("#") }
-            row += Hex.string(b.data) + mark
-            inRow += 1
-        }
-        flush()
-        var legend: [String] = []
-        if marks.contains("*") { legend.append("* written in this session") }
-        if marks.contains("#") { legend.append("# locked") }
-        if !legend.isEmpty { out.append("    (" + legend.joined(separator: "; ") + ")") }
-        return out
     }
 }

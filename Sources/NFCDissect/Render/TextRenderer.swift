@@ -213,8 +213,8 @@ public final class TextRenderer {
         if verbose {
             for f in s.tag { appendField(f, depth: 1, into: &out) }
             for f in s.memory { appendField(f, depth: 1, into: &out) }
-        } else if !s.notes.isEmpty {
-            for note in s.notes { out.append(contentsOf: "  \(note)\n".utf8) }
+        } else if s.content != nil {
+            for line in SessionText.lines(s) { out.append(contentsOf: "  \(line)\n".utf8) }
         } else {
             // Summaries written as fields only (MIFARE Classic) read the same in both views.
             for f in s.memory { appendField(f, depth: 1, into: &out) }

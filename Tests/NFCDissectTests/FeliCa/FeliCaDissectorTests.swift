@@ -96,7 +96,7 @@ enum Cards {
         let full = sessions(Dissector.dissect(trace, detail: .full))
         #expect(full[0].tag.first(key: "tag.system_switch")?.value
                 == "8E4B (system 0) → FE00 (system 1), IDm 01 01 12 0C 77 3E 90 15 → 11 01 12 0C 77 3E 90 15")
-        #expect(s[0].notes.contains("  system switch in frame 6: 8E4B (system 0) → FE00 (system 1)"))
+        #expect(SessionText.lines(s[0]).contains("  system switch in frame 6: 8E4B (system 0) → FE00 (system 1)"))
     }
 
     @Test func commandsAddressingAnotherIDmAreFlagged() {
@@ -148,7 +148,7 @@ enum Cards {
         let d = frames(events)
         #expect(d[3].summary == "SF 01 A8: illegal block number (beyond the service's size)")
         #expect(d[3].diagnostics == [Diagnostic(.warning, "status 01 A8: illegal block number (beyond the service's size), list element 1 = 1A8B block 20", range: 10..<12)])
-        #expect(sessions(events)[0].notes.contains("  refused: frame 4 SF 01 A8 (illegal block number (beyond the service's size))"))
+        #expect(SessionText.lines(sessions(events)[0]).contains("  refused: frame 4 SF 01 A8 (illegal block number (beyond the service's size))"))
         let a1 = Cards.poll(0xFE00, Cards.system0) + [
             reader(.readWithoutEncryption(idm: Cards.system0, services: [], blocks: [FeliCaBlockListElement(serviceOrder: 0, blockNumber: 0)])),
             card(.readWithoutEncryption(idm: Cards.system0, status: FeliCaStatusFlags(sf1: 0xFF, sf2: 0xA1), blocks: []))]
@@ -170,7 +170,7 @@ enum Cards {
         let d = frames(text)
         #expect(d[2].summary == "Read Without Encryption 090F (CJRC transit history): blocks 0, 1")
         #expect(d[3].summary == "OK, 2 blocks (090F: blocks 0, 1): history 2026-01-15 … 2026-01-08, balance 3792 yen")
-        let notes = sessions(text)[0].notes
+        let notes = SessionText.lines(sessions(text)[0])
         #expect(notes.contains("  Suica/CJRC history, system 0 (0003), service 090F (2 records, newest first):"))
         #expect(notes.contains { $0.contains("2026-01-15  ticket gate") && $0.contains("3792 yen   -390  #332  line/station E3/0A → 1D/08") })
         let full = Dissector.dissect(trace, detail: .full)
@@ -203,7 +203,7 @@ enum Cards {
         ]
         let events = Dissector.dissect(trace, detail: .summary)
         #expect(frames(events)[3].summary == "OK, \(blocks.count) blocks (000B: blocks 0–\(blocks.count - 1)): NDEF URI https://nfctrace.example/t3t")
-        let notes = sessions(events)[0].notes
+        let notes = SessionText.lines(sessions(events)[0])
         #expect(notes.contains("    NDEF: URI https://nfctrace.example/t3t"))
         let full = sessions(Dissector.dissect(trace, detail: .full))[0]
         #expect(full.memory.first(key: "t3t.aib.ln")?.value == "\(message.count) bytes in \(blocks.count - 1) block\(blocks.count == 2 ? "" : "s")")
@@ -220,7 +220,7 @@ enum Cards {
         let d = frames(events)
         #expect(d[2].summary == "Write Without Encryption 0009 (NDEF / user blocks, write): block 5")
         #expect(d[3].summary == "OK, written (0009: block 5)")
-        let notes = sessions(events)[0].notes
+        let notes = SessionText.lines(sessions(events)[0])
         #expect(notes.contains { $0.hasSuffix("5* \(Hex.string(data))") })
         #expect(notes.contains("    (* written in this session)"))
     }

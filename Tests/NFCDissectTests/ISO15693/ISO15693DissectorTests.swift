@@ -56,11 +56,11 @@ let formatAndWrite: [Frame] = slix2Activation + [
     @Test func theArticleCCIsExplainedAndTheNDEFMessageDecoded() throws {
         let text = try #require(sessions(Dissector.dissect(formatAndWrite, detail: .summary)).first)
         #expect(text.headline == "ICODE SLIX2, UID E0 04 01 08 49 D0 DC 81, 80 blocks × 4 bytes")
-        #expect(text.notes.contains("    40     CC1 version 1.0 (b8–b5), read access always (b4–b3), write access always (b2–b1)"))
-        #expect(text.notes.contains("    30     CC2 MLEN: 0x30 × 8 = 384-byte data area"))
-        #expect(text.notes.contains("    01     CC3 features: MBREAD (Read Multiple Blocks supported)"))
-        #expect(text.notes.contains("      record 1: Text (en) \"Hello\""))
-        #expect(text.notes.contains("    0  E1 40 30 01*  03 0C D1 01*  08 54 02 65*  6E 48 65 6C*"))
+        #expect(SessionText.lines(text).contains("    40     CC1 version 1.0 (b8–b5), read access always (b4–b3), write access always (b2–b1)"))
+        #expect(SessionText.lines(text).contains("    30     CC2 MLEN: 0x30 × 8 = 384-byte data area"))
+        #expect(SessionText.lines(text).contains("    01     CC3 features: MBREAD (Read Multiple Blocks supported)"))
+        #expect(SessionText.lines(text).contains("      record 1: Text (en) \"Hello\""))
+        #expect(SessionText.lines(text).contains("    0  E1 40 30 01*  03 0C D1 01*  08 54 02 65*  6E 48 65 6C*"))
         // The article's CC claims more than an 80 × 4-byte tag holds.
         #expect(text.diagnostics.contains { $0.severity == .warning && $0.message.hasPrefix("CC MLEN 0x30 declares a 384-byte data area") })
 
@@ -87,9 +87,9 @@ let formatAndWrite: [Frame] = slix2Activation + [
         #expect(d[7].diagnostics.contains(Diagnostic(.warning, "Write Single Block 5 refused (error 0x12)", range: 1..<2)))
         #expect(d[9].diagnostics.contains { $0.message.hasPrefix("1 byte: too short to carry the 2-byte CRC_B") })
         let s = try #require(sessions(events).first)
-        #expect(s.notes.contains("memory: 2 of 80 blocks known, 2 written"))
-        #expect(s.notes.contains("    0  E1 40 30 01*  03 00 FE 00*"))
-        #expect(s.notes.contains("    byte 4: NDEF Message TLV, L=0"))
+        #expect(SessionText.lines(s).contains("memory: 2 of 80 blocks known, 2 written"))
+        #expect(SessionText.lines(s).contains("    0  E1 40 30 01*  03 00 FE 00*"))
+        #expect(SessionText.lines(s).contains("    byte 4: NDEF Message TLV, L=0"))
     }
 
     @Test func securityStatusMarksLockedBlocks() throws {
@@ -105,8 +105,8 @@ let formatAndWrite: [Frame] = slix2Activation + [
         #expect(d[7].summary == "Security status of blocks 0–2: locked 1")
         #expect(d[8].diagnostics.contains(Diagnostic(.note, "block 1 is locked (security status seen earlier): expect error 0x12")))
         let s = try #require(sessions(events).first)
-        #expect(s.notes.contains("    1  4C 4F 43 4B#  00 11 22 33"))
-        #expect(s.notes.contains("block 0 (the Type 5 CC) was not read: no NDEF decoding"))
+        #expect(SessionText.lines(s).contains("    1  4C 4F 43 4B#  00 11 22 33"))
+        #expect(SessionText.lines(s).contains("block 0 (the Type 5 CC) was not read: no NDEF decoding"))
     }
 
     @Test func crcErrorsAreFlaggedAndCorruptAnswersNotApplied() throws {
@@ -121,7 +121,7 @@ let formatAndWrite: [Frame] = slix2Activation + [
         #expect(d[4].summary == "Read Single Block 3 (addressed)", "a bad CRC does not stop decoding")
         #expect(d[6].crc.isBad && d[6].summary == "Block 3: 00 11 22 33")
         let s = try #require(sessions(events).first)
-        #expect(!s.notes.contains { $0.hasPrefix("memory:") }, "the corrupt answer is not applied")
+        #expect(!SessionText.lines(s).contains { $0.hasPrefix("memory:") }, "the corrupt answer is not applied")
     }
 
     @Test func errorCodesAreWarningsWithTheirNames() {

@@ -1,0 +1,65 @@
+import NFCCore
+
+/// The compact text view of a session summary: the lines under its headline, made from the
+/// session's typed content (`SessionSummary.content`). The renderer indents each by two spaces.
+enum SessionText {
+    static func lines(_ s: SessionSummary) -> [String] {
+        switch s.content {
+        case .type2(let session, let layout): return Type2SessionText.lines(session, layout: layout)
+        case .iso15693(let session, let layout): return ISO15693SessionText.lines(session, layout: layout)
+        case .feliCa(let session): return FeliCaSessionText.lines(session).map { "  " + $0 }
+        case nil: return []
+        }
+    }
+}
+
+/// `memory (NTAG215 map): 13 pages known`, the known pages as rows of four per region, the
+/// configuration, the CC and the TLVs with their NDEF records.
+enum Type2SessionText {
+    static func lines(_ s: ISO14443ASession, layout: Type2MemoryLayout?) -> [String] {
+        let knownPages = s.memory.knownPages
+        guard !knownPages.isEmpty else { return [] }
+        let map = s.memoryMap
+        let written = s.writtenPages.count
+        var out = ["memory (\(s.model?.rawValue ?? "generic Type 2") map): \(knownPages.count) page\(knownPages.count == 1 ? "" : "s") known"
+            + (written > 0 ? ", \(written) written" : "")]
+        for (region, known) in ISO14443ASessionSummary.regions(s, map: map) {
+            var span = TextWriter(capacity: 16)
+            ISO14443ASessionSummary.writeSpan(map.pages(of: region), &span)
+            out.append("    \(region.rawValue) (\(span.string)):")
+            // Up to four consecutive pages per row, `*` after a page written in this session.
+            var row = ""
+            var rowStart = known[0]
+            var inRow = 0
+            for p in known {
+                guard let bytes = s.memory.page(p) else { continue }
+                if inRow == 4 || (inRow > 0 && p != rowStart + inRow) {
+                    out.append("      \(Hex.byte(UInt8(rowStart)))  \(row)")
+                    row = ""
+                    inRow = 0
+                }
+                if inRow == 0 { rowStart = p } else { row += "  " }
+                row += Hex.string(bytes) + (s.writtenPages.contains(p) ? "*" : "")
+                inRow += 1
+            }
+            if inRow > 0 { out.append("      \(Hex.byte(UInt8(rowStart)))  \(row)") }
+        }
+        if written > 0 { out.append("    (* written in this session)") }
+        if let config = ISO14443ASessionSummary.configuration(s, map: map) {
+            out.append("    configuration: \(ISO14443ASessionSummary.configurationText(config))")
+        }
+        guard let layout else { return out }
+        if let cc = layout.capabilityContainer {
+            if cc.isNDEF {
+                out.append("    CC \(Hex.string(cc.bytes)): NDEF mapping \(cc.versionText), \(cc.dataAreaSize)-byte data area, read \(cc.readAccess.name), write \(cc.writeAccess.name)")
+            } else {
+                out.append("    CC \(Hex.string(cc.bytes)): magic \(Hex.byte(cc.magic)), not NDEF formatted")
+            }
+        }
+        if let area = layout.tlvArea, !area.tlvs.isEmpty {
+            out.append("    TLVs from byte \(Type2Memory.dataAreaStart):")
+            out += TagTLVLines.lines(area).map { "      " + $0 }
+        }
+        return out
+    }
+}
