@@ -6,6 +6,7 @@ let package = Package(
     products: [
         .library(name: "NFCCore", targets: ["NFCCore"]),
         .library(name: "NFCCapture", targets: ["NFCCapture"]),
+        .library(name: "NFCCrypto", targets: ["NFCCrypto"]),
         .library(name: "NFCDissect", targets: ["NFCDissect"]),
         .library(name: "NFCEmulator", targets: ["NFCEmulator"]),
         .library(name: "NFCReplay", targets: ["NFCReplay"]),
@@ -17,6 +18,8 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.0"),
+        // AES-128 for the Ultralight AES authentication (issue 19): `AES.permute`, one block.
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
     ],
     targets: [
         // Byte layouts of every protocol. No dependencies, so the fuzz build stays lean.
@@ -33,8 +36,11 @@ let package = Package(
         // peeked at.
         .target(name: "CStream"),
         .target(name: "NFCCapture", dependencies: ["NFCCore", "CPcap", "CStream"]),
-        .target(name: "NFCDissect", dependencies: ["NFCCore"]),
-        .target(name: "NFCEmulator", dependencies: ["NFCCore"]),
+        // The ciphers NFCCore cannot hold without a dependency: AES-128 through swift-crypto, and
+        // the Ultralight authentication built with it or with NFCCore's 2K3DES.
+        .target(name: "NFCCrypto", dependencies: ["NFCCore", .product(name: "Crypto", package: "swift-crypto"), .product(name: "_CryptoExtras", package: "swift-crypto")]),
+        .target(name: "NFCDissect", dependencies: ["NFCCore", "NFCCrypto"]),
+        .target(name: "NFCEmulator", dependencies: ["NFCCore", "NFCCrypto"]),
         .target(name: "NFCReplay", dependencies: ["NFCCore", "NFCEmulator", "NFCDissect"]),
         // Structure-aware mutation engine, shapes and the fuzz-target registry: codecs only.
         .target(name: "NFCFuzz", dependencies: ["NFCCore"]),
@@ -60,10 +66,10 @@ let package = Package(
         .testTarget(name: "NFCCaptureTests", dependencies: ["NFCCore", "NFCCapture"]),
         .testTarget(
             name: "NFCDissectTests",
-            dependencies: ["NFCCore", "NFCCapture", "NFCDissect"],
+            dependencies: ["NFCCore", "NFCCrypto", "NFCCapture", "NFCDissect"],
             exclude: ["Golden"]
         ),
-        .testTarget(name: "NFCEmulatorTests", dependencies: ["NFCCore", "NFCEmulator", "NFCDissect", "NFCCapture"]),
+        .testTarget(name: "NFCEmulatorTests", dependencies: ["NFCCore", "NFCCrypto", "NFCEmulator", "NFCDissect", "NFCCapture"]),
         .testTarget(name: "NFCReplayTests", dependencies: ["NFCCore", "NFCCapture", "NFCDissect", "NFCEmulator", "NFCReplay"], exclude: ["Golden"]),
         .testTarget(
             name: "NFCFuzzTests",

@@ -5,14 +5,14 @@ import NFCEmulator
 /// The tag a trace shows: what `replay --against emulator` and `emulate --from-trace` run.
 public enum TraceTag {
     /// The tag sessions of a trace that reconstruct a tag, by session number.
-    public static func sessions(next: () throws -> Frame?, keys: MIFAREClassicKeyList = .defaults) throws -> [(session: Int, reconstruction: TagReconstruction)] {
+    public static func sessions(next: () throws -> Frame?, keys: KeyList = .defaults) throws -> [(session: Int, reconstruction: TagReconstruction)] {
         try sessionsWithCycles(next: next, keys: keys).map { ($0.session, $0.reconstruction) }
     }
 
     /// The same, each with the field cycle it began in (0 before the first field-on, n after the n-th).
     /// `keys`: what MIFARE Classic authentications are opened with, so that the rebuilt card
     /// holds them.
-    static func sessionsWithCycles(next: () throws -> Frame?, keys: MIFAREClassicKeyList = .defaults) throws -> [(session: Int, cycle: Int, reconstruction: TagReconstruction)] {
+    static func sessionsWithCycles(next: () throws -> Frame?, keys: KeyList = .defaults) throws -> [(session: Int, cycle: Int, reconstruction: TagReconstruction)] {
         let dissector = Dissector(detail: .summary, keys: keys)
         var found: [(session: Int, cycle: Int, reconstruction: TagReconstruction)] = []
         var fieldOns: [Int] = []   // frame numbers of the field-ons, ascending
@@ -33,7 +33,7 @@ public enum TraceTag {
     /// Every tag of the trace, one per identity (UID, IDm), most seen first: what a replay
     /// against the trace's own tags needs when a trace shows more than one. `cycles`: the field
     /// cycles the tag was seen in (see `TagField.presence`).
-    public static func rebuildAll(next: () throws -> Frame?, keys: MIFAREClassicKeyList = .defaults) throws -> [(dump: TagDump, from: String, cycles: Set<Int>)] {
+    public static func rebuildAll(next: () throws -> Frame?, keys: KeyList = .defaults) throws -> [(dump: TagDump, from: String, cycles: Set<Int>)] {
         let found = try sessionsWithCycles(next: next, keys: keys)
         var identities: [[UInt8]] = []
         for s in found where !identities.contains(s.reconstruction.identity) { identities.append(s.reconstruction.identity) }
@@ -48,7 +48,7 @@ public enum TraceTag {
     }
 
     /// The trace's tags in one field, each present in the field cycles the trace showed it in.
-    public static func field(next: () throws -> Frame?, keys: MIFAREClassicKeyList = .defaults) throws -> (field: TagField, from: [String])? {
+    public static func field(next: () throws -> Frame?, keys: KeyList = .defaults) throws -> (field: TagField, from: [String])? {
         let rebuilt = try rebuildAll(next: next, keys: keys)
         var tags: [EmulatedTag] = []
         var from: [String] = []
@@ -96,7 +96,7 @@ public enum TraceTag {
     /// The trace's tag: the sessions of the tag seen most are merged (a page keeps the value
     /// its first session saw, so later writes do not rewrite the starting state), or one session
     /// when `session` names it.
-    public static func rebuild(next: () throws -> Frame?, session wanted: Int? = nil, keys: MIFAREClassicKeyList = .defaults) throws -> (dump: TagDump, from: String)? {
+    public static func rebuild(next: () throws -> Frame?, session wanted: Int? = nil, keys: KeyList = .defaults) throws -> (dump: TagDump, from: String)? {
         let found = try sessions(next: next, keys: keys)
         if let wanted {
             guard let s = found.first(where: { $0.session == wanted }) else { return nil }

@@ -64,7 +64,7 @@ enum TagSource {
 
     /// The tag's dump and, for a trace, which part of it the tag came from. A missing file is
     /// 74, a dump or trace that holds no tag 65, an unknown model a usage error.
-    func resolve(keys: MIFAREClassicKeyList = .defaults) throws -> (dump: TagDump, from: String?) {
+    func resolve(keys: KeyList = .defaults) throws -> (dump: TagDump, from: String?) {
         switch self {
         case .dump(let path):
             return (try InputLimit.loadDump(path), nil)

@@ -5,20 +5,20 @@ import NFCCore
 /// replay and emulate rebuild cards from traces with them).
 struct KeyOptions: ParsableArguments {
     @Option(name: .customLong("keys"), help: ArgumentHelp(
-        "MIFARE Classic key dictionary: one key of 12 hex digits per line, # comments (Proxmark3 .dic and Flipper dictionaries read as they are). Repeatable; tried before the built-in keys.",
+        "Key dictionary: one key per line, 12 hex digits (MIFARE Classic) or 32 (Ultralight C 3DES / Ultralight AES), # comments (Proxmark3 .dic and Flipper dictionaries read as they are). Repeatable; tried before the built-in keys.",
         valueName: "file"))
     var keyFiles: [String] = []
 
-    @Flag(name: .customLong("no-default-keys"), help: "Do not try the built-in well-known MIFARE Classic keys (docs/mifare-classic.md).")
+    @Flag(name: .customLong("no-default-keys"), help: "Do not try the built-in well-known MIFARE Classic and Ultralight keys (docs/mifare-classic.md, docs/ultralight-authentication.md).")
     var noDefaultKeys = false
 
     /// The keys of the files, then the built-in ones. A malformed file is a data error (65).
-    func load() throws -> MIFAREClassicKeyList {
-        var keys = MIFAREClassicKeyList()
+    func load() throws -> KeyList {
+        var keys = KeyList()
         for path in keyFiles {
             let text = String(decoding: try InputLimit.read(path, limit: InputLimit.keyFile, what: "a key file"), as: UTF8.self)
             do {
-                keys.append(contentsOf: try MIFAREClassicKeyList.parse(text, name: path))
+                keys.append(contentsOf: try KeyList.parse(text, name: path))
             } catch {
                 throw CLIFailure(message: error.description, code: .dataError)
             }

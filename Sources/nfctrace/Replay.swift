@@ -82,7 +82,7 @@ struct Replay: ParsableCommand {
         return nil
     }
 
-    func replay(_ trace: String, extraRules: ReplayRules, dump: TagDump?, keys: MIFAREClassicKeyList) throws -> ReplayResult {
+    func replay(_ trace: String, extraRules: ReplayRules, dump: TagDump?, keys: KeyList) throws -> ReplayResult {
         let unreadable = { (why: String) in
             ReplayResult(trace: trace, target: against, outcome: .unreadable(why), exchanges: 0, fieldCycles: 0, accepted: [:], seconds: 0)
         }
@@ -114,7 +114,7 @@ struct Replay: ParsableCommand {
     /// `InputLimit.heldFrames`; a longer file is read a second time instead, a longer standard
     /// input is refused. A damaged trace still rebuilds its tag from the frames before the
     /// damage; the replay then reports the damage itself.
-    func replayAgainstItsOwnTag(_ trace: String, reader: FrameReader, rules: ReplayRules, keys: MIFAREClassicKeyList,
+    func replayAgainstItsOwnTag(_ trace: String, reader: FrameReader, rules: ReplayRules, keys: KeyList,
                                 unreadable: (String) -> ReplayResult) throws -> ReplayResult {
         var frames: [Frame] = []
         var damage: CaptureError? = nil
@@ -170,7 +170,7 @@ struct Replay: ParsableCommand {
     }
 
     /// The emulator of the tag(s) a trace's dissection rebuilt; nil when no session can be emulated.
-    static func rebuiltTarget(next: () -> Frame?, keys: MIFAREClassicKeyList) throws -> ReplayTarget? {
+    static func rebuiltTarget(next: () -> Frame?, keys: KeyList) throws -> ReplayTarget? {
         guard let (field, sources) = try TraceTag.field(next: next, keys: keys) else { return nil }
         let from = sources.joined(separator: "; ")
         return EmulatorTarget(tag: field, name: "emulator (\(field.summary), rebuilt from \(from))")

@@ -35,7 +35,7 @@ import NFCEmulator
         return r.frames
     }
 
-    static func replay(_ frames: [Frame], keys: MIFAREClassicKeyList, against tag: EmulatedTag? = nil) throws -> ReplayResult {
+    static func replay(_ frames: [Frame], keys: KeyList, against tag: EmulatedTag? = nil) throws -> ReplayResult {
         var i = 0
         let next = { () -> Frame? in defer { i += 1 }; return i < frames.count ? frames[i] : nil }
         let target: ReplayTarget
@@ -51,7 +51,7 @@ import NFCEmulator
 
     @Test func anEncryptedSessionReplaysAgainstTheCardRebuiltFromIt() throws {
         let frames = Self.recorded()
-        var keys = MIFAREClassicKeyList([MIFAREClassicKey(Self.sectorKey, source: "test")])
+        var keys = KeyList([MIFAREClassicKey(Self.sectorKey, source: "test")])
         keys.append(contentsOf: .defaults)
         let result = try Self.replay(frames, keys: keys)
         #expect(result.passed, "\(result.outcome)")

@@ -85,8 +85,8 @@ public struct DES: Sendable {
     public func decrypt(_ block: [UInt8]) -> [UInt8] { Self.bytes(crypt(Self.block(block), decrypt: true)) }
 }
 
-/// Two-key triple DES, EDE (K1, K2, K1), in CBC mode: MIFARE Ultralight C's cipher.
-public struct TripleDES: Sendable {
+/// Two-key triple DES, EDE (K1, K2, K1): MIFARE Ultralight C's cipher (CBC from `BlockCipher`).
+public struct TripleDES: BlockCipher {
     let k1: DES, k2: DES
 
     /// A 16-byte key: K1 then K2.
@@ -95,26 +95,7 @@ public struct TripleDES: Sendable {
         k2 = DES(key: Array(key.dropFirst(8).prefix(8)))
     }
 
+    public var blockSize: Int { 8 }
     public func encryptBlock(_ b: [UInt8]) -> [UInt8] { k1.encrypt(k2.decrypt(k1.encrypt(b))) }
     public func decryptBlock(_ b: [UInt8]) -> [UInt8] { k1.decrypt(k2.encrypt(k1.decrypt(b))) }
-
-    /// CBC over whole 8-byte blocks.
-    public func encryptCBC(_ data: [UInt8], iv: [UInt8]) -> [UInt8] {
-        var prev = iv, out: [UInt8] = []
-        for i in stride(from: 0, to: data.count - data.count % 8, by: 8) {
-            prev = encryptBlock(zip(data[i..<i + 8], prev).map { $0 ^ $1 })
-            out += prev
-        }
-        return out
-    }
-
-    public func decryptCBC(_ data: [UInt8], iv: [UInt8]) -> [UInt8] {
-        var prev = iv, out: [UInt8] = []
-        for i in stride(from: 0, to: data.count - data.count % 8, by: 8) {
-            let c = Array(data[i..<i + 8])
-            out += zip(decryptBlock(c), prev).map { $0 ^ $1 }
-            prev = c
-        }
-        return out
-    }
 }

@@ -1,5 +1,3 @@
-import NFCCore
-
 /// Why a dump could not be loaded: the file, and the line or field at fault.
 public struct DumpError: Error, Equatable, Sendable, CustomStringConvertible {
     public var file: String

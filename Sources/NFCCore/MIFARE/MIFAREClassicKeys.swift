@@ -16,16 +16,6 @@ public struct MIFAREClassicKey: Sendable, Hashable {
     public var bytes: [UInt8] { Crypto1.key(value) }
     /// `A0A1A2A3A4A5`.
     public var hex: String { Hex.value(value, digits: 12) }
-}
-
-/// The keys a dissection tries on each Classic authentication, in order: those given with
-/// `--keys`, then the built-in well-known ones.
-public struct MIFAREClassicKeyList: Sendable {
-    public private(set) var keys: [MIFAREClassicKey]
-    /// Whether keys recovered from a trace are printed whole (`dissect --show-keys`).
-    public var revealRecovered = false
-
-    public init(_ keys: [MIFAREClassicKey] = []) { self.keys = keys }
 
     /// Keys that are public defaults, each with its source. Only these are built in; a key found
     /// with one of them is not a secret.
@@ -40,35 +30,8 @@ public struct MIFAREClassicKeyList: Sendable {
         MIFAREClassicKey(0x0000_0000_0000, source: "default: libnfc nfc-mfclassic key list"),
         MIFAREClassicKey(0xABCD_EF12_3456, source: "default: libnfc nfc-mfclassic key list"),
     ]
-
-    public static var defaults: MIFAREClassicKeyList { MIFAREClassicKeyList(wellKnown) }
-
-    public mutating func append(_ key: MIFAREClassicKey) {
-        if !keys.contains(where: { $0.value == key.value }) { keys.append(key) }
-    }
-
-    public mutating func append(contentsOf other: MIFAREClassicKeyList) {
-        for k in other.keys { append(k) }
-    }
-
-    /// A key dictionary: one key of 12 hex digits per line; `#` starts a comment, blank lines
-    /// are skipped. The Proxmark3's `.dic` files and Flipper's `mf_classic_dict.nfc` read as
-    /// they are.
-    public static func parse(_ text: String, name: String) throws(DumpError) -> MIFAREClassicKeyList {
-        var list = MIFAREClassicKeyList()
-        var line = 0
-        for raw in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline) {
-            line += 1
-            let content = raw.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first.map { $0.trimmingBlanks() } ?? ""
-            if content.isEmpty { continue }
-            guard content.utf8.count == 12, content.allSatisfy(\.isHexDigit), let value = UInt64(content, radix: 16) else {
-                throw DumpError(file: name, line: line, message: "expected a key of 12 hex digits, found \"\(PrintableText.escaped(Array(content.utf8), limit: 40))\"")
-            }
-            list.append(MIFAREClassicKey(value, source: "\(name):\(line)"))
-        }
-        return list
-    }
 }
+
 
 /// One authentication as a trace shows it, and what a key does to it (protocols-wave2.md §2.4).
 public enum MIFAREClassicAuthentication {

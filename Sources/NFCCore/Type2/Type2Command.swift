@@ -24,7 +24,7 @@ public enum Type2Command: Sendable, Hashable {
     case sectorSelectSector(sector: UInt8, rfu: [UInt8])
     /// Ultralight C / AES AUTHENTICATE part 1 (`1A 00` / `1A keyNo`).
     case authenticate(keyNumber: UInt8)
-    /// AUTHENTICATE part 2: `AF` + ek(RndA ‖ RndB').
+    /// AUTHENTICATE part 2: `AF` + ek(RndA ‖ RndB'), 16 bytes (Ultralight C) or 32 (AES).
     case authenticateContinue([UInt8])
 
     /// Command codes, named as in the NXP datasheets.
@@ -76,7 +76,7 @@ public enum Type2Command: Sendable, Hashable {
             case .pwdAuth: return 5
             case .write, .writeSignature, .incrementCounter: return 6
             case .vcsl: return 21
-            case .authenticateContinue: return 17
+            case .authenticateContinue: return nil
             }
         }
     }
@@ -133,7 +133,17 @@ public enum Type2Command: Sendable, Hashable {
         /// SECTOR_SELECT packet 1: `C2 FF`.
         public static let sectorSelectMarker = FieldLayout(1, 1, "FF")
         public static let keyNumber = FieldLayout(1, 1, "key number")
-        public static let authenticationData = FieldLayout(1, 16, "16 bytes ek(RndA ‖ RndB')")
+        public static let authenticationData = FieldLayout(1, 16, "16 bytes ek(RndA ‖ RndB') (Ultralight C)")
+        public static let authenticationDataAES = FieldLayout(1, 32, "32 bytes ek(RndA ‖ RndB') (Ultralight AES)")
+
+        /// The part 2 layout a payload of `count` bytes (code included) has; nil for neither.
+        public static func authenticationData(payloadCount count: Int) -> FieldLayout? {
+            switch count {
+            case authenticationData.end: return authenticationData
+            case authenticationDataAES.end: return authenticationDataAES
+            default: return nil
+            }
+        }
         /// COMPATIBILITY_WRITE part 2 (no command code): 16 bytes, of which the tag writes 4.
         public static let compatibilityData = FieldLayout(0, 4, "16 data bytes of COMPATIBILITY_WRITE part 2")
         public static let compatibilityPadding = FieldLayout(4, 12, "16 data bytes of COMPATIBILITY_WRITE part 2")
@@ -193,7 +203,12 @@ public enum Type2Command: Sendable, Hashable {
             guard b == Self.sectorSelectMarker else { throw DecodeError(offset: Layout.sectorSelectMarker.offset, expected: Layout.sectorSelectMarker.expected, found: Hex.byte(b)) }
             return .sectorSelect
         case .authenticate: return .authenticate(keyNumber: try c.readUInt8(Layout.keyNumber))
-        case .authenticateContinue: return .authenticateContinue(try c.readBytes(Layout.authenticationData))
+        case .authenticateContinue:
+            guard let layout = Layout.authenticationData(payloadCount: payload.count) else {
+                throw DecodeError(offset: min(payload.count, Layout.authenticationData.end), expected: "AUTHENTICATE part 2 of 17 or 33 bytes (without CRC)",
+                                  found: "\(payload.count) bytes")
+            }
+            return .authenticateContinue(try c.readBytes(layout))
         }
     }
 
@@ -237,7 +252,7 @@ public enum Type2Command: Sendable, Hashable {
             w.put(caps, Layout.pcdCapabilities)
         case .sectorSelect: w.put(Self.sectorSelectMarker, Layout.sectorSelectMarker)
         case .authenticate(let k): w.put(k, Layout.keyNumber)
-        case .authenticateContinue(let d): w.put(d, Layout.authenticationData)
+        case .authenticateContinue(let d): w.put(d, Layout.authenticationData(payloadCount: d.count + 1) ?? Layout.authenticationData)
         }
         return w.bytes
     }

@@ -81,14 +81,14 @@ final class SessionCounter {
 public final class Dissector {
     public let detail: DissectionDetail
     /// Keys tried on MIFARE Classic authentications (`dissect --keys`, then the built-in ones).
-    public let keys: MIFAREClassicKeyList
+    public let keys: KeyList
     private var frameNumber = 0
     private var held: FrameDissection?
     private let counter = SessionCounter()
     private var dissectors: [Technology: TechnologyDissector] = [:]
     private var lastTechnology: Technology = .iso14443a
 
-    public init(detail: DissectionDetail = .full, keys: MIFAREClassicKeyList = .defaults) {
+    public init(detail: DissectionDetail = .full, keys: KeyList = .defaults) {
         self.detail = detail
         self.keys = keys
     }
@@ -189,7 +189,7 @@ public final class Dissector {
     }
 
     /// Convenience for tests and small captures: dissects a whole frame list.
-    public static func dissect(_ frames: [Frame], detail: DissectionDetail = .full, keys: MIFAREClassicKeyList = .defaults) -> [DissectionEvent] {
+    public static func dissect(_ frames: [Frame], detail: DissectionDetail = .full, keys: KeyList = .defaults) -> [DissectionEvent] {
         let d = Dissector(detail: detail, keys: keys)
         var out: [DissectionEvent] = []
         for f in frames { d.process(f) { out.append($0) } }

@@ -12,7 +12,7 @@ final class ISO14443ADissector: SessionDissector {
 
     static let layer = "ISO14443-3A"
 
-    init(detail: DissectionDetail, counter: SessionCounter, keys: MIFAREClassicKeyList = .defaults) {
+    init(detail: DissectionDetail, counter: SessionCounter, keys: KeyList = .defaults) {
         self.detail = detail
         self.counter = counter
         self.keys = MIFAREClassicKeyRing(keys)

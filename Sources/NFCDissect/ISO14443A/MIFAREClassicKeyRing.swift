@@ -5,7 +5,7 @@ import NFCCore
 /// no list holds — whole authentications (mfkey64) and pairs of a reader's answers to the same
 /// card and sector that the card never accepted (mfkey32).
 final class MIFAREClassicKeyRing {
-    let given: MIFAREClassicKeyList
+    let given: KeyList
     private(set) var fitted: [MIFAREClassicKey] = []
     /// Reader answers that no key opened, by card and sector.
     private var partials: [PartialKey: [(frame: Int, answer: Crypto1Recovery.ReaderAnswer)]] = [:]
@@ -16,9 +16,9 @@ final class MIFAREClassicKeyRing {
         var keyType: MIFAREClassicCommand.KeyType
     }
 
-    init(_ given: MIFAREClassicKeyList) { self.given = given }
+    init(_ given: KeyList) { self.given = given }
 
-    var candidates: [MIFAREClassicKey] { fitted + given.keys }
+    var candidates: [MIFAREClassicKey] { fitted + given.classic }
 
     func fits(_ key: MIFAREClassicKey) {
         if !fitted.contains(where: { $0.value == key.value }) { fitted.append(key) }
@@ -51,7 +51,7 @@ final class MIFAREClassicKeyRing {
     /// masked unless asked for (`dissect --show-keys`).
     func text(_ key: MIFAREClassicKey) -> String {
         // A recovered key that is a published default is no secret.
-        guard key.recovered, !given.revealRecovered, !MIFAREClassicKeyList.wellKnown.contains(where: { $0.value == key.value }) else { return key.hex }
+        guard key.recovered, !given.revealRecovered, !MIFAREClassicKey.wellKnown.contains(where: { $0.value == key.value }) else { return key.hex }
         let hex = key.hex
         return String(hex.prefix(2)) + String(repeating: "•", count: 8) + String(hex.suffix(2))
     }

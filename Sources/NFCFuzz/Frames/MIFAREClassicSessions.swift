@@ -100,7 +100,7 @@ enum MIFAREClassicSessions {
         var auth: (nonce: MIFAREClassicAuthentication.TagNonce?, nested: Bool)?
         var awaitingAT = false
         var continuation = MIFAREClassicCommand.Continuation.none
-        let wellKnown = MIFAREClassicKeyList.wellKnown
+        let wellKnown = MIFAREClassicKey.wellKnown
         for f in frames {
             switch f.kind {
             case .fieldOn, .fieldOff:

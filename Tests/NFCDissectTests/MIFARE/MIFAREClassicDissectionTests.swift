@@ -19,7 +19,7 @@ import NFCCore
         events.compactMap { if case .session(let s) = $0 { return s } else { return nil } }
     }
 
-    static func dissectSIO(keys: MIFAREClassicKeyList) throws -> [DissectionEvent] {
+    static func dissectSIO(keys: KeyList) throws -> [DissectionEvent] {
         let reader = try Capture.open(sioTrace)
         var frames: [Frame] = []
         while let f = try reader.next() { frames.append(f) }
@@ -52,7 +52,7 @@ import NFCCore
 
     @Test(.enabled(if: GoldenTests.sharedAvailable, "../shared/pm3-traces is not beside this checkout"))
     func sampleTraceWithTheSectorKeyDecryptsEverything() throws {
-        var keys = MIFAREClassicKeyList([Self.sioKey])
+        var keys = KeyList([Self.sioKey])
         keys.append(contentsOf: .defaults)
         let events = try Self.dissectSIO(keys: keys)
         let d = Self.frames(events)
@@ -173,7 +173,7 @@ import NFCCore
         s.authenticate(.authenticate(.a, block: 8), readerKey: 0x3B7E_4FD5_75AD, cardKey: 0x3B7E_4FD5_75AD, nt: 0x82A4_166C, nr: 3)
         s.add(.readerToTag, MIFAREClassicCommand.read(block: 8).encode(), crc: true)
         s.add(.tagToReader, Array(repeating: 0x11, count: 16), crc: true)
-        var keys = MIFAREClassicKeyList([Self.sioKey])
+        var keys = KeyList([Self.sioKey])
         keys.append(contentsOf: .defaults)
         let events = Dissector.dissect(s.frames, keys: keys)
         let d = Self.frames(events)
@@ -188,12 +188,17 @@ import NFCCore
 
     @Test func keyDictionariesParseAsTheProxmarkAndFlipperWriteThem() throws {
         let text = "# Proxmark3 style\nFFFFFFFFFFFF\na0a1a2a3a4a5   # MAD\n\r\n\n3B7E4FD575AD\r\nFFFFFFFFFFFF\n"
-        let list = try MIFAREClassicKeyList.parse(text, name: "keys.dic")
-        #expect(list.keys.map(\.hex) == ["FFFFFFFFFFFF", "A0A1A2A3A4A5", "3B7E4FD575AD"])
-        #expect(list.keys[1].source == "keys.dic:3")
-        #expect(throws: DumpError.self) { try MIFAREClassicKeyList.parse("FFFFFFFFFFF\n", name: "short") }
-        #expect(throws: DumpError.self) { try MIFAREClassicKeyList.parse("+FFFFFFFFFFF\n", name: "sign") }
-        #expect(throws: DumpError.self) { try MIFAREClassicKeyList.parse("GGGGGGGGGGGG\n", name: "letters") }
+        let list = try KeyList.parse(text, name: "keys.dic")
+        #expect(list.classic.map(\.hex) == ["FFFFFFFFFFFF", "A0A1A2A3A4A5", "3B7E4FD575AD"])
+        #expect(list.classic[1].source == "keys.dic:3")
+        #expect(throws: DumpError.self) { try KeyList.parse("FFFFFFFFFFF\n", name: "short") }
+        #expect(throws: DumpError.self) { try KeyList.parse("+FFFFFFFFFFF\n", name: "sign") }
+        #expect(throws: DumpError.self) { try KeyList.parse("GGGGGGGGGGGG\n", name: "letters") }
+        // The Proxmark3's mfulc_default_keys.dic line: a 16-byte key, then `-- comment`.
+        let ultralight = try KeyList.parse("425245414B4D454946594F5543414E21 -- Sample Key (BREAKMEIFYOUCAN!)\n# AES\n00000000000000000000000000000000\n", name: "mfulc.dic")
+        #expect(ultralight.ultralight.map(\.hex) == ["425245414B4D454946594F5543414E21", "00000000000000000000000000000000"])
+        #expect(ultralight.classic.isEmpty && ultralight.ultralight[1].source == "mfulc.dic:3")
+        #expect(throws: DumpError.self) { try KeyList.parse("425245414B4D454946594F5543414E2\n", name: "odd") }
     }
 }
 
@@ -209,11 +214,11 @@ import NFCCore
         s.authenticate(.authenticate(.a, block: 4), readerKey: 0x1122_3344_5566, cardKey: 0x1122_3344_5566, nt: 0x82A4_166C, nr: 0x0BAD_CAFE)
         s.add(.readerToTag, MIFAREClassicCommand.read(block: 4).encode(), crc: true)
         s.add(.tagToReader, Array(repeating: 0x42, count: 16), crc: true)
-        let masked = T.frames(Dissector.dissect(s.frames, keys: MIFAREClassicKeyList()))
+        let masked = T.frames(Dissector.dissect(s.frames, keys: KeyList()))
         #expect(masked[9].summary == "{aT}: authenticated (key A, sector 1) with 11••••••••66")
         #expect(masked[9].diagnostics.contains { $0.message.contains("recovered from this authentication") })
         #expect(masked.last?.summary == "block 0x04: " + Hex.string(Array(repeating: UInt8(0x42), count: 16)))
-        var reveal = MIFAREClassicKeyList()
+        var reveal = KeyList()
         reveal.revealRecovered = true
         let events = Dissector.dissect(s.frames, keys: reveal)
         #expect(T.frames(events)[9].summary == "{aT}: authenticated (key A, sector 1) with 112233445566")
@@ -229,7 +234,7 @@ import NFCCore
             s.activate()
             s.authenticate(.authenticate(.b, block: 7), readerKey: 0x0102_0304_0506, cardKey: 0, nt: nt, nr: nr)
         }
-        var reveal = MIFAREClassicKeyList()
+        var reveal = KeyList()
         reveal.revealRecovered = true
         let d = T.frames(Dissector.dissect(s.frames, keys: reveal))
         let answers = d.filter { $0.summary.hasPrefix("{nR}{aR}") }.map(\.summary)
