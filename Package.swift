@@ -70,7 +70,7 @@ let package = Package(
             exclude: ["Golden"]
         ),
         .testTarget(name: "NFCEmulatorTests", dependencies: ["NFCCore", "NFCCrypto", "NFCEmulator", "NFCDissect", "NFCCapture"]),
-        .testTarget(name: "NFCReplayTests", dependencies: ["NFCCore", "NFCCapture", "NFCDissect", "NFCEmulator", "NFCReplay"], exclude: ["Golden"]),
+        .testTarget(name: "NFCReplayTests", dependencies: ["NFCCore", "NFCCrypto", "NFCCapture", "NFCDissect", "NFCEmulator", "NFCReplay"], exclude: ["Golden"]),
         .testTarget(
             name: "NFCFuzzTests",
             dependencies: ["NFCCore", "NFCCapture", "NFCDissect", "NFCEmulator", "NFCFuzz", "NFCFuzzTargets"],

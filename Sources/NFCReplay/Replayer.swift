@@ -276,6 +276,11 @@ public final class Replayer {
             if recordedAnswer.fields.first(key: "mfc.auth.nt_encrypted") != nil {
                 // A nested nonce goes out encrypted under the sector key: another nonce or key shows here.
                 reason = "the nested authentication's encrypted nonce differs: the target does not hold the key the recorded card encrypted it with"
+            } else if recordedAnswer.fields.first(key: "ntag.auth_cipher") != nil {
+                // ek(RndB) is a random number under the tag's key: only the recorded tag repeats it.
+                reason = "the target's AUTHENTICATE challenge differs: RndB is random (and the key may differ); the recorded reader answer cannot fit it"
+            } else if request.fields.first(key: "ntag.auth_data") != nil, actual.fields.first(key: "ntag.nak") != nil {
+                reason = "the target refused the reader's ek(RndA ‖ RndB′): it does not hold the key the recorded tag authenticated with"
             }
             return ReplayDivergence(frame: recordedNumber, reason: reason,
                                     request: request, sent: p.sent, recorded: recordedAnswer, actual: actual,

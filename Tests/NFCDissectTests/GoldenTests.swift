@@ -26,7 +26,8 @@ import NFCDissect
         return names.filter { !$0.hasPrefix(".") && !$0.hasSuffix(".md") }.sorted().map { "Traces/" + $0 }
     }
 
-    static let sharedNames = ["hf_14a_mfu.trace", "hf_14a_reader_4b.trace", "hf_14a_reader_7b_rats.trace"]
+    static let sharedNames = ["hf_14a_mfu.trace", "hf_14a_reader_4b.trace", "hf_14a_reader_7b_rats.trace",
+                              "hf_14a_mfuc.trace", "hf_14a_mful_aes_defaultkey.trace"]
     /// With the MIFARE Classic sample, whose sectors 2 and 3 stay encrypted with the built-in keys.
     static let sharedGoldenNames = sharedNames + ["hf_mf_hid_sio_sim.trace"]
     static var sharedAvailable: Bool { FileManager.default.fileExists(atPath: sharedTraces) }

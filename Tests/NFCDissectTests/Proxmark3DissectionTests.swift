@@ -8,11 +8,28 @@ import NFCDissect
 /// the PWD_AUTH password shown.
 @Suite(.enabled(if: GoldenTests.sharedAvailable, "../shared/pm3-traces is not beside this checkout"))
 struct Proxmark3DissectionTests {
-    func dissect(_ name: String) throws -> [DissectionEvent] {
+    func dissect(_ name: String, keys: KeyList = .defaults) throws -> [DissectionEvent] {
         let reader = try Capture.open("\(GoldenTests.sharedTraces)/\(name)")
         var frames: [Frame] = []
         while let f = try reader.next() { frames.append(f) }
-        return Dissector.dissect(frames)
+        return Dissector.dissect(frames, keys: keys)
+    }
+
+    // Issue 19 point 8: the AES trace opens with the built-in all-zero key, the tag's answer is
+    // checked; without it, or for the Ultralight C trace whose key is in no list, the exchange
+    // is labelled and said to be closed.
+    @Test func ultralightAuthenticationsAreOpenedWhereAKeyFits() throws {
+        let aes = try dissect("hf_14a_mful_aes_defaultkey.trace")
+        let d = frames(aes)
+        #expect(d.contains { $0.summary == "AUTHENTICATE part 2: key 00000000000000000000000000000000 fits (RndB′ right)" })
+        #expect(d.contains { $0.summary == "AUTHENTICATE done: ek(RndA′) right, both hold key 00000000000000000000000000000000" })
+        #expect(d.first { $0.number == 13 }?.fields.first { $0.key == "ntag.rnd_a" }?.value == Hex.string([UInt8](repeating: 1, count: 16)))
+        #expect(sessions(aes).first?.headline.hasSuffix("MIFARE Ultralight AES, UID 04 3F 88 C2 45 13 90, mutually authenticated (AES key 0 00000000000000000000000000000000)") == true)
+        let closed = frames(try dissect("hf_14a_mful_aes_defaultkey.trace", keys: KeyList()))
+        #expect(closed.contains { $0.summary == "AUTHENTICATE part 2 (encrypted, no key fits)" })
+        let ulc = try dissect("hf_14a_mfuc.trace")
+        #expect(frames(ulc).first { $0.number == 15 }?.diagnostics.contains { $0.message.hasPrefix("none of the 3 3DES keys tried") } == true)
+        #expect(sessions(ulc).first?.headline == "MIFARE Ultralight C, UID 04 94 2C CA 99 4F 80, mutually authenticated (3DES key unknown)")
     }
 
     @Test(arguments: GoldenTests.sharedNames)

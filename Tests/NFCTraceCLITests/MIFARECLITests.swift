@@ -39,3 +39,27 @@ import Testing
         #expect(bad.status == 65 && bad.stderr.contains(":2: expected a key of 12 hex digits"), "\(bad.status) \(bad.stderr)")
     }
 }
+
+/// Issue 19 point 8 through the CLI: the Proxmark3's Ultralight C and Ultralight AES traces
+/// replay against the tag rebuilt from them, and `--keys` opens an authentication.
+@Suite struct UltralightCLITests {
+    static let ulc = CLI.root + "/../shared/pm3-traces/hf_14a_mfuc.trace"
+    static let aes = CLI.root + "/../shared/pm3-traces/hf_14a_mful_aes_defaultkey.trace"
+
+    @Test(.enabled(if: FileManager.default.fileExists(atPath: UltralightCLITests.ulc), "../shared/pm3-traces is not beside this checkout"))
+    func ultralightTracesReplayAndKeysOpenThem() throws {
+        for trace in [Self.ulc, Self.aes] {
+            let r = try CLI.run(["replay", trace])
+            #expect(r.status == 0 && r.stdout.contains("PASS"), "\(trace): \(r.stdout) \(r.stderr)")
+        }
+        let closed = try CLI.run(["dissect", "--no-default-keys", Self.aes])
+        #expect(closed.status == 0 && closed.stdout.contains("AUTHENTICATE part 2 (encrypted, no key fits)"))
+        let keys = CLI.temporaryFile(Array("# Ultralight AES as delivered\n00000000000000000000000000000000 -- zero key\n".utf8), suffix: ".dic")
+        defer { try? FileManager.default.removeItem(atPath: keys) }
+        let opened = try CLI.run(["dissect", "--no-default-keys", "--keys", keys, Self.aes])
+        #expect(opened.stdout.contains("AUTHENTICATE done: ek(RndA′) right, both hold key 00000000000000000000000000000000"), "\(opened.stdout)")
+        // Both Ultralights are built-in tags.
+        let models = try CLI.run(["emulate", "--list-models"])
+        #expect(models.stdout.contains("ultralight-c") && models.stdout.contains("ultralight-aes"))
+    }
+}

@@ -42,10 +42,14 @@ public struct Type2Reconstruction: Sendable, Equatable {
     public var signature: [UInt8]?
     /// Counter values seen in READ_CNT answers, by counter number.
     public var counters: [Int: UInt32]
+    /// Ultralight C / AES authentications, in order: a rebuilt tag answers with these challenges.
+    public var ultralightExchanges: [UltralightExchange]
+    /// The Ultralight C / AES key both sides proved to hold.
+    public var ultralightKey: [UInt8]?
 
     public init(uid: [UInt8], atqa: UInt16? = nil, sak: UInt8? = nil, model: Type2TagModel? = nil, version: [UInt8]? = nil,
                 memory: TagMemoryImage, password: [UInt8]? = nil, pack: [UInt8]? = nil, signature: [UInt8]? = nil,
-                counters: [Int: UInt32] = [:]) {
+                counters: [Int: UInt32] = [:], ultralightExchanges: [UltralightExchange] = [], ultralightKey: [UInt8]? = nil) {
         self.uid = uid
         self.atqa = atqa
         self.sak = sak
@@ -56,9 +60,29 @@ public struct Type2Reconstruction: Sendable, Equatable {
         self.pack = pack
         self.signature = signature
         self.counters = counters
+        self.ultralightExchanges = ultralightExchanges
+        self.ultralightKey = ultralightKey
     }
 
     public var knownPageCount: Int { memory.knownPages.count }
+}
+
+/// One Ultralight C / AES authentication as recorded: the tag's challenge, the reader's answer
+/// and the tag's, as far as the trace has them.
+public struct UltralightExchange: Sendable, Equatable {
+    public var keyNumber: UInt8
+    public var ekRndB: [UInt8]
+    public var readerMessage: [UInt8]?
+    public var ekRndAPrime: [UInt8]?
+
+    public init(keyNumber: UInt8, ekRndB: [UInt8], readerMessage: [UInt8]? = nil, ekRndAPrime: [UInt8]? = nil) {
+        self.keyNumber = keyNumber
+        self.ekRndB = ekRndB
+        self.readerMessage = readerMessage
+        self.ekRndAPrime = ekRndAPrime
+    }
+
+    public var kind: UltralightCipherKind? { UltralightCipherKind(challengeLength: ekRndB.count) }
 }
 
 /// A MIFARE Classic card as a trace showed it: the blocks read (their first value), the keys

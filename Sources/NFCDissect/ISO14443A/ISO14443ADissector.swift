@@ -8,14 +8,14 @@ final class ISO14443ADissector: SessionDissector {
     var session: ISO14443ASession?
     /// Keys tried on MIFARE Classic authentications: those that already fit in this capture
     /// first, then the given and built-in ones.
-    let keys: MIFAREClassicKeyRing
+    let keys: KeyRing
 
     static let layer = "ISO14443-3A"
 
     init(detail: DissectionDetail, counter: SessionCounter, keys: KeyList = .defaults) {
         self.detail = detail
         self.counter = counter
-        self.keys = MIFAREClassicKeyRing(keys)
+        self.keys = KeyRing(keys)
     }
 
     func dataFrame(_ ctx: inout FrameContext, direction: Direction) -> EndedSession? {
@@ -85,7 +85,7 @@ final class ISO14443ADissector: SessionDissector {
             classicRequest(&ctx, &s)
             return
         }
-        Type2Frames.describeRequest(&ctx, session: &s)
+        Type2Frames.describeRequest(&ctx, session: &s, keys: keys)
     }
 
     private func classicRequest(_ ctx: inout FrameContext, _ s: inout ISO14443ASession) {

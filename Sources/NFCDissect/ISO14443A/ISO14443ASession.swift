@@ -5,8 +5,18 @@ enum Type2Authentication: Equatable {
     case none
     case authenticated(password: [UInt8], pack: [UInt8])
     case refused(password: [UInt8], nak: Type2Acknowledgement.NAK)
-    /// Ultralight C / AES mutual authentication finished (keys are not recovered).
-    case mutuallyAuthenticated
+    /// Ultralight C / AES mutual authentication finished.
+    case mutuallyAuthenticated(UltralightAuthenticationOutcome)
+    /// The tag answered AUTHENTICATE part 2 with a NAK.
+    case mutualAuthenticationRefused(nak: Type2Acknowledgement.NAK)
+
+    /// Whether an authentication succeeded and still holds (a NAK ends it).
+    var isInForce: Bool {
+        switch self {
+        case .authenticated, .mutuallyAuthenticated: return true
+        case .none, .refused, .mutualAuthenticationRefused: return false
+        }
+    }
 
     var summary: String? {
         switch self {
@@ -20,7 +30,8 @@ enum Type2Authentication: Equatable {
             w.write(")")
             return w.string
         case .refused(let p, let n): return "PWD_AUTH refused (PWD \(Hex.string(p)), NAK \(n.rawValue))"
-        case .mutuallyAuthenticated: return "mutually authenticated (AUTHENTICATE)"
+        case .mutuallyAuthenticated(let outcome): return outcome.summary
+        case .mutualAuthenticationRefused(let n): return "AUTHENTICATE refused (NAK \(n.rawValue))"
         }
     }
 }
@@ -66,6 +77,10 @@ struct ISO14443ASession: DissectorSession {
     /// The MIFARE Classic side of the session, once a Classic card sent its first command.
     var classic: MIFAREClassicSession?
     var counters: [Int: UInt32] = [:]
+    /// The Ultralight C / AES authentication in progress, the recorded ones and the key proved.
+    var ultralightAuthentication: UltralightAuthenticationState?
+    var ultralightExchanges: [UltralightExchange] = []
+    var ultralightKey: [UInt8]?
     /// Whether anything answered: a REQA after this starts a new session.
     var tagAnswered = false
     var diagnostics: [Diagnostic] = []

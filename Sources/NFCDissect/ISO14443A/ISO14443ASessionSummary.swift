@@ -151,7 +151,7 @@ enum ISO14443ASessionSummary {
         return .type2(Type2Reconstruction(
             uid: uid, atqa: s.atqa?.value, sak: s.sak?.raw, model: s.model, version: s.version?.bytes,
             memory: s.memory, password: password, pack: pack, signature: s.signature,
-            counters: s.counters))
+            counters: s.counters, ultralightExchanges: s.ultralightExchanges, ultralightKey: s.ultralightKey))
     }
 
     static func configurationText(_ c: Type2Configuration) -> String {

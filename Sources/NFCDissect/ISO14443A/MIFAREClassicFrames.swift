@@ -15,7 +15,7 @@ enum MIFAREClassicFrames {
 
     // MARK: reader frames
 
-    static func describeRequest(_ ctx: inout FrameContext, session s: inout ISO14443ASession, keys: MIFAREClassicKeyRing, uid: UInt32) -> ISO14443APending {
+    static func describeRequest(_ ctx: inout FrameContext, session s: inout ISO14443ASession, keys: KeyRing, uid: UInt32) -> ISO14443APending {
         ctx.layer = layer
         var c = s.classic ?? MIFAREClassicSession()
         defer { s.classic = c }
@@ -75,7 +75,7 @@ enum MIFAREClassicFrames {
     }
 
     /// `{nR}{aR}`: with a key that fits, the plain reader nonce and its answer.
-    static func readerAnswer(_ ctx: inout FrameContext, _ c: inout MIFAREClassicSession, keys: MIFAREClassicKeyRing, uid: UInt32) -> ISO14443APending {
+    static func readerAnswer(_ ctx: inout FrameContext, _ c: inout MIFAREClassicSession, keys: KeyRing, uid: UInt32) -> ISO14443APending {
         guard var auth = c.authentication, let nonce = auth.nonce else { return .unknown }
         let bytes = ctx.frame.bytes
         let nrRange = MIFAREClassicAuthentication.Layout.readerNonce.range, arRange = MIFAREClassicAuthentication.Layout.readerAnswer.range
@@ -214,7 +214,7 @@ enum MIFAREClassicFrames {
     // MARK: tag frames
 
     static func describeResponse(_ expecting: MIFAREClassicSession.Expecting, _ ctx: inout FrameContext, session s: inout ISO14443ASession,
-                                 keys: MIFAREClassicKeyRing, uid: UInt32) {
+                                 keys: KeyRing, uid: UInt32) {
         ctx.layer = layer
         var c = s.classic ?? MIFAREClassicSession()
         defer { s.classic = c }
@@ -290,7 +290,7 @@ enum MIFAREClassicFrames {
         c.authentication = auth
     }
 
-    static func tagAnswer(_ ctx: inout FrameContext, _ c: inout MIFAREClassicSession, keys: MIFAREClassicKeyRing, uid: UInt32) {
+    static func tagAnswer(_ ctx: inout FrameContext, _ c: inout MIFAREClassicSession, keys: KeyRing, uid: UInt32) {
         guard var auth = c.authentication else { return }
         c.authentication = nil
         let bytes = ctx.frame.bytes

@@ -14,7 +14,7 @@ enum Type2Frames {
 
     // MARK: requests
 
-    static func describeRequest(_ ctx: inout FrameContext, session s: inout ISO14443ASession) {
+    static func describeRequest(_ ctx: inout FrameContext, session s: inout ISO14443ASession, keys: KeyRing) {
         ctx.layer = layer(s)
         let split = CRCSplit(ctx.frame, expected: true, kind: .a)
         ctx.apply(split, key: "ntag.crc")
@@ -92,8 +92,11 @@ enum Type2Frames {
             ctx.sink.add(Field("ntag.sector", "Sector", "\(sector)", range: Type2Command.Layout.sector.range))
         case .authenticate(let key):
             ctx.sink.add(Field("ntag.key_number", "Key number", "\(key)", range: Type2Command.Layout.keyNumber.range))
+            UltralightAuthenticationFrames.request(keyNumber: key, &ctx, &s)
         case .authenticateContinue(let data):
-            ctx.sink.add(Field("ntag.auth_data", "ek(RndA ‖ RndB')", Hex.string(data), range: Type2Command.Layout.authenticationData.range))
+            let range = (Type2Command.Layout.authenticationData(payloadCount: data.count + 1) ?? Type2Command.Layout.authenticationData).range
+            ctx.sink.add(Field("ntag.auth_data", "ek(RndA ‖ RndB')", Hex.string(data), range: range))
+            UltralightAuthenticationFrames.readerAnswer(data, range: range, keys: keys, &ctx, &s)
         case .getVersion, .sectorSelect:
             break
         }
@@ -127,7 +130,11 @@ enum Type2Frames {
             if case .pwdAuth(let pwd) = command {
                 s.authentication = .refused(password: pwd, nak: nak)
                 ctx.summary = "NAK \(nak.rawValue): PWD_AUTH refused" + (nak == .authenticationCounterOverflow ? " (AUTHLIM reached)" : "")
-            } else if case .authenticated = s.authentication {
+            } else if case .authenticateContinue = command {
+                s.authentication = .mutualAuthenticationRefused(nak: nak)
+                s.ultralightAuthentication = nil
+                ctx.summary = "NAK \(nak.rawValue): AUTHENTICATE refused (the reader's RndB′ is wrong)"
+            } else if s.authentication.isInForce {
                 // NXP datasheets: a NAK sends the tag back to IDLE/HALT and clears authentication.
                 s.authentication = .none
                 ctx.note("a NAK sends the tag back to IDLE/HALT and ends the authentication")
@@ -179,11 +186,12 @@ enum Type2Frames {
         case .authenticationChallenge(let ek):
             ctx.summary = "AUTHENTICATE challenge ek(RndB) \(Hex.string(ek))"
             ctx.sink.add(Field("ntag.auth_data", "ek(RndB)", Hex.string(ek), range: Type2Response.Layout.authenticationData(ek.count)))
+            UltralightAuthenticationFrames.challenge(ek, &ctx, &s)
             s.continuation = .none
         case .authenticationResult(let ek):
-            s.authentication = .mutuallyAuthenticated
             ctx.summary = "AUTHENTICATE done, ek(RndA') \(Hex.string(ek))"
             ctx.sink.add(Field("ntag.auth_data", "ek(RndA')", Hex.string(ek), range: Type2Response.Layout.authenticationData(ek.count)))
+            UltralightAuthenticationFrames.result(ek, &ctx, &s)
         }
     }
 

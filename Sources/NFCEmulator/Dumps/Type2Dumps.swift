@@ -24,9 +24,15 @@ public struct Type2Dump: TagDumpContent, Equatable {
 
     static let builtIns: [BuiltInTag] = [
         (Type2TagModel.ntag213, "ntag213"), (.ntag215, "ntag215"), (.ntag216, "ntag216"),
-        (.ultralightEV1_11, "ul11"), (.ultralightEV1_21, "ul21"),
+        (.ultralightEV1_11, "ul11"), (.ultralightEV1_21, "ul21"), (.ultralightC, "ultralight-c"), (.ultralightAES, "ultralight-aes"),
     ].map { model, name in
-        BuiltInTag(name: name, description: "factory-fresh \(model.rawValue), NDEF formatted, UID \(Hex.string(defaultUID))") {
+        let state: String
+        switch model {
+        case .ultralightC: state = "factory 3DES key, no page protected"
+        case .ultralightAES: state = "all-zero AES keys"
+        default: state = "NDEF formatted"
+        }
+        return BuiltInTag(name: name, description: "factory-fresh \(model.rawValue), \(state), UID \(Hex.string(defaultUID))") {
             TagDump(Type2Dump(memory: .factory(model, uid: defaultUID)))
         }
     }

@@ -9,6 +9,10 @@ extension Type2Dump {
         let model: Type2TagModel
         if let m = r.model {
             model = m
+        } else if let kind = r.ultralightExchanges.first?.kind {
+            // Only an Ultralight C answers AUTHENTICATE with 8 bytes, an Ultralight AES with 16.
+            model = kind == .tripleDES ? .ultralightC : .ultralightAES
+            notes.append("the trace has no GET_VERSION; its \(kind.name) AUTHENTICATE makes it a \(model.rawValue)")
         } else {
             // No GET_VERSION in the trace: the smallest NTAG that holds every page the reader touched.
             let highest = r.memory.knownPages.last ?? 0
@@ -24,6 +28,18 @@ extension Type2Dump {
         if let pack = r.pack, let page = map.packPage { memory.setPage(page, pack + [0, 0]) }
         if r.password == nil, let config = memory.configuration, Int(config.auth0) <= map.lastPage {
             notes.append("the tag is password protected from page \(Hex.byte(config.auth0)) but the trace shows no successful PWD_AUTH; PWD stays FF FF FF FF")
+        }
+        if !r.ultralightExchanges.isEmpty {
+            memory.recordedChallenges = r.ultralightExchanges
+            if let key = r.ultralightKey {
+                if model == .ultralightC {
+                    memory.setUltralightCKey(key)
+                } else if let n = r.ultralightExchanges.first.map({ Int($0.keyNumber) }), n < memory.aesKeys.count {
+                    memory.aesKeys[n] = key
+                }
+            } else {
+                notes.append("the key of the trace's AUTHENTICATE is not known: the tag answers with the recorded challenges and accepts only the recorded reader answers")
+            }
         }
         if let v = r.version { memory.version = v }
         if let s = r.signature { memory.signature = s }

@@ -1,14 +1,26 @@
 import NFCCore
+import NFCCrypto
 
-/// An emulated NTAG213/215/216 or MIFARE Ultralight EV1 (MF0UL11/21) that behaves like the
-/// NXP datasheets (protocols.md §2.6). Commands are decoded and answers encoded with the same
+/// An emulated NTAG213/215/216, MIFARE Ultralight EV1 (MF0UL11/21), Ultralight C or
+/// Ultralight AES that behaves like the NXP datasheets (protocols.md §2.6). Commands are decoded and answers encoded with the same
 /// `Type2Command` / `Type2Response` codec the dissector uses.
 public final class Type2Tag: EmulatedTag {
     public let technology = Technology.iso14443a
     public private(set) var memory: Type2TagMemory
     public private(set) var listener: ISO14443AListener
-    /// PWD_AUTH succeeded in this activation.
+    /// PWD_AUTH or AUTHENTICATE succeeded in this activation.
     public private(set) var authenticated = false
+    /// An AUTHENTICATE between its challenge and the reader's answer.
+    private var pendingAuthentication: PendingAuthentication?
+    /// AUTHENTICATE challenges drawn so far (seeds the next RndB).
+    private var challengesDrawn: UInt64 = 0
+
+    private struct PendingAuthentication {
+        var auth: UltralightAuthentication?
+        var rndB: [UInt8]?
+        var ekRndB: [UInt8]
+        var recorded: UltralightExchange?
+    }
     private var continuation = Type2Command.Continuation.none
     private var compatibilityWritePage: UInt8?
     private var nfcCounterCountedThisSession = false
@@ -34,6 +46,7 @@ public final class Type2Tag: EmulatedTag {
     private func powerReset() {
         listener.reset()
         authenticated = false
+        pendingAuthentication = nil
         continuation = .none
         compatibilityWritePage = nil
         nfcCounterCountedThisSession = false
@@ -43,6 +56,7 @@ public final class Type2Tag: EmulatedTag {
     private func fail() {
         listener.fail()
         authenticated = false
+        pendingAuthentication = nil
         continuation = .none
     }
 
@@ -99,6 +113,8 @@ public final class Type2Tag: EmulatedTag {
     private func execute(_ payload: [UInt8], frame: Frame) -> Frame? {
         let pending = continuation
         continuation = .none
+        let authenticationStep = pendingAuthentication
+        pendingAuthentication = nil
         guard let command = try? Type2Command.decode(payload, continuation: pending), supports(command) else {
             // Unknown or malformed data in ACTIVE is an error: no answer, back to IDLE/HALT (§8.4.4).
             fail()
@@ -143,6 +159,11 @@ public final class Type2Tag: EmulatedTag {
             return answer(.tearingFlag(memory.tearing[Int(n)]), to: frame)
         case .vcsl:
             return answer(.vctid(memory.configuration?.vctid ?? 0x05), to: frame)
+        case .authenticate(let keyNumber):
+            return authenticate(keyNumber: keyNumber, frame: frame)
+        case .authenticateContinue(let message):
+            guard let step = authenticationStep else { fail(); return nil }
+            return authenticateContinue(message, step, frame: frame)
         default:
             fail()
             return nil
@@ -164,6 +185,8 @@ public final class Type2Tag: EmulatedTag {
             return model.hasPasswordProtection
         case .incrementCounter, .checkTearingEvent, .vcsl:
             return ev1
+        case .authenticate, .authenticateContinue:
+            return model == .ultralightC || model == .ultralightAES
         default:
             return false
         }
@@ -172,9 +195,15 @@ public final class Type2Tag: EmulatedTag {
     // MARK: reading
 
     private var readProtectedFrom: Int? {
-        guard let config = memory.configuration, config.readProtected, !authenticated else { return nil }
+        guard !authenticated else { return nil }
+        if let ulc = memory.ultralightCProtection { return ulc.reads ? ulc.fromPage : nil }
+        guard let config = memory.configuration, config.readProtected else { return nil }
         return Int(config.auth0)
     }
+
+    /// The pages READ returns: an Ultralight C never returns its key (pages 2C–2F): a READ
+    /// there is refused and a READ before it rolls over to page 0 at 2C (MF0ICU2 READ).
+    private var readablePages: Int { model == .ultralightC ? (memory.map.pages(of: .key)?.lowerBound ?? memory.map.totalPages) : memory.map.totalPages }
 
     /// A page as READ returns it: PWD and PACK are never readable (§8.8.1).
     private func readable(_ p: Int) -> [UInt8] {
@@ -190,13 +219,12 @@ public final class Type2Tag: EmulatedTag {
     }
 
     private func read(_ page: Int, frame: Frame) -> Frame {
-        let map = memory.map
-        guard page <= map.lastPage else { return refuse(.invalidArgument, to: frame) }
+        guard page < readablePages else { return refuse(.invalidArgument, to: frame) }
         if let auth0 = readProtectedFrom, page >= auth0 { return refuse(.invalidArgument, to: frame) }
         countNFCRead()
         var data: [UInt8] = []
         for i in 0..<4 {
-            var p = (page + i) % map.totalPages   // roll-over at the last page (§10.2)
+            var p = (page + i) % readablePages   // roll-over at the last page (§10.2)
             // Read-protected area: the roll-over happens at AUTH0 instead (§10.2).
             if let auth0 = readProtectedFrom, page + i >= auth0 { p = (page + i - auth0) % max(1, auth0) }
             data += readable(p)
@@ -221,6 +249,7 @@ public final class Type2Tag: EmulatedTag {
     private func writeRefusal(_ page: Int) -> Type2Acknowledgement.NAK? {
         let map = memory.map
         guard page <= map.lastPage, page >= 2 else { return .invalidArgument }   // pages 0–1: UID, read-only
+        if let ulc = memory.ultralightCProtection, page >= ulc.fromPage, !authenticated { return .invalidArgument }
         if let config = memory.configuration {
             if page >= Int(config.auth0), !authenticated { return .invalidArgument }   // AUTH0 guards writes whatever PROT says
             if config.configLocked, page == map.cfg0Page || page == map.cfg1Page { return .invalidArgument }   // CFGLCK
@@ -286,5 +315,59 @@ public final class Type2Tag: EmulatedTag {
         memory.failedAuthentications = 0
         authenticated = true
         return answer(.pack(pack), to: frame)
+    }
+
+    // MARK: Ultralight C / AES authentication
+
+    /// The key AUTHENTICATE `keyNumber` uses: the 3DES key of pages 2C–2F (key 0 only) or an AES key.
+    private func authentication(keyNumber: UInt8) -> UltralightAuthentication? {
+        switch model {
+        case .ultralightC:
+            guard keyNumber == 0, let key = memory.ultralightCKey else { return nil }
+            return UltralightAuthentication(kind: .tripleDES, key: key)
+        case .ultralightAES:
+            guard Int(keyNumber) < memory.aesKeys.count else { return nil }
+            return UltralightAuthentication(kind: .aes, key: memory.aesKeys[Int(keyNumber)])
+        default:
+            return nil
+        }
+    }
+
+    /// `1A keyNo` → `AF` ek(RndB). A tag rebuilt from a trace answers with the challenges the
+    /// trace recorded, in order; otherwise RndB comes from a generator seeded by the UID, so a
+    /// replay is reproducible.
+    private func authenticate(keyNumber: UInt8, frame: Frame) -> Frame {
+        let kind: UltralightCipherKind = model == .ultralightC ? .tripleDES : .aes
+        let auth = authentication(keyNumber: keyNumber)
+        if auth == nil, memory.recordedChallenges.first?.keyNumber != keyNumber { return refuse(.invalidArgument, to: frame) }
+        var step: PendingAuthentication
+        if !memory.recordedChallenges.isEmpty, memory.recordedChallenges[0].kind == kind {
+            let recorded = memory.recordedChallenges.removeFirst()
+            step = PendingAuthentication(auth: auth, rndB: auth?.cipher.decryptCBC(recorded.ekRndB, iv: [UInt8](repeating: 0, count: kind.blockSize)),
+                                         ekRndB: recorded.ekRndB, recorded: recorded)
+        } else {
+            guard let auth else { return refuse(.invalidArgument, to: frame) }
+            var rng = SplitMix64(seed: memory.uid.reduce(challengesDrawn) { $0 << 8 ^ UInt64($1) })
+            challengesDrawn += 1
+            let rndB = (0..<kind.blockSize).map { _ in UInt8(truncatingIfNeeded: rng.next()) }
+            step = PendingAuthentication(auth: auth, rndB: rndB, ekRndB: auth.challenge(rndB: rndB), recorded: nil)
+        }
+        pendingAuthentication = step
+        return answer(.authenticationChallenge(step.ekRndB), to: frame)
+    }
+
+    /// `AF` ek(RndA ‖ RndB′) → `00` ek(RndA′) when RndB′ is right, NAK otherwise. The reader
+    /// answer a trace recorded gets the answer the trace recorded, whether or not the key is known.
+    private func authenticateContinue(_ message: [UInt8], _ step: PendingAuthentication, frame: Frame) -> Frame {
+        if let recorded = step.recorded, recorded.readerMessage == message, let answerRecorded = recorded.ekRndAPrime {
+            authenticated = true
+            return answer(.authenticationResult(answerRecorded), to: frame)
+        }
+        guard let auth = step.auth, let rndB = step.rndB,
+              let rndA = auth.readerRndA(message, rndB: rndB, ekRndB: step.ekRndB) else {
+            return refuse(.invalidArgument, to: frame)
+        }
+        authenticated = true
+        return answer(.authenticationResult(auth.answer(rndA: rndA, readerMessage: message)), to: frame)
     }
 }

@@ -13,6 +13,12 @@ public struct Type2TagMemory: Sendable, Equatable {
     /// Tearing flags 0…2 (`BD` = valid).
     public var tearing: [UInt8]
     public var failedAuthentications: Int
+    /// Ultralight AES keys 0 (DataProtKey) and 1 (UIDRetrKey); all zero as delivered. An
+    /// Ultralight C keeps its 3DES key in pages 2C–2F instead.
+    public var aesKeys: [[UInt8]] = [[UInt8](repeating: 0, count: 16), [UInt8](repeating: 0, count: 16)]
+    /// The Ultralight C / AES challenges a tag rebuilt from a trace answers with, in order, and
+    /// the reader answers recorded after them (a real tag draws RndB at random).
+    public var recordedChallenges: [UltralightExchange] = []
 
     public init(model: Type2TagModel, pages: [UInt8], version: [UInt8]? = nil, signature: [UInt8] = [UInt8](repeating: 0, count: 32),
                 counters: [UInt32] = [0, 0, 0], tearing: [UInt8] = [0xBD, 0xBD, 0xBD], failedAuthentications: Int = 0) {
@@ -52,6 +58,11 @@ public struct Type2TagMemory: Sendable, Equatable {
             pages.replaceSubrange(16..<20, with: [0x03, 0x00, 0xFE, 0x00])
         }
         if let dyn = map.dynamicLockPage, model.isNTAG { pages[dyn * 4 + 3] = 0xBD }
+        if model == .ultralightC, let counter = map.ulcCounterPage {
+            // MF0ICU2 as delivered: AUTH0 30h (no page protected), AUTH1 0, the factory key.
+            pages[(counter + 1) * 4] = 0x30
+            pages.replaceSubrange((counter + 3) * 4..<(counter + 7) * 4, with: UltralightKey.wellKnown[0].pageOrder)
+        }
         if let c0 = map.cfg0Page, let family = map.configFamily {
             let cfg0: [UInt8] = family == .ntag21x ? [0x04, 0x00, 0x00, 0xFF] : [0x00, 0x00, 0x00, 0xFF]
             pages.replaceSubrange(c0 * 4..<c0 * 4 + 4, with: cfg0)
@@ -82,6 +93,27 @@ public struct Type2TagMemory: Sendable, Equatable {
     }
 
     public var password: [UInt8]? { map.pwdPage.map { page($0) } }
+
+    /// The Ultralight C 3DES key, from pages 2C–2F.
+    public var ultralightCKey: [UInt8]? {
+        guard model == .ultralightC, let keyPages = map.pages(of: .key) else { return nil }
+        return UltralightKey.swapPageOrder(keyPages.flatMap { page($0) })
+    }
+
+    public mutating func setUltralightCKey(_ key: [UInt8]) {
+        guard model == .ultralightC, key.count == 16, let first = map.pages(of: .key)?.lowerBound else { return }
+        let stored = UltralightKey.swapPageOrder(key)
+        for i in 0..<4 { setPage(first + i, Array(stored[4 * i..<4 * i + 4])) }
+    }
+
+    /// Ultralight C: the first page AUTHENTICATE protects (AUTH0, page 2A byte 0; 30h and above
+    /// protect nothing) and whether reads are protected too (AUTH1 bit 0 clear).
+    public var ultralightCProtection: (fromPage: Int, reads: Bool)? {
+        guard model == .ultralightC, let auth0 = map.pages(of: .auth0)?.lowerBound, let auth1 = map.pages(of: .auth1)?.lowerBound else { return nil }
+        let from = Int(page(auth0)[0])
+        guard from < map.totalPages else { return nil }
+        return (from, page(auth1)[0] & 0x01 == 0)
+    }
     public var pack: [UInt8]? { map.packPage.map { Array(page($0).prefix(2)) } }
 
     /// Whether static or dynamic lock bits protect `p` against WRITE.

@@ -49,8 +49,16 @@ import PropertyBased
         #expect(Type2Response.Layout.page(2) == 8..<12)
         await propertyCheck(count: 500, input: Gen.int(in: 0...15), Gen<UInt8>.value().array(of: 20)) { kind, bytes in
             let c = Self.command(kind: kind, bytes: bytes)
-            #expect(c.encode().count == c.code.payloadLength, "\(c.code.name)")
+            if case .authenticateContinue(let data) = c {
+                // 16 bytes (Ultralight C) or 32 (AES) after the code: the layout for that length.
+                #expect(c.encode().count == Type2Command.Layout.authenticationData(payloadCount: data.count + 1)?.end, "\(c.code.name)")
+            } else {
+                #expect(c.encode().count == c.code.payloadLength, "\(c.code.name)")
+            }
         }
+        let aes = Type2Command.authenticateContinue([UInt8](1...32))
+        #expect((try? Type2Command.decode(aes.encode())) == aes)
+        #expect(throws: DecodeError.self) { try Type2Command.decode([0xAF] + [UInt8](repeating: 0, count: 20)) }
     }
 
     @Test func secondPacketsDecodeInContext() throws {

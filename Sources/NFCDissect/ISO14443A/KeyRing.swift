@@ -1,12 +1,13 @@
 import NFCCore
 
-/// The keys a capture's Classic authentications are tried with, across its sessions: keys that
-/// already fit first, then the given and built-in ones; and what is needed to recover keys that
-/// no list holds — whole authentications (mfkey64) and pairs of a reader's answers to the same
-/// card and sector that the card never accepted (mfkey32).
-final class MIFAREClassicKeyRing {
+/// The keys a capture's authentications are tried with, across its sessions: keys that already
+/// fit first, then the given and built-in ones. For MIFARE Classic also what is needed to
+/// recover keys that no list holds — whole authentications (mfkey64) and pairs of a reader's
+/// answers to the same card and sector that the card never accepted (mfkey32).
+final class KeyRing {
     let given: KeyList
     private(set) var fitted: [MIFAREClassicKey] = []
+    private var fittedUltralight: [UltralightKey] = []
     /// Reader answers that no key opened, by card and sector.
     private var partials: [PartialKey: [(frame: Int, answer: Crypto1Recovery.ReaderAnswer)]] = [:]
 
@@ -22,6 +23,25 @@ final class MIFAREClassicKeyRing {
 
     func fits(_ key: MIFAREClassicKey) {
         if !fitted.contains(where: { $0.value == key.value }) { fitted.append(key) }
+    }
+
+    func fits(_ key: UltralightKey) {
+        if !fittedUltralight.contains(where: { $0.bytes == key.bytes }) { fittedUltralight.append(key) }
+    }
+
+    /// The 16-byte keys to try on an Ultralight authentication: those that fitted before, then
+    /// the given and built-in ones. For Ultralight C each key also in the byte order pages 2C–2F
+    /// store it, since dictionaries (the Proxmark3's among them) list keys as a dump shows them.
+    func ultralightCandidates(for kind: UltralightCipherKind) -> [UltralightKey] {
+        var out = fittedUltralight
+        for key in given.ultralight {
+            out.append(key)
+            if kind == .tripleDES {
+                out.append(UltralightKey(key.pageOrder, source: key.source + ", read in the byte order of pages 2C–2F"))
+            }
+        }
+        var seen = Set<[UInt8]>()
+        return out.filter { seen.insert($0.bytes).inserted }
     }
 
     /// mfkey32: the key from this answer and an earlier one of the same card and sector.
