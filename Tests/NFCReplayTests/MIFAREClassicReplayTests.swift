@@ -36,17 +36,7 @@ import NFCEmulator
     }
 
     static func replay(_ frames: [Frame], keys: KeyList, against tag: EmulatedTag? = nil) throws -> ReplayResult {
-        var i = 0
-        let next = { () -> Frame? in defer { i += 1 }; return i < frames.count ? frames[i] : nil }
-        let target: ReplayTarget
-        if let tag {
-            target = EmulatorTarget(tag: tag)
-        } else {
-            let (field, _) = try #require(try TraceTag.field(next: next, keys: keys))
-            target = EmulatorTarget(tag: field)
-            i = 0
-        }
-        return Replayer(target: target, rules: ReplayRules()).replay(trace: "classic", next: next)
+        try replayFrames(frames, keys: keys, against: tag, trace: "classic")
     }
 
     @Test func anEncryptedSessionReplaysAgainstTheCardRebuiltFromIt() throws {

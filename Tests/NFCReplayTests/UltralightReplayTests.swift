@@ -66,17 +66,7 @@ import NFCEmulator
     }
 
     static func replay(_ frames: [Frame], keys: KeyList, against target: EmulatedTag? = nil) throws -> ReplayResult {
-        var i = 0
-        let next = { () -> Frame? in defer { i += 1 }; return i < frames.count ? frames[i] : nil }
-        let emulator: EmulatorTarget
-        if let target {
-            emulator = EmulatorTarget(tag: target)
-        } else {
-            let (field, _) = try #require(try TraceTag.field(next: next, keys: keys))
-            emulator = EmulatorTarget(tag: field)
-            i = 0
-        }
-        return Replayer(target: emulator, rules: ReplayRules()).replay(trace: "ultralight-c", next: next)
+        try replayFrames(frames, keys: keys, against: target, trace: "ultralight-c")
     }
 
     @Test func theSessionReplaysAgainstTheTagRebuiltFromItWithOrWithoutTheKey() throws {

@@ -267,4 +267,27 @@ public enum ISODEPBlock: Sendable, Hashable {
         if case .i(_, _, let nad, _) = self { return nad }
         return false
     }
+
+    /// The PCB byte of this block (ISO/IEC 14443-4 §7.1.1; protocols-wave2.md §3.2).
+    public var pcb: UInt8 {
+        let cid: UInt8 = cidFollows ? 0x08 : 0
+        switch self {
+        case .i(let chaining, _, let nad, let n): return 0x02 | (chaining ? 0x10 : 0) | cid | (nad ? 0x04 : 0) | (n & 1)
+        case .r(let nak, _, let n): return 0xA2 | (nak ? 0x10 : 0) | cid | (n & 1)
+        case .s(let kind, _):
+            switch kind {
+            case .deselect: return 0xC2 | cid
+            case .wtx: return 0xF2 | cid
+            case .parameters: return 0xD2 | cid
+            case .rfu(let b): return b
+            }
+        }
+    }
+
+    public var blockNumber: UInt8? {
+        switch self {
+        case .i(_, _, _, let n), .r(_, _, let n): return n
+        case .s: return nil
+        }
+    }
 }

@@ -1,0 +1,97 @@
+import Testing
+import PropertyBased
+@testable import NFCCore
+
+/// ISO-DEP blocks, APDUs, status words, BER-TLV and the Type 4 CC (issue 20), against the fact
+/// sheet's examples (protocols-wave2.md §3–4) and by round trips.
+@Suite struct ISO7816CodecTests {
+    static func hex(_ s: String) -> [UInt8] { Hex.parse(s)! }
+
+    @Test func isoDEPFramesPlaceCIDAndNADFromThePCB() throws {
+        let chained = try ISODEPFrame.decode(Self.hex("13 6F 10"))
+        #expect(chained.block == .i(chaining: true, cidFollows: false, nadFollows: false, blockNumber: 1) && chained.inf == [0x6F, 0x10])
+        let withCID = try ISODEPFrame.decode(Self.hex("0E 01 42 00 A4"))
+        #expect(withCID.cid == 0x01 && withCID.nad == 0x42 && withCID.inf == [0x00, 0xA4] && withCID.layout.infStart == 3)
+        #expect(try ISODEPFrame.decode([0xF2, 0x01]).waitingTimeExtension?.multiplier == 1)
+        #expect(throws: DecodeError.self) { try ISODEPFrame.decode([0x0A]) }   // CID announced, missing
+        #expect(throws: DecodeError.self) { try ISODEPFrame.decode([0x01]) }   // no valid PCB
+        for pcb: UInt8 in [0x02, 0x03, 0x12, 0x0A, 0xA2, 0xA3, 0xB2, 0xBA, 0xC2, 0xCA, 0xF2, 0xFA] {
+            let block = try #require(ISODEPBlock(pcb: pcb))
+            #expect(block.pcb == pcb)
+        }
+    }
+
+    @Test func apduCasesShortAndExtended() throws {
+        let select = try CommandAPDU.decode(Self.hex("00 A4 04 00 07 D2 76 00 00 85 01 01 00"))
+        #expect(select.apduCase == .four && select.data == Type4Tag.ndefApplication && select.le == 256 && !select.extended)
+        #expect(select.summary == "SELECT by DF name D2760000850101")
+        #expect(select.layout.lc?.range == 4..<5 && select.layout.data?.range == 5..<12 && select.layout.le?.range == 12..<13)
+        let read = try CommandAPDU.decode(Self.hex("00 B0 00 02 3B"))
+        #expect(read.apduCase == .two && read.le == 59 && read.summary == "READ BINARY offset 2, 59 bytes")
+        #expect(try CommandAPDU.decode(Self.hex("00 A4 00 0C 02 E1 03")).apduCase == .three)
+        #expect(try CommandAPDU.decode(Self.hex("00 70 00 00")).apduCase == .one)
+        let e2 = try CommandAPDU.decode(Self.hex("00 B0 00 00 00 01 00"))
+        #expect(e2.extended && e2.le == 256 && e2.apduCase == .two)
+        let e4 = try CommandAPDU.decode(Self.hex("00 D6 00 00 00 00 02 AA BB 00 00"))
+        #expect(e4.extended && e4.data == [0xAA, 0xBB] && e4.le == 65536 && e4.layout.le?.range == 9..<11)
+        #expect(throws: DecodeError.self) { try CommandAPDU.decode(Self.hex("00 A4 04 00 07 D2 76")) }
+        #expect(throws: DecodeError.self) { try CommandAPDU.decode(Self.hex("00 A4 04")) }
+        #expect(throws: DecodeError.self) { try CommandAPDU.decode(Self.hex("00 B0 00 00 00 01")) }
+    }
+
+    @Test func apdusRoundTrip() async {
+        await propertyCheck(count: 500, input: Gen<UInt8>.value().array(of: 4), Gen.int(in: 0...300), Gen.int(in: 0...3), Gen<UInt8>.value()) { header, n, kind, fill in
+            let data = kind & 1 == 1 ? [UInt8](repeating: fill, count: max(1, n)) : []
+            let le: Int? = kind & 2 == 2 ? (n == 0 ? 256 : n) : nil
+            let apdu = CommandAPDU(cla: header[0], ins: header[1], p1: header[2], p2: header[3], data: data, le: le)
+            let bytes = apdu.encode()
+            #expect((try? CommandAPDU.decode(bytes)) == apdu, "\(Hex.string(bytes.prefix(12)))")
+        }
+    }
+
+    @Test func statusWordsAreNamed() throws {
+        #expect(StatusWord(0x9000).meaning == "success")
+        #expect(StatusWord(0x6A82).meaning == "file or application not found")
+        #expect(StatusWord(0x6110).meaning == "16 more bytes available: send GET RESPONSE")
+        #expect(StatusWord(0x63C2).meaning == "verification failed, counter 2 (tries left)")
+        #expect(StatusWord(0x6C0F).exactLength == 15)
+        let r = try ResponseAPDU.decode(Self.hex("E1 10 90 00"))
+        #expect(r.data == [0xE1, 0x10] && r.status == .success)
+        #expect(throws: DecodeError.self) { try ResponseAPDU.decode([0x90]) }
+    }
+
+    /// protocols-wave2.md §3.5: the PPSE answer of the VISA trace.
+    @Test func berTLVParsesThePPSEAnswer() throws {
+        let fci = Self.hex("6F 2A 84 0E 32 50 41 59 2E 53 59 53 2E 44 44 46 30 31 A5 18 BF 0C 15 61 13 4F 07 A0 00 00 00 03 10 10 87 01 01 9F 0A 04 00 01 01 01")
+        let (objects, error) = BERTLV.parse(fci)
+        #expect(error == nil && objects.count == 1)
+        let aid = try #require(objects.first?.first(0x4F))
+        #expect(aid.value == Self.hex("A0000000031010") && aid.valueRange == 27..<34)
+        #expect(objects[0].first(0x9F0A)?.tagRange.count == 2)
+        #expect(BERTLVTags.name(0xBF0C) == "FCI issuer discretionary data")
+        #expect(BERTLVTags.name(0x80, parent: 0x62) == "file size (data bytes)")
+        // Damaged input ends the list with an error, never a trap.
+        for cut in 0..<fci.count {
+            let r = BERTLV.parse(Array(fci.prefix(cut)))
+            #expect(cut == 0 || r.error != nil, "cut at \(cut)")
+        }
+        #expect(BERTLV.parse([0x9F]).error != nil)
+        #expect(BERTLV.parse([0x6F, 0x80]).error != nil)
+        let deep = [UInt8](repeating: 0x6F, count: 200).enumerated().map { $0.offset % 2 == 0 ? UInt8(0x6F) : UInt8(0x01) }
+        _ = BERTLV.parse(deep)
+        #expect(BERTLV.encode(tag: 0x9F38, value: [1, 2]) == [0x9F, 0x38, 0x02, 1, 2])
+    }
+
+    /// protocols-wave2.md §4.2: libfreefare's DESFire NDEF example.
+    @Test func type4CapabilityContainer() throws {
+        let bytes = Self.hex("00 0F 20 00 3B 00 34 04 06 E1 04 04 00 00 00")
+        let cc = try Type4CapabilityContainer.decode(bytes)
+        #expect(cc.ccLength == 15 && cc.versionText == "2.0" && cc.maxReadLength == 59 && cc.maxWriteLength == 52)
+        #expect(cc.ndefFile.fileID == 0xE104 && cc.ndefFile.maxSize == 1024 && cc.ndefFile.readAccess == 0 && cc.ndefFile.writeAccess == 0)
+        #expect(cc.encode() == bytes)
+        let extended = Type4CapabilityContainer(mappingVersion: 0x30, maxReadLength: 0xFF, maxWriteLength: 0xFF,
+                                                ndefFile: .init(tag: 0x06, fileID: 0xE104, maxSize: 100_000, readAccess: 0, writeAccess: 0xFF))
+        #expect(try Type4CapabilityContainer.decode(extended.encode()) == extended)
+        #expect(throws: DecodeError.self) { try Type4CapabilityContainer.decode(Self.hex("00 0F 20 00 3B 00 34 05 06")) }
+    }
+}
