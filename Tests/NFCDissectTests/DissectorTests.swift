@@ -77,10 +77,12 @@ func sessions(_ events: [DissectionEvent]) -> [SessionSummary] {
         let d = frames(Dissector.dissect(iso))
         #expect(d[6].summary == "RATS FSDI 8 (FSD 256 bytes), CID 0")
         #expect(d[7].summary == "ATS FSCI 5 (FSC 64), FWI 8, historical 80")
-        #expect(d[8].layer == "ISO14443-4" && d[8].summary == "I-block(0) INF 4 bytes")
-        #expect(d[9].summary == "I-block(0) INF 2 bytes")
-        #expect(d[10].summary == "S-block DESELECT")
-        #expect(d[11].summary == "S-block DESELECT, tag deselected")
+        // The INF of the I-blocks is an APDU and its answer (issue 20).
+        #expect(d[8].layer == "ISO 7816-4" && d[8].summary == "SELECT by DF name")
+        #expect(d[8].fields.first(key: "isodep.pcb")?.value == "0x02")
+        #expect(d[9].summary == "SW 9000 success")
+        #expect(d[10].summary == "S(DESELECT)")
+        #expect(d[11].summary == "S(DESELECT), tag deselected")
     }
 
     @Test func versionNamesTheModelAndDrivesTheMemoryMap() {

@@ -99,3 +99,25 @@ public struct TagMemoryIssue: Sendable, Hashable, CustomStringConvertible {
 
     public var description: String { "\(severity.rawValue) [\(range.lowerBound)..<\(range.upperBound)] \(message) (\(rule))" }
 }
+
+extension TagMemoryImage {
+    /// Stores bytes read or written at `offset` (a file read piece by piece), growing the image;
+    /// what lies beyond `limit` is left out, so a hostile offset cannot claim memory.
+    public mutating func store(_ data: [UInt8], at offset: Int, limit: Int) {
+        guard offset >= 0, offset < limit else { return }
+        let end = min(offset + data.count, limit)
+        if bytes.count < end {
+            if known == nil { known = [Bool](repeating: true, count: bytes.count) }
+            bytes += [UInt8](repeating: 0, count: end - bytes.count)
+        }
+        if known != nil, known!.count < bytes.count { known! += [Bool](repeating: false, count: bytes.count - known!.count) }
+        bytes.replaceSubrange(offset..<end, with: data.prefix(end - offset))
+        if known != nil { known!.replaceSubrange(offset..<end, with: repeatElement(true, count: end - offset)) }
+    }
+
+    /// Bytes 0..<n when every one of them is known.
+    public func knownPrefix(_ n: Int) -> [UInt8]? {
+        guard n <= bytes.count, firstUnknown(in: 0..<n) == nil else { return nil }
+        return Array(bytes[0..<n])
+    }
+}

@@ -76,8 +76,9 @@ final class ISO14443ADissector: SessionDissector {
             }
             return
         }
-        if s.isoDEPActive {
-            let block = ISODEPFrames.describeRequest(&ctx)
+        if s.isoDEPActive || ISODEPFrames.isLoneDeselect(ctx.frame) {
+            if !s.isoDEPActive { ctx.note("S(DESELECT) without an ATS in this session: the reader is still in the ISO-DEP state of an earlier one") }
+            let block = ISODEPFrames.describeRequest(&ctx, session: &s)
             s.pending = (ctx.number, block.map { .isoDEP($0) } ?? .unknown)
             return
         }

@@ -81,6 +81,8 @@ struct ISO14443ASession: DissectorSession {
     var ultralightAuthentication: UltralightAuthenticationState?
     var ultralightExchanges: [UltralightExchange] = []
     var ultralightKey: [UInt8]?
+    /// The ISO-DEP conversation after an ATS: block numbers, chains, APDUs, the application.
+    var isoDEP = ISODEPState()
     /// Whether anything answered: a REQA after this starts a new session.
     var tagAnswered = false
     var diagnostics: [Diagnostic] = []

@@ -47,6 +47,10 @@ enum ISO14443ASessionSummary {
             tag.append(Field("tag.authentication", "Authentication", auth))
         }
         if let classic = s.classic, let keys = MIFAREClassicSummary.headline(classic) { part { $0.write(keys) } }
+        if s.isoDEP.application.type4 {
+            let version = s.isoDEP.application.capabilityContainer?.versionText
+            part { $0.write("NFC Forum Type 4 Tag" + (version.map { " (mapping \($0))" } ?? "")) }
+        }
         if s.halted { tag.append(Field("tag.state", "State at end", "HALT")) }
         if parts == 0 { part { $0.write("no tag answered") } }
 
@@ -55,6 +59,7 @@ enum ISO14443ASessionSummary {
         var diagnostics = s.diagnostics
         var content: SessionContent? = nil
         if let classic = s.classic { memory += MIFAREClassicSummary.fields(classic, diagnostics: &diagnostics) }
+        memory += Type4Frames.summaryFields(s.isoDEP.application, diagnostics: &diagnostics)
         if !s.memory.knownPages.isEmpty {
             let map = s.memoryMap
             let decoded = Type2MemoryContent.decode(s.memory, map: map)

@@ -1,0 +1,184 @@
+import NFCCore
+
+/// ISO/IEC 7816-4 APDUs inside ISO-DEP (protocols-wave2.md §3.4–3.5): the command's header,
+/// Lc, data and Le with their meanings, the answer's status word, and data that is BER-TLV as a
+/// tree. Byte ranges come from `CommandAPDU.Layout` and the TLV parser, placed at the INF of the
+/// block that carried the APDU; an APDU joined from chained blocks is one reassembled field
+/// whose children have no frame ranges.
+enum APDUFrames {
+    static let layer = "ISO 7816-4"
+
+    enum Placement {
+        /// The APDU is the INF of this block, which starts at `base`.
+        case inPlace(base: Int)
+        case reassembled(frames: ClosedRange<Int>, parts: Int)
+
+        func place(_ r: Range<Int>) -> Range<Int>? {
+            if case .inPlace(let base) = self { return r.lowerBound + base..<r.upperBound + base }
+            return nil
+        }
+    }
+
+    // MARK: commands
+
+    static func command(_ bytes: [UInt8], _ placement: Placement, _ ctx: inout FrameContext, _ s: inout ISO14443ASession) {
+        ctx.layer = layer
+        let apdu: CommandAPDU
+        do {
+            apdu = try CommandAPDU.decode(bytes)
+        } catch {
+            ctx.summary = "malformed command APDU"
+            ctx.diagnostics.append(Diagnostic(.error, "command APDU \(error)"))
+            add([Field("apdu.data", "Data", Hex.string(bytes), range: placement.place(bytes.indices))], placement, "Command APDU", bytes.count, &ctx)
+            s.isoDEP.command = nil
+            return
+        }
+        s.isoDEP.command = (ctx.number, apdu)
+        ctx.summary = apdu.summary
+        var fields = headerFields(apdu, placement)
+        let layout = apdu.layout
+        if let lc = layout.lc {
+            fields.append(Field("apdu.lc", "Lc", "\(apdu.data.count)" + (apdu.extended ? " (extended)" : ""), range: placement.place(lc.range)))
+        }
+        if let d = layout.data {
+            fields.append(Field("apdu.data", "Data", dataText(apdu), range: placement.place(d.range)))
+        }
+        if let le = layout.le, let n = apdu.le {
+            fields.append(Field("apdu.le", "Le", "\(n)" + (n == 256 && !apdu.extended || n == 65536 ? " (as many as there are)" : ""), range: placement.place(le.range)))
+        }
+        Type4Frames.command(apdu, &ctx, &s)
+        add(fields, placement, "Command APDU", bytes.count, &ctx)
+    }
+
+    static func headerFields(_ apdu: CommandAPDU, _ placement: Placement) -> [Field] {
+        typealias L = CommandAPDU.Layout
+        var claText = Hex.byte(apdu.cla)
+        if apdu.cla == 0xFF {
+            claText += ": PC/SC reader pseudo-APDU"
+        } else if apdu.isInterindustry {
+            var parts = ["interindustry"]
+            if apdu.chainsCommand { parts.append("command chaining: more commands follow") }
+            if apdu.secureMessaging != 0 { parts.append("secure messaging \(apdu.secureMessaging)") }
+            if apdu.logicalChannel != 0 { parts.append("logical channel \(apdu.logicalChannel)") }
+            claText += ": " + parts.joined(separator: ", ")
+        } else {
+            claText += ": proprietary"
+        }
+        var fields = [
+            Field("apdu.cla", "CLA", claText, range: placement.place(L.cla.range)),
+            Field("apdu.ins", "INS", .named(ISO7816Instruction.name(apdu.ins, cla: apdu.cla), code: apdu.ins), range: placement.place(L.ins.range)),
+        ]
+        var p1 = Hex.byte(apdu.p1), p2 = Hex.byte(apdu.p2)
+        switch apdu.isInterindustry ? apdu.ins : nil {
+        case ISO7816Instruction.select:
+            p1 += ": " + ISO7816Instruction.selectTarget(p1: apdu.p1)
+            p2 += ": " + ISO7816Instruction.selectOptions(p2: apdu.p2)
+        case ISO7816Instruction.readBinary, ISO7816Instruction.updateBinary, ISO7816Instruction.writeBinary:
+            if let (sfi, offset) = ISO7816Instruction.binaryOffset(p1: apdu.p1, p2: apdu.p2) {
+                if let sfi {
+                    p1 += ": short EF \(sfi)"
+                    p2 += ": offset \(offset)"
+                } else {
+                    p1 += ": offset \(offset) (P1P2)"
+                }
+            }
+        case ISO7816Instruction.readRecord, ISO7816Instruction.updateRecord:
+            p1 += ": record \(apdu.p1)"
+            p2 += apdu.p2 >> 3 == 0 ? ": current EF" : ": SFI \(apdu.p2 >> 3)" + (apdu.p2 & 0x07 == 0x04 ? ", record number in P1" : "")
+        case ISO7816Instruction.getData:
+            p1 = Hex.string([apdu.p1, apdu.p2], separator: "") + ": tag" + (BERTLVTags.name(UInt32(apdu.p1) << 8 | UInt32(apdu.p2)).map { " (\($0))" } ?? "")
+        case ISO7816Instruction.verify:
+            p2 += ": reference data \(apdu.p2 & 0x1F)"
+        default:
+            break
+        }
+        fields.append(Field("apdu.p1", "P1", p1, range: placement.place(L.p1.range)))
+        fields.append(Field("apdu.p2", "P2", p2, range: placement.place(L.p2.range)))
+        return fields
+    }
+
+    /// The data of a command: an AID or file id by name where known, else hex.
+    static func dataText(_ apdu: CommandAPDU) -> String {
+        let hex = Hex.string(apdu.data)
+        guard apdu.ins == ISO7816Instruction.select else { return hex }
+        if apdu.data == Type4Tag.ndefApplication { return hex + " (NFC Forum NDEF Tag Application, mapping 2.0+)" }
+        if apdu.data == Type4Tag.ndefApplicationV1 { return hex + " (NFC Forum NDEF Tag Application, mapping 1.0)" }
+        if apdu.data.count == 2 {
+            let fid = UInt16(apdu.data[0]) << 8 | UInt16(apdu.data[1])
+            if fid == Type4Tag.ccFile { return hex + " (Type 4 CC file)" }
+        }
+        if apdu.data.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return hex + " (\"\(String(decoding: apdu.data, as: UTF8.self))\")" }
+        return hex
+    }
+
+    // MARK: answers
+
+    static func response(_ bytes: [UInt8], _ placement: Placement, _ ctx: inout FrameContext, _ s: inout ISO14443ASession) {
+        ctx.layer = layer
+        let command = s.isoDEP.command
+        s.isoDEP.command = nil
+        let response: ResponseAPDU
+        do {
+            response = try ResponseAPDU.decode(bytes)
+        } catch {
+            ctx.summary = "malformed response APDU"
+            ctx.diagnostics.append(Diagnostic(.error, "response APDU \(error)"))
+            add([Field("apdu.data", "Data", Hex.string(bytes), range: placement.place(bytes.indices))], placement, "Response APDU", bytes.count, &ctx)
+            return
+        }
+        let sw = response.status
+        var fields: [Field] = []
+        if !response.data.isEmpty {
+            fields.append(Field("apdu.response_data", "Data", "\(response.data.count) bytes", range: placement.place(ResponseAPDU.Layout.data(count: response.data.count)),
+                                children: dataFields(response.data, command: command?.apdu, placement)))
+        }
+        fields.append(Field("apdu.sw", "Status word", "\(sw): \(sw.meaning)", range: placement.place(ResponseAPDU.Layout.status(count: response.data.count))))
+        ctx.summary = (response.data.isEmpty ? "" : "\(response.data.count) bytes, ") + "SW \(sw) \(sw.meaning)"
+        if !sw.isSuccess, sw.sw1 != 0x61, sw.sw1 != 0x62, sw.sw1 != 0x63 { ctx.note("\(command.map { ISO7816Instruction.name($0.apdu.ins, cla: $0.apdu.cla) } ?? "the command") refused: \(sw.meaning)") }
+        if let command { Type4Frames.response(to: command.apdu, response, &ctx, &s, fields: &fields, placement) }
+        add(fields, placement, "Response APDU", bytes.count, &ctx)
+    }
+
+    /// Answer data: a BER-TLV tree when it parses whole as one (FCI, records, GET DATA), the
+    /// bytes otherwise.
+    static func dataFields(_ data: [UInt8], command: CommandAPDU?, _ placement: Placement) -> [Field] {
+        let binary = command.map { [ISO7816Instruction.readBinary, ISO7816Instruction.readBinaryOddINS].contains($0.ins) } ?? false
+        if !binary {
+            let (objects, error) = BERTLV.parse(data)
+            if error == nil, !objects.isEmpty, objects.allSatisfy({ $0.error == nil }) {
+                return tlvFields(objects, parent: nil, placement)
+            }
+        }
+        return [Field("apdu.bytes", "Bytes", Hex.string(data), range: placement.place(data.indices))]
+    }
+
+    static func tlvFields(_ objects: [BERTLV], parent: UInt32?, _ placement: Placement) -> [Field] {
+        objects.map { o in
+            let name = BERTLVTags.name(o.tag, parent: parent)
+            let label = FieldName(o.tagHex + (name.map { " " + $0 } ?? ""))
+            let value: String
+            if let children = o.children {
+                value = "\(children.count) object\(children.count == 1 ? "" : "s")"
+            } else if BERTLVTags.secret.contains(o.tag) {
+                value = "\(o.value.count) bytes (masked: card data)"
+            } else if o.value.count >= 3, o.value.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) {
+                value = Hex.string(o.value) + " (\"\(String(decoding: o.value, as: UTF8.self))\")"
+            } else {
+                value = Hex.string(o.value)
+            }
+            return Field("apdu.tlv", label, value, range: placement.place(o.tagRange.lowerBound..<o.valueRange.upperBound),
+                         children: o.children.map { tlvFields($0, parent: o.tag, placement) } ?? [])
+        }
+    }
+
+    /// In place the fields go in as they are; reassembled, under one field without a frame range.
+    static func add(_ fields: [Field], _ placement: Placement, _ what: String, _ count: Int, _ ctx: inout FrameContext) {
+        switch placement {
+        case .inPlace:
+            ctx.sink.add(contentsOf: fields)
+        case .reassembled(let frames, let parts):
+            ctx.sink.add(Field("apdu.reassembled", FieldName("\(what) (reassembled from \(parts) blocks, frames \(frames.lowerBound)–\(frames.upperBound))"),
+                               "\(count) bytes", children: fields))
+        }
+    }
+}

@@ -1,0 +1,185 @@
+import NFCCore
+
+/// ISO/IEC 14443-4 blocks (protocols-wave2.md §3.2–3.3): named by their PCB, block numbers
+/// checked against rules A–E, chained I-blocks joined in each direction, and each whole command
+/// and answer handed to the APDU layer. Only used once an ATS was seen, never guessed from a
+/// first byte (the Wireshark defect that mis-reads PWD_AUTH as an I-block).
+enum ISODEPFrames {
+    static let layer = "ISO14443-4"
+
+    /// `C2` or `CA cid` with a right CRC_A: S(DESELECT), which no Type 2 or Classic command
+    /// looks like, sent by a reader that still believes in an ISO-DEP session (the Proxmark3
+    /// names it so in `hf_mfdes_sniff.trace`).
+    static func isLoneDeselect(_ frame: Frame) -> Bool {
+        guard CRC.check(.a, frame.bytes) == .ok, let first = frame.bytes.first,
+              let block = ISODEPBlock(pcb: first), case .s(.deselect, let cid) = block else { return false }
+        return frame.bytes.count == (cid ? 4 : 3) && (!cid || frame.bytes[1] & 0x0F <= 14)
+    }
+
+    /// A reader block; returns it for pairing, or nil when it is no valid block.
+    static func describeRequest(_ ctx: inout FrameContext, session s: inout ISO14443ASession) -> ISODEPBlock? {
+        guard let frame = decode(&ctx) else { return nil }
+        var state = s.isoDEP
+        switch frame.block {
+        case .i(let chaining, _, _, let n):
+            checkReaderNumber(n, &ctx, state)
+            state.lastReaderBlockNumber = n
+            s.isoDEP = state
+            information(frame, chaining: chaining, fromReader: true, &ctx, &s)
+            return frame.block
+        case .r(let nak, _, let n):
+            if !nak { checkReaderNumber(n, &ctx, state) }
+            state.lastReaderBlockNumber = n
+            ctx.summary = nak ? "R(NAK) \(n): the last block again, or are you there" : "R(ACK) \(n): the next chained block, please"
+        case .s(.deselect, _):
+            ctx.summary = "S(DESELECT)"
+        case .s(.wtx, _):
+            let m = frame.waitingTimeExtension?.multiplier ?? 0
+            ctx.summary = "S(WTX) WTXM \(m): the reader grants \(m) × FWT"
+        case .s(let kind, _):
+            ctx.summary = "S(\(kind.name))"
+        }
+        s.isoDEP = state
+        return frame.block
+    }
+
+    static func describeResponse(to request: ISODEPBlock, _ ctx: inout FrameContext, session s: inout ISO14443ASession) {
+        guard let frame = decode(&ctx) else { return }
+        switch frame.block {
+        case .i(let chaining, _, _, let n):
+            checkTagNumber(n, &ctx, &s)
+            information(frame, chaining: chaining, fromReader: false, &ctx, &s)
+        case .r(let nak, _, let n):
+            if !nak { checkTagNumber(n, &ctx, &s) }
+            ctx.summary = nak ? "R(NAK) \(n)" : "R(ACK) \(n): send the next chained block"
+        case .s(.deselect, _):
+            ctx.summary = "S(DESELECT)"
+            if case .s(.deselect, _) = request {
+                ctx.summary += ", tag deselected"
+                s.halted = true
+            }
+        case .s(.wtx, _):
+            let m = frame.waitingTimeExtension?.multiplier ?? 0
+            ctx.summary = "S(WTX) WTXM \(m): the tag asks for \(m) × FWT"
+            if let fwi = s.ats?.fwi {
+                let fwt = (256.0 * 16 / 13.56) * Double(1 << Int(fwi))
+                ctx.note("WTXM \(m) × FWT \(Int(fwt)) µs = \(Int(fwt * Double(m))) µs for this answer")
+            }
+            // The reader answers S(WTX); the real answer follows that.
+            s.pending = (ctx.number, .isoDEP(frame.block))
+        case .s(let kind, _):
+            ctx.summary = "S(\(kind.name))"
+        }
+    }
+
+    /// Decodes the block and adds PCB, CID, NAD and WTX fields; ranges from `ISODEPFrame.Layout`.
+    private static func decode(_ ctx: inout FrameContext) -> ISODEPFrame? {
+        ctx.layer = layer
+        let split = CRCSplit(ctx.frame, expected: true, kind: .a)
+        ctx.apply(split, key: "isodep.crc")
+        let frame: ISODEPFrame
+        do {
+            frame = try ISODEPFrame.decode(split.payload)
+        } catch {
+            let first = split.payload.first.map(Hex.byte) ?? "(empty)"
+            ctx.summary = "invalid ISO-DEP block \(first)"
+            ctx.warn("ISO-DEP block \(error)")
+            ctx.sink.add(Field("isodep.data", "Data", Hex.string(split.payload), range: split.payload.indices))
+            return nil
+        }
+        let pcbRange = ISODEPFrame.Layout.pcb.range
+        var bits: [Field] = []
+        switch frame.block {
+        case .i(let chaining, _, _, let n):
+            bits.append(Field("isodep.pcb.type", "Block type", "I-block", range: pcbRange))
+            bits.append(Field("isodep.pcb.chaining", "Chaining", chaining ? "more blocks follow" : "last block", range: pcbRange))
+            bits.append(Field("isodep.pcb.block_number", "Block number", "\(n)", range: pcbRange))
+        case .r(let nak, _, let n):
+            bits.append(Field("isodep.pcb.type", "Block type", "R-block", range: pcbRange))
+            bits.append(Field("isodep.pcb.ack", "ACK/NAK", nak ? "NAK" : "ACK", range: pcbRange))
+            bits.append(Field("isodep.pcb.block_number", "Block number", "\(n)", range: pcbRange))
+        case .s(let kind, _):
+            bits.append(Field("isodep.pcb.type", "Block type", "S-block \(kind.name)", range: pcbRange))
+        }
+        ctx.sink.add(Field("isodep.pcb", "PCB", .byte(frame.block.pcb), range: pcbRange, children: bits))
+        let layout = frame.layout
+        if let f = layout.cid, let cid = frame.cid {
+            ctx.sink.add(Field("isodep.cid", "CID", "\(cid & 0x0F) (power level \(cid >> 6))", range: f.range))
+        }
+        if let f = layout.nad, let nad = frame.nad {
+            ctx.sink.add(Field("isodep.nad", "NAD", .byte(nad), range: f.range))
+        }
+        switch frame.block {
+        case .s(.wtx, _):
+            if let w = frame.waitingTimeExtension {
+                ctx.sink.add(Field("isodep.wtxm", "WTXM", "\(w.multiplier)" + (w.powerLevel != 0 ? " (power level \(w.powerLevel))" : ""), range: layout.inf(count: 1)))
+                if w.multiplier == 0 || w.multiplier > 59 { ctx.warn("WTXM \(w.multiplier) is outside 1–59 (ISO/IEC 14443-4 §7.3)", range: layout.inf(count: 1)) }
+            } else {
+                ctx.warn("S(WTX) needs its WTXM byte")
+            }
+        case .i:
+            break
+        default:
+            if !frame.inf.isEmpty {
+                ctx.sink.add(Field("isodep.inf", "INF", Hex.string(frame.inf), range: layout.inf(count: frame.inf.count)))
+                ctx.note("\(frame.block.name) carries no INF field, found \(frame.inf.count) bytes")
+            }
+        }
+        return frame
+    }
+
+    /// Rule B: the reader's I- and R(ACK)-blocks carry its current block number.
+    private static func checkReaderNumber(_ n: UInt8, _ ctx: inout FrameContext, _ state: ISODEPState) {
+        if n != state.readerBlockNumber {
+            ctx.warn("block number \(n), but the reader's current number is \(state.readerBlockNumber) (ISO/IEC 14443-4 §7.5.3, rules A–B)", range: ISODEPFrame.Layout.pcb.range)
+        }
+    }
+
+    /// Rules C–E: the tag's I-block or R(ACK) carries the number of the reader block it answers;
+    /// receiving it toggles the reader's number.
+    private static func checkTagNumber(_ n: UInt8, _ ctx: inout FrameContext, _ s: inout ISO14443ASession) {
+        guard let reader = s.isoDEP.lastReaderBlockNumber else { return }
+        if n == reader {
+            s.isoDEP.readerBlockNumber = reader ^ 1
+        } else {
+            ctx.warn("block number \(n), but the reader's block had \(reader) (ISO/IEC 14443-4 §7.5.3, rules C–E)", range: ISODEPFrame.Layout.pcb.range)
+        }
+    }
+
+    /// INF of an I-block: a part of a chain is kept; the last part (or a lone block) is a whole
+    /// APDU, dissected in place when it came in one block, as a reassembled field otherwise.
+    private static func information(_ frame: ISODEPFrame, chaining: Bool, fromReader: Bool, _ ctx: inout FrameContext, _ s: inout ISO14443ASession) {
+        let infRange = frame.layout.inf(count: frame.inf.count)
+        var chain = fromReader ? s.isoDEP.readerChain : s.isoDEP.tagChain
+        if chaining {
+            var c = chain ?? ISODEPState.Chain(firstFrame: ctx.number)
+            c.blocks += 1
+            c.bytes += frame.inf
+            ctx.summary = "I-block(\(frame.block.blockNumber ?? 0)) chaining, INF \(frame.inf.count) bytes: part \(c.blocks) of \(fromReader ? "a command" : "an answer")"
+            ctx.sink.add(Field("isodep.inf", "INF (chained part \(c.blocks))", Hex.string(frame.inf), range: infRange))
+            if fromReader { s.isoDEP.readerChain = c } else { s.isoDEP.tagChain = c }
+            return
+        }
+        let whole: [UInt8]
+        let placement: APDUFrames.Placement
+        if let c = chain {
+            whole = c.bytes + frame.inf
+            placement = .reassembled(frames: c.firstFrame...ctx.number, parts: c.blocks + 1)
+            ctx.sink.add(Field("isodep.inf", "INF (last part)", Hex.string(frame.inf), range: infRange))
+            chain = nil
+        } else {
+            whole = frame.inf
+            placement = .inPlace(base: infRange.lowerBound)
+        }
+        if fromReader { s.isoDEP.readerChain = nil } else { s.isoDEP.tagChain = nil }
+        if whole.isEmpty {
+            ctx.summary = "I-block(\(frame.block.blockNumber ?? 0)), no INF"
+            return
+        }
+        if fromReader {
+            APDUFrames.command(whole, placement, &ctx, &s)
+        } else {
+            APDUFrames.response(whole, placement, &ctx, &s)
+        }
+    }
+}

@@ -1,0 +1,44 @@
+import NFCCore
+
+/// What the dissector follows of an ISO-DEP conversation (ISO/IEC 14443-4; protocols-wave2.md
+/// §3.3): block numbers, chained blocks being joined in each direction, the command APDU waiting
+/// for its answer, and the application the card runs.
+struct ISODEPState {
+    /// The block number the reader's next I- or R(ACK)-block must carry (rule A: 0 first; rule B:
+    /// it toggles when the tag answers with an I-block or R(ACK) of the same number).
+    var readerBlockNumber: UInt8 = 0
+    /// The number of the reader's last I- or R-block, which the tag's answer repeats.
+    var lastReaderBlockNumber: UInt8?
+    var readerChain: Chain?
+    var tagChain: Chain?
+    /// The last whole command APDU (its last frame), until its whole answer arrives.
+    var command: (frame: Int, apdu: CommandAPDU)?
+    var application = ISO7816Application()
+
+    /// INF of chained I-blocks, joined in order.
+    struct Chain {
+        var firstFrame: Int
+        var blocks = 0
+        var bytes: [UInt8] = []
+    }
+}
+
+/// The card's application state as the APDUs show it: what is selected, and for an NFC Forum
+/// Type 4 Tag its CC and NDEF files as far as they were read or written.
+struct ISO7816Application {
+    var selectedApplication: [UInt8]?
+    var selectedFile: UInt16?
+    /// The Type 4 NDEF application was selected (and answered 9000).
+    var type4: Bool = false
+    var type4Version: UInt8?
+    /// Bytes of the CC file and the NDEF file, by offset, as read or written.
+    var ccFile = TagMemoryImage(bytes: [], known: [])
+    var ndefFile = TagMemoryImage(bytes: [], known: [])
+    var ndefWritten = false
+    /// The CC once its first 15 bytes are known.
+    var capabilityContainer: Type4CapabilityContainer? {
+        guard let bytes = ccFile.knownPrefix(Type4CapabilityContainer.Layout.minimumLength) else { return nil }
+        return try? Type4CapabilityContainer.decode(bytes)
+    }
+    var ndefFileID: UInt16 { capabilityContainer?.ndefFile.fileID ?? Type4Tag.defaultNDEFFile }
+}
