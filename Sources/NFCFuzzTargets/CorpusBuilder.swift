@@ -82,6 +82,8 @@ public enum CorpusBuilder {
         case .mifareClassic(let m):
             guard let last = m.blocks.keys.max() else { return nil }
             return (0...last).flatMap { m.blocks[$0] ?? [UInt8](repeating: 0, count: 16) }
+        case .type4(let t):
+            return t.ndefFile.count > 0 ? t.ndefFile.bytes : nil
         }
     }
 

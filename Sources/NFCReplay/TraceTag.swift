@@ -78,6 +78,25 @@ public enum TraceTag {
             let from = used.count == 1 ? "session \(used[0])" : "sessions \(used.map(String.init).joined(separator: ", "))"
             return (TagDump(reconstruction: .mifareClassic(m)), from, m.blocks.count)
         }
+        if case .type4 = best.reconstruction {
+            // A byte keeps the value its first session read: later sessions read what earlier ones wrote.
+            var merged: Type4Reconstruction? = nil
+            var used: [Int] = []
+            for s in sessions.sorted(by: { $0.session < $1.session }) {
+                guard case .type4(let r) = s.reconstruction else { continue }
+                used.append(s.session)
+                merged = merged.map { m in
+                    var out = m
+                    out.ccFile = m.ccFile.fillingBytes(from: r.ccFile, limit: Type4Reconstruction.fileLimit)
+                    out.ndefFile = m.ndefFile.fillingBytes(from: r.ndefFile, limit: Type4Reconstruction.fileLimit)
+                    out.ats = out.ats ?? r.ats
+                    return out
+                } ?? r
+            }
+            guard let m = merged else { return nil }
+            let from = used.count == 1 ? "session \(used[0])" : "sessions \(used.map(String.init).joined(separator: ", "))"
+            return (TagDump(reconstruction: .type4(m)), from, m.knownByteCount)
+        }
         guard case .type2 = best.reconstruction else {
             return (TagDump(reconstruction: best.reconstruction), "session \(best.session)", best.reconstruction.knownUnits)
         }

@@ -105,6 +105,33 @@ final class RunningEmulator {
         try expectFullyDissected(record)
     }
 
+    // Issue 20: unmodified nfcpy writes a message longer than one ISO-DEP block (its UPDATE
+    // BINARY chains) and reads it back (the answers chain), from the Type 4 Tag emulator; the
+    // recorded trace is dissected whole and replays against the tag rebuilt from it.
+    @Test func nfcpyWritesAndReadsTheType4Tag() throws {
+        guard let python = python() else { return }
+        let record = NSTemporaryDirectory() + "nfcpy-type4-\(UUID().uuidString).nfctrace"
+        defer { try? FileManager.default.removeItem(atPath: record) }
+        let emulator = try RunningEmulator(["--model", "type4-ndef", "--record", record])
+        #expect(emulator.port > 0, "emulator did not start: \(emulator.log)")
+        let text = String(repeating: "nfctrace type 4 chaining ", count: 24)
+        let written = try emulator.nfcpy(["write-text", text, "--targets", "106A"], python: python)
+        #expect(written["type"] as? String == "Type4Tag", "\(written)")
+        let read = try emulator.nfcpy(["read", "--targets", "106A"], python: python)
+        #expect(emulator.stop() == 0)
+        let records = read["records"] as? [[String: Any]]
+        #expect(records?.first?["text"] as? String == text, "\(read)")
+        #expect(read["ndef_capacity"] as? Int == 2046)
+        try expectFullyDissected(record)
+        let dissected = try CLI.run(["dissect", record])
+        let json = try CLI.run(["dissect", "--format", "json", record])
+        #expect(json.stdout.contains("\"apdu.reassembled\""), "the chained APDUs are joined")
+        #expect(dissected.stdout.contains("I-block(0) chaining") || dissected.stdout.contains("I-block(1) chaining"), "a chained block: \(dissected.stdout.prefix(3000))")
+        #expect(dissected.stdout.contains("NFC Forum Type 4 Tag (mapping 2.0)"))
+        let replay = try CLI.run(["replay", record])
+        #expect(replay.status == 0, "\(replay.stdout)")
+    }
+
     @Test func nfcpyWritesAndTheEmulatorKeepsIt() throws {
         guard let python = python() else { return }
         let saved = NSTemporaryDirectory() + "nfcpy-saved-\(UUID().uuidString).nfc"

@@ -120,4 +120,11 @@ extension TagMemoryImage {
         guard n <= bytes.count, firstUnknown(in: 0..<n) == nil else { return nil }
         return Array(bytes[0..<n])
     }
+
+    /// This image with the bytes only `other` knows added (a byte keeps the value seen first).
+    public func fillingBytes(from other: TagMemoryImage, limit: Int) -> TagMemoryImage {
+        var out = self
+        for i in 0..<min(other.count, limit) where other.isKnown(i) && !isKnown(i) { out.store([other.bytes[i]], at: i, limit: limit) }
+        return out
+    }
 }

@@ -5,6 +5,7 @@ public enum TagReconstruction: Sendable, Equatable {
     case iso15693(ISO15693Reconstruction)
     case felica(FeliCaReconstruction)
     case mifareClassic(MIFAREClassicReconstruction)
+    case type4(Type4Reconstruction)
 
     /// What tells this tag from another in one trace (UID, IDm).
     public var identity: [UInt8] {
@@ -13,6 +14,7 @@ public enum TagReconstruction: Sendable, Equatable {
         case .iso15693(let v): return v.uid.bytes
         case .felica(let f): return f.identity
         case .mifareClassic(let m): return m.uid
+        case .type4(let t): return t.uid
         }
     }
 
@@ -23,7 +25,38 @@ public enum TagReconstruction: Sendable, Equatable {
         case .iso15693(let v): return v.knownBlockCount
         case .felica(let f): return f.knownBlockCount
         case .mifareClassic(let m): return m.blocks.count
+        case .type4(let t): return t.knownByteCount
         }
+    }
+}
+
+/// An NFC Forum Type 4 Tag as a session saw it: identity, the ATS, and the CC and NDEF files
+/// as first read (what was written later is the session's doing, not the tag's start).
+public struct Type4Reconstruction: Sendable, Equatable {
+    public var uid: [UInt8]
+    public var atqa: UInt16?
+    public var sak: UInt8?
+    public var ats: [UInt8]?
+    public var ccFile: TagMemoryImage
+    public var ndefFile: TagMemoryImage
+
+    public init(uid: [UInt8], atqa: UInt16? = nil, sak: UInt8? = nil, ats: [UInt8]? = nil, ccFile: TagMemoryImage, ndefFile: TagMemoryImage) {
+        self.uid = uid
+        self.atqa = atqa
+        self.sak = sak
+        self.ats = ats
+        self.ccFile = ccFile
+        self.ndefFile = ndefFile
+    }
+
+    /// Files are rebuilt up to this size: an offset from a hostile frame claims no more.
+    public static let fileLimit = 1 << 16 + 4
+
+    public var knownByteCount: Int {
+        var n = 0
+        for i in 0..<ndefFile.count where ndefFile.isKnown(i) { n += 1 }
+        for i in 0..<ccFile.count where ccFile.isKnown(i) { n += 1 }
+        return n
     }
 }
 

@@ -103,6 +103,8 @@ enum SessionContent: Sendable {
     /// size is unknown or block 0 was not read).
     case iso15693(ISO15693Session, Type5MemoryLayout?)
     case feliCa(FeliCaSession)
+    /// An NFC Forum Type 4 Tag: the application state with its CC and NDEF files.
+    case type4(ISO7816Application)
 }
 
 public enum DissectionEvent: Sendable {

@@ -59,7 +59,8 @@ enum ISO14443ASessionSummary {
         var diagnostics = s.diagnostics
         var content: SessionContent? = nil
         if let classic = s.classic { memory += MIFAREClassicSummary.fields(classic, diagnostics: &diagnostics) }
-        memory += Type4Frames.summaryFields(s.isoDEP.application, diagnostics: &diagnostics)
+        let type4 = Type4Frames.summaryFields(s.isoDEP.application, diagnostics: &diagnostics)
+        if detail == .full { memory += type4 } else if s.isoDEP.application.type4 { content = .type4(s.isoDEP.application) }
         if !s.memory.knownPages.isEmpty {
             let map = s.memoryMap
             let decoded = Type2MemoryContent.decode(s.memory, map: map)
@@ -138,6 +139,11 @@ enum ISO14443ASessionSummary {
     /// The tag as far as the session showed it; nil until a UID was seen (ISO-DEP cards and
     /// MIFARE Classic are not Type 2 tags and are not reconstructed).
     static func reconstruction(_ s: ISO14443ASession) -> TagReconstruction? {
+        if s.isoDEP.application.type4, let uid = s.uid {
+            let app = s.isoDEP.application
+            return .type4(Type4Reconstruction(uid: uid, atqa: s.atqa?.value, sak: s.sak?.raw, ats: s.ats?.encode(),
+                                              ccFile: app.ccFile, ndefFile: app.ndefFileAsFound))
+        }
         if let classic = s.classic, s.isMIFAREClassic, let uid = s.uid {
             let keys = classic.keys.compactMap { k -> MIFAREClassicReconstruction.Key? in
                 guard let sector = k.sector, let t = k.keyType else { return nil }

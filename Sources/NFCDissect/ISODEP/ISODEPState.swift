@@ -34,7 +34,10 @@ struct ISO7816Application {
     /// Bytes of the CC file and the NDEF file, by offset, as read or written.
     var ccFile = TagMemoryImage(bytes: [], known: [])
     var ndefFile = TagMemoryImage(bytes: [], known: [])
+    /// The NDEF file as first read, before any write of the session: the tag's starting state.
+    var ndefFileAsFound = TagMemoryImage(bytes: [], known: [])
     var ndefWritten = false
+    var ndefWrittenBytes = Set<Int>()
     /// The CC once its first 15 bytes are known.
     var capabilityContainer: Type4CapabilityContainer? {
         guard let bytes = ccFile.knownPrefix(Type4CapabilityContainer.Layout.minimumLength) else { return nil }

@@ -5,8 +5,7 @@ import NFCCore
 /// UPDATE BINARY for the session summary.
 enum Type4Frames {
     static let layer = "Type 4 Tag"
-    /// Files are rebuilt up to this size: an offset from a hostile frame claims no more.
-    static let fileLimit = 1 << 16 + 4
+    static let fileLimit = Type4Reconstruction.fileLimit
 
     static func fileName(_ fid: UInt16, _ app: ISO7816Application) -> String? {
         if fid == Type4Tag.ccFile { return "CC file" }
@@ -76,6 +75,10 @@ enum Type4Frames {
                 }
             } else if fid == app.ndefFileID {
                 app.ndefFile.store(response.data, at: offset, limit: fileLimit)
+                // Bytes read before any write of theirs are the tag's starting state.
+                for (i, b) in response.data.enumerated() where !app.ndefFileAsFound.isKnown(offset + i) && !app.ndefWrittenBytes.contains(offset + i) {
+                    app.ndefFileAsFound.store([b], at: offset + i, limit: fileLimit)
+                }
                 let size = app.capabilityContainer?.ndefFile.lengthFieldSize ?? 2
                 if offset == 0, response.data.count == size {
                     let nlen = response.data.reduce(0) { $0 << 8 | Int($1) }
@@ -87,6 +90,7 @@ enum Type4Frames {
                   let (sfi, offset) = ISO7816Instruction.binaryOffset(p1: apdu.p1, p2: apdu.p2), sfi == nil else { return }
             app.ndefFile.store(apdu.data, at: offset, limit: fileLimit)
             app.ndefWritten = true
+            app.ndefWrittenBytes.formUnion(offset..<min(offset + apdu.data.count, fileLimit))
         default:
             break
         }

@@ -8,6 +8,7 @@ enum SessionText {
         case .type2(let session, let layout): return Type2SessionText.lines(session, layout: layout)
         case .iso15693(let session, let layout): return ISO15693SessionText.lines(session, layout: layout)
         case .feliCa(let session): return FeliCaSessionText.lines(session).map { "  " + $0 }
+        case .type4(let app): return Type4SessionText.lines(app)
         case nil: return []
         }
     }
@@ -59,6 +60,32 @@ enum Type2SessionText {
         if let area = layout.tlvArea, !area.tlvs.isEmpty {
             out.append("    TLVs from byte \(Type2Memory.dataAreaStart):")
             out += TagTLVLines.lines(area).map { "      " + $0 }
+        }
+        return out
+    }
+}
+
+/// `Type 4 CC: mapping 2.0, MLe 255, MLc 255, NDEF file E104 of 2048 bytes (read granted, write
+/// granted)`, then NLEN and one line per NDEF record.
+enum Type4SessionText {
+    static func lines(_ app: ISO7816Application) -> [String] {
+        var out: [String] = []
+        let cc = app.capabilityContainer
+        if let cc {
+            let f = cc.ndefFile
+            out.append("Type 4 CC: mapping \(cc.versionText), MLe \(cc.maxReadLength), MLc \(cc.maxWriteLength), NDEF file \(Hex.value(f.fileID, digits: 4)) of \(f.maxSize) bytes "
+                + "(read \(Type4CapabilityContainer.FileControl.accessName(f.readAccess)), write \(Type4CapabilityContainer.FileControl.accessName(f.writeAccess)))")
+        }
+        let size = cc?.ndefFile.lengthFieldSize ?? 2
+        guard let lengthBytes = app.ndefFile.knownPrefix(size) else { return out }
+        let nlen = lengthBytes.reduce(0) { $0 << 8 | Int($1) }
+        out.append("NDEF file: NLEN \(nlen)" + (app.ndefWritten ? " (written in this session)" : ""))
+        let message = size..<size + nlen
+        if nlen > 0, app.ndefFile.firstUnknown(in: message) == nil {
+            let result = NDEFMessage.decode(Array(app.ndefFile.bytes[message]))
+            for (k, record) in result.records.enumerated() { out.append("  record \(k + 1): \(NDEFSummary.line(record))") }
+        } else if nlen > 0 {
+            out.append("  (the message was not read whole)")
         }
         return out
     }

@@ -68,6 +68,7 @@ public struct TagDump: Sendable {
         case .iso15693(let r): self.init(ISO15693Dump(reconstruction: r))
         case .felica(let r): self.init(FeliCaDump(reconstruction: r))
         case .mifareClassic(let r): self.init(MIFAREClassicDump(reconstruction: r))
+        case .type4(let r): self.init(Type4Dump(reconstruction: r))
         }
     }
 }
@@ -85,7 +86,7 @@ public struct BuiltInTag: Sendable {
         self.make = make
     }
 
-    public static var all: [BuiltInTag] { Type2Dump.builtIns + MIFAREClassicDump.builtIns + FeliCaDump.builtIns + ISO15693Dump.builtIns }
+    public static var all: [BuiltInTag] { Type2Dump.builtIns + MIFAREClassicDump.builtIns + FeliCaDump.builtIns + ISO15693Dump.builtIns + Type4Dump.builtIns }
 
     public static func named(_ name: String) -> BuiltInTag? {
         all.first { $0.name.lowercased() == name.lowercased() }

@@ -49,6 +49,11 @@ public struct ISO14443AListener: Sendable {
         state = wokenFromHalt ? .halt : .idle
     }
 
+    /// S(DESELECT) of ISO/IEC 14443-4: the PICC goes to HALT.
+    public mutating func halt() {
+        state = .halt
+    }
+
     /// Handles one reader frame whose CRC (if any) was already checked by the caller.
     public mutating func handle(_ bytes: [UInt8], lastByteBits: UInt8) -> Outcome {
         guard let first = bytes.first else { return .silence }
