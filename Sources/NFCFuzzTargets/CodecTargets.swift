@@ -109,6 +109,38 @@ enum CodecTargets {
     /// MIFARE Classic structures (byte 0 says which, `MIFAREClassicShape`): a command re-encodes
     /// byte for byte, consistent access bits rebuild from their conditions, a value block
     /// re-encodes, a MAD's CRC is its own; the NDEF area the MAD names is walked.
+    /// ISO-DEP blocks, APDUs, BER-TLV trees and Type 4 CCs (byte 0 says which).
+    static func iso7816(_ input: [UInt8]) -> FuzzCheck {
+        guard let mode = input.first else { return .ok }
+        let body = Array(input.dropFirst())
+        switch mode {
+        case 0:
+            guard let f = try? ISODEPFrame.decode(body) else { return .ok }
+            _ = f.waitingTimeExtension
+            return .expect(f.encode() == body, "the ISO-DEP block re-encodes differently — \(Hex.string(f.encode().prefix(24)))")
+        case 1:
+            guard let apdu = try? CommandAPDU.decode(body) else { return .ok }
+            _ = apdu.summary
+            return .expect(apdu.encode() == body, "the APDU re-encodes differently — \(Hex.string(apdu.encode().prefix(24)))")
+        case 2:
+            guard let r = try? ResponseAPDU.decode(body) else { return .ok }
+            _ = r.status.meaning
+            // Every object's ranges lie in the data and its value is the bytes there.
+            func consistent(_ objects: [BERTLV]) -> Bool {
+                objects.allSatisfy { o in
+                    o.valueRange.upperBound <= r.data.count && o.tagRange.upperBound == o.lengthRange.lowerBound
+                        && o.lengthRange.upperBound == o.valueRange.lowerBound && Array(r.data[o.valueRange]) == o.value
+                        && consistent(o.children ?? [])
+                }
+            }
+            return .expect(consistent(BERTLV.parse(r.data).objects), "a BER-TLV object's ranges do not match its bytes")
+        default:
+            guard let cc = try? Type4CapabilityContainer.decode(body) else { return .ok }
+            let again = cc.encode()
+            return .expect(Array(body.prefix(again.count)) == again, "the CC re-encodes differently — \(Hex.string(again))")
+        }
+    }
+
     static func mifareClassic(_ input: [UInt8]) -> FuzzCheck {
         guard let mode = input.first else { return .ok }
         let body = Array(input.dropFirst())

@@ -15,6 +15,21 @@ enum EmulatorInvariants {
             if request.lastByteBits == 8, !request.crcStripped, !request.hasValidCRC() { return .mismatch("a Classic frame with a wrong CRC_A gets data") }
             return .expect(answer.hasValidCRC(.a), "a Classic answer in clear has a wrong CRC_A — \(Hex.string(answer.bytes))")
         }
+        if tag is Type4TagEmulator {
+            // Activation answers are the listener's (checked with the Type 2 tags); after them a
+            // Type 4 Tag answers RATS with an ATS and everything else with ISO-DEP blocks, each
+            // with a correct CRC_A; a frame with a wrong CRC gets nothing.
+            guard answer.lastByteBits == 8, !request.crcStripped else { return .ok }
+            let command = try? ISO14443ACommand.decode(Array(request.payloadDroppingValidCRC()), lastByteBits: request.lastByteBits)
+            if case .rats? = command, request.hasValidCRC() {
+                guard let body = answer.payload(ifValidCRC: .a) else { return .mismatch("the ATS has a wrong CRC_A") }
+                return .expect((try? ATS.decode(Array(body))) != nil, "the answer to RATS is no ATS — \(Hex.string(body))")
+            }
+            if ISO14443ACommand.recognises(request.bytes, lastByteBits: request.lastByteBits) { return .ok }
+            if !request.hasValidCRC() { return .mismatch("a Type 4 frame with a wrong CRC_A is answered") }
+            guard let body = answer.payload(ifValidCRC: .a) else { return .mismatch("a Type 4 answer has a wrong CRC_A — \(Hex.string(answer.bytes.prefix(24)))") }
+            return .expect((try? ISODEPFrame.decode(Array(body))) != nil, "a Type 4 answer is no ISO-DEP block — \(Hex.string(body.prefix(24)))")
+        }
         let requestCRC = request.hasValidCRC()
         let payload = Array(request.payloadDroppingValidCRC())
         switch request.technology {

@@ -35,6 +35,7 @@ public enum FuzzTargets {
         case "FuzzFeliCaCodec": return CodecTargets.feliCa
         case "FuzzISO15693Codec": return CodecTargets.iso15693
         case "FuzzMIFAREClassicCodec": return CodecTargets.mifareClassic
+        case "FuzzISO7816Codec": return CodecTargets.iso7816
         case "FuzzTextTrace": return CaptureTargets.textTrace
         case "FuzzProxmark3Trace": return CaptureTargets.proxmark3
         case "FuzzPcap": return CaptureTargets.pcap

@@ -19,6 +19,7 @@ public enum FuzzShape: String, Sendable, CaseIterable {
     case pcapRecord = "pcap-record"
     case dump
     case mifareClassic = "mifare-classic"
+    case iso7816
 
     public var mutator: any ShapeMutator {
         switch self {
@@ -38,6 +39,7 @@ public enum FuzzShape: String, Sendable, CaseIterable {
         case .pcapRecord: return PcapRecordShape()
         case .dump: return DumpShape()
         case .mifareClassic: return MIFAREClassicShape()
+        case .iso7816: return ISO7816Shape()
         }
     }
 
@@ -59,6 +61,7 @@ public enum FuzzShape: String, Sendable, CaseIterable {
         case .pcapRecord: return "one pcap record with its ISO 14443 or nfctrace pseudo-header"
         case .dump: return "tag dump file (Flipper .nfc, Proxmark3 JSON, raw pages)"
         case .mifareClassic: return "MIFARE Classic command, sector trailer, value block or MAD with NDEF sectors (byte 0 says which)"
+        case .iso7816: return "ISO-DEP block, command APDU, response APDU with a BER-TLV tree, or Type 4 CC file (byte 0 says which)"
         }
     }
 }

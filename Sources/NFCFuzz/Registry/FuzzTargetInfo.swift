@@ -23,6 +23,7 @@ public struct FuzzTargetInfo: Sendable, Hashable {
         .init(name: "FuzzType5Memory", shape: .type5, summary: "Type 5 memory decode; the CC re-encodes byte for byte", roundTrip: true),
         .init(name: "FuzzFeliCaCodec", shape: .felica, summary: "FeliCa command and response codec; both re-encode byte for byte", roundTrip: true),
         .init(name: "FuzzMIFAREClassicCodec", shape: .mifareClassic, summary: "MIFARE Classic command codec, access bits, value blocks, MAD and NDEF over it; commands, consistent access bits and value blocks re-encode", roundTrip: true),
+        .init(name: "FuzzISO7816Codec", shape: .iso7816, summary: "ISO-DEP blocks, command and response APDUs, BER-TLV and the Type 4 CC; blocks, commands and CCs re-encode", roundTrip: true),
         .init(name: "FuzzISO15693Codec", shape: .iso15693, summary: "ISO 15693 request codec (and answers decoded against it); requests re-encode", roundTrip: true),
         .init(name: "FuzzTextTrace", shape: .textTrace, summary: ".nfctrace reader; frames written back and read again are the same", roundTrip: true),
         .init(name: "FuzzProxmark3Trace", shape: .proxmark3, summary: "Proxmark3 .trace reader (14443-A, FeliCa, 15693)", roundTrip: false),
