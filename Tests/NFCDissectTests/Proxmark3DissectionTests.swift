@@ -59,6 +59,34 @@ struct Proxmark3DissectionTests {
         #expect(sessions(events).first?.headline == "MIFARE Ultralight / NTAG family (Type 2 Tag), UID 04 A8 1D 12 DE 5F 80, authenticated (PWD DA E5 57 96, PACK AB DA)")
     }
 
+    // Issue 20: the DESFire sniff names every command the Proxmark3's listing names
+    // (../shared/captures/proxmark3-listings/hf_mfdes_sniff.txt), and the answers too.
+    @Test func desfireSniffNamesItsCommandsAndAnswers() throws {
+        let d = frames(try dissect("hf_mfdes_sniff.trace"))
+        let summaries = d.map(\.summary)
+        for expected in ["SELECT NDEF Tag Application (mapping 1.0)", "SELECT APPLICATION D3494F (HID SIO)", "AUTHENTICATE ISO (3DES/3K3DES) key 1",
+                         "ADDITIONAL FRAME (AUTHENTICATE ISO (3DES/3K3DES), next part)", "GET FILE SETTINGS file 15",
+                         "standard data file, MACed, read key 1, write key 2, read&write key 0, change key 3, 56 bytes",
+                         "READ DATA file 15, offset 0, 5 bytes", "5 bytes of data + 8-byte MAC, operation OK", "READ DATA file 15, offset 0, 51 bytes",
+                         "SELECT APPLICATION 000000 (PICC level)", "S(DESELECT)"] {
+            #expect(summaries.contains(expected), "\(expected)")
+        }
+        #expect(!summaries.contains { $0.lowercased().contains("unknown") }, "\(summaries)")
+    }
+
+    @Test func visaPhoneNamesECPAndTheEMVCommands() throws {
+        let d = frames(try dissect("hf_visa_apple_ecp.trace"))
+        let summaries = d.map(\.summary)
+        #expect(summaries.first == "ECP2 transit, no user authentication, TCI 03 00 02")
+        for expected in ["SELECT by DF name 325041592E5359532E4444463031 (\"2PAY.SYS.DDF01\")", "SELECT by DF name A0000000031010 (Visa credit/debit)",
+                         "R(ACK) 0: the next chained block, please", "GET PROCESSING OPTIONS", "S(WTX) WTXM 1: the tag asks for 1 × FWT",
+                         "SW 6986 command not allowed (no current EF)"] {
+            #expect(summaries.contains(expected), "\(expected)")
+        }
+        #expect(!summaries.contains { $0.lowercased().contains("unknown") || $0.contains("malformed") }, "\(summaries)")
+        #expect(d.allSatisfy { f in f.diagnostics.allSatisfy { $0.severity < .warning } }, "\(d.flatMap(\.diagnostics))")
+    }
+
     @Test func isoDEPCardWithRATS() throws {
         let d = frames(try dissect("hf_14a_reader_7b_rats.trace"))
         #expect(d.last?.summary == "ATS FSCI 5 (FSC 64), FWI 8, historical 80")

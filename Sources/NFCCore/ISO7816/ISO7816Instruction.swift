@@ -40,6 +40,7 @@ public enum ISO7816Instruction {
     public static func name(_ ins: UInt8, cla: UInt8) -> String {
         if cla & 0x80 == 0, let n = names[ins] { return n }
         if cla == 0xFF, ins == getData { return "GET DATA (PC/SC)" }
+        if cla == 0x80 || cla == 0x84, let n = EMV.instructionNames[ins] { return n }
         if let n = names[ins], cla & 0xE0 == 0x00 || cla == 0x80 && ins == getData { return n }
         return "INS \(Hex.byte(ins))" + (cla & 0x80 != 0 ? " (proprietary class \(Hex.byte(cla)))" : "")
     }

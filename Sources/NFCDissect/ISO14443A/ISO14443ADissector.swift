@@ -86,7 +86,35 @@ final class ISO14443ADissector: SessionDissector {
             classicRequest(&ctx, &s)
             return
         }
+        if ctx.frame.bytes.first == AppleECP.header, describeECP(&ctx) {
+            s.pending = nil
+            return
+        }
         Type2Frames.describeRequest(&ctx, session: &s, keys: keys)
+    }
+
+    /// Apple ECP, a reader broadcast no tag answers: named when its CRC_A is right and it
+    /// decodes (`6A` is no Type 2 command).
+    private func describeECP(_ ctx: inout FrameContext) -> Bool {
+        let split = CRCSplit(ctx.frame, expected: true, kind: .a)
+        guard split.status == .ok(.a), let ecp = try? AppleECP.decode(split.payload) else { return false }
+        ctx.layer = "Apple ECP"
+        ctx.apply(split, key: "ecp.crc")
+        ctx.summary = ecp.summary
+        typealias L = AppleECP.Layout
+        ctx.sink.add(Field("ecp.header", "Header", .byte(AppleECP.header), range: L.header.range))
+        ctx.sink.add(Field("ecp.version", "Version", "\(ecp.version)", range: L.version.range))
+        if ecp.version == 1 {
+            ctx.sink.add(Field("ecp.tci", "TCI", .hex(ecp.data), range: L.tci.range))
+        } else if let config = ecp.configuration {
+            ctx.sink.add(Field("ecp.config", "Configuration", "\(Hex.byte(config)): " + (config & 0x40 != 0 ? "no user authentication needed" : "user authentication needed")
+                               + ", \(config & 0x0F) data bytes", range: L.configuration.range))
+            ctx.sink.add(Field("ecp.terminal_type", "Terminal type", ecp.terminalTypeName ?? "", range: L.terminalType.range))
+            ctx.sink.add(Field("ecp.terminal_subtype", "Terminal subtype", .byte(ecp.terminalSubtype ?? 0), range: L.terminalSubtype.range))
+            ctx.sink.add(Field("ecp.data", "TCI and terminal data", .hex(ecp.data), range: L.data(count: ecp.data.count).range))
+        }
+        ctx.note("a reader's broadcast for Apple devices: no tag answers it")
+        return true
     }
 
     private func classicRequest(_ ctx: inout FrameContext, _ s: inout ISO14443ASession) {

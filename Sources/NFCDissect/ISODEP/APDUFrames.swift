@@ -47,6 +47,7 @@ enum APDUFrames {
             fields.append(Field("apdu.le", "Le", "\(n)" + (n == 256 && !apdu.extended || n == 65536 ? " (as many as there are)" : ""), range: placement.place(le.range)))
         }
         Type4Frames.command(apdu, &ctx, &s)
+        DESFireFrames.command(apdu, placement, &ctx, &s, fields: &fields)
         add(fields, placement, "Command APDU", bytes.count, &ctx)
     }
 
@@ -108,6 +109,7 @@ enum APDUFrames {
             if fid == Type4Tag.ccFile { return hex + " (Type 4 CC file)" }
         }
         if apdu.data.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return hex + " (\"\(String(decoding: apdu.data, as: UTF8.self))\")" }
+        if let scheme = EMV.scheme(apdu.data) { return hex + " (\(scheme))" }
         return hex
     }
 
@@ -134,8 +136,11 @@ enum APDUFrames {
         }
         fields.append(Field("apdu.sw", "Status word", "\(sw): \(sw.meaning)", range: placement.place(ResponseAPDU.Layout.status(count: response.data.count))))
         ctx.summary = (response.data.isEmpty ? "" : "\(response.data.count) bytes, ") + "SW \(sw) \(sw.meaning)"
-        if !sw.isSuccess, sw.sw1 != 0x61, sw.sw1 != 0x62, sw.sw1 != 0x63 { ctx.note("\(command.map { ISO7816Instruction.name($0.apdu.ins, cla: $0.apdu.cla) } ?? "the command") refused: \(sw.meaning)") }
-        if let command { Type4Frames.response(to: command.apdu, response, &ctx, &s, fields: &fields, placement) }
+        if !sw.isSuccess, sw.sw1 != 0x61, sw.sw1 != 0x62, sw.sw1 != 0x63, sw != StatusWord(DESFire.statusSW1, DESFire.additionalFrame) { ctx.note("\(command.map { ISO7816Instruction.name($0.apdu.ins, cla: $0.apdu.cla) } ?? "the command") refused: \(sw.meaning)") }
+        if let command {
+            Type4Frames.response(to: command.apdu, response, &ctx, &s, fields: &fields, placement)
+            DESFireFrames.response(to: command.apdu, response, &ctx, &s, fields: &fields)
+        }
         add(fields, placement, "Response APDU", bytes.count, &ctx)
     }
 
@@ -159,8 +164,10 @@ enum APDUFrames {
             let value: String
             if let children = o.children {
                 value = "\(children.count) object\(children.count == 1 ? "" : "s")"
+            } else if o.tag == 0x5A || o.tag == 0x57 || o.tag == 0x9F6B {
+                value = EMV.maskedDigits(o.value) + " (card number masked)"
             } else if BERTLVTags.secret.contains(o.tag) {
-                value = "\(o.value.count) bytes (masked: card data)"
+                value = "\(o.value.count) bytes (masked: cardholder data)"
             } else if o.value.count >= 3, o.value.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) {
                 value = Hex.string(o.value) + " (\"\(String(decoding: o.value, as: UTF8.self))\")"
             } else {

@@ -38,6 +38,11 @@ struct ISO7816Application {
     var ndefFileAsFound = TagMemoryImage(bytes: [], known: [])
     var ndefWritten = false
     var ndefWrittenBytes = Set<Int>()
+    /// A DESFire command whose answer comes in parts (`91 AF`, then `90 AF` for the next).
+    var desfireChain: (code: UInt8, data: [UInt8])?
+    var desfireVersion: DESFire.Version?
+    /// File settings read, by file number: how READ DATA answers are to be read.
+    var desfireFiles: [UInt8: DESFire.FileSettings] = [:]
     /// The CC once its first 15 bytes are known.
     var capabilityContainer: Type4CapabilityContainer? {
         guard let bytes = ccFile.knownPrefix(Type4CapabilityContainer.Layout.minimumLength) else { return nil }

@@ -94,4 +94,16 @@ import PropertyBased
         #expect(try Type4CapabilityContainer.decode(extended.encode()) == extended)
         #expect(throws: DecodeError.self) { try Type4CapabilityContainer.decode(Self.hex("00 0F 20 00 3B 00 34 05 06")) }
     }
+
+    @Test func cardNumbersAreMasked() throws {
+        #expect(EMV.maskedDigits(Self.hex("47 61 73 90 01 01 01 19")) == "476173••••••0119")
+        #expect(EMV.maskedDigits(Self.hex("47 61 73 90 01 01 01 19 D2 51 22 01 12 34 5F")) == "476173••••••0119D2512••••••••")
+        #expect(EMV.scheme(Self.hex("A000000025010801")) == "American Express")
+        let ecp = try AppleECP.decode(Self.hex("6A 02 C8 01 00 03 00 02 79 00 00 00 00"))
+        #expect(ecp.terminalTypeName == "transit" && ecp.userAuthenticationRequired == false && ecp.data.count == 8)
+        #expect(throws: DecodeError.self) { try AppleECP.decode(Self.hex("6A 02 C8 01 00 03")) }
+        #expect(DESFire.summary(code: 0x5A, data: [0x4F, 0x49, 0xD3]) == "SELECT APPLICATION D3494F (HID SIO)")
+        let v = try #require(DESFire.Version(Self.hex("04 01 01 01 00 18 05 04 01 01 01 04 18 05 04 6F 16 9A FC 2E 80 BA 54 4D 11 80 23 19")))
+        #expect(v.generation == "MIFARE DESFire EV1" && v.storageText == "4096 bytes")
+    }
 }

@@ -1,0 +1,97 @@
+import NFCCore
+
+/// MIFARE DESFire native commands in their ISO-wrapped form (`90 CMD 00 00 [Lc data] 00` →
+/// `data 91 STATUS`; protocols-wave2.md §5): named with their parameters as the Proxmark3 names
+/// them, statuses named, answers in parts (`91 AF`) joined, GET VERSION and GET FILE SETTINGS
+/// decoded. Parameter ranges come from `DESFire.Layout`, placed after the APDU's Lc.
+enum DESFireFrames {
+    static let layer = "MIFARE DESFire"
+
+    static func command(_ apdu: CommandAPDU, _ placement: APDUFrames.Placement, _ ctx: inout FrameContext, _ s: inout ISO14443ASession, fields: inout [Field]) {
+        guard apdu.cla == DESFire.wrappedClass else { return }
+        ctx.layer = layer
+        let code = apdu.ins
+        if code == DESFire.additionalFrame, let chain = s.isoDEP.application.desfireChain {
+            ctx.summary = "ADDITIONAL FRAME (\(DESFire.name(chain.code)), next part)"
+        } else {
+            ctx.summary = DESFire.summary(code: code, data: apdu.data)
+            if code != DESFire.additionalFrame { s.isoDEP.application.desfireChain = nil }
+        }
+        fields.append(Field("desfire.command", "DESFire command", .named(DESFire.name(code), code: code), range: placement.place(CommandAPDU.Layout.ins.range)))
+        guard let base = apdu.layout.data?.offset else { return }
+        func place(_ f: FieldLayout) -> Range<Int>? { apdu.data.count >= f.end ? placement.place(f.range(at: base)) : nil }
+        func le(_ f: FieldLayout) -> Int { apdu.data[f.range].reversed().reduce(0) { $0 << 8 | Int($1) } }
+        switch code {
+        case 0x5A, 0xCA, 0xDA:
+            if let a = DESFire.aid(apdu.data) {
+                fields.append(Field("desfire.aid", "AID", Hex.value(a, digits: 6) + (DESFire.knownApplications[a].map { " (\($0))" } ?? "") + ", sent LSB first",
+                                    range: place(DESFire.Layout.aid)))
+            }
+        case 0x0A, 0x1A, 0xAA, 0x71, 0x77, 0x64, 0xC4, 0xC6:
+            if let r = place(DESFire.Layout.keyNumber) { fields.append(Field("desfire.key", "Key number", "\(apdu.data[0])", range: r)) }
+        case 0xBD, 0xAD, 0x3D, 0x8D:
+            if let r = place(DESFire.Layout.fileNumber) { fields.append(Field("desfire.file", "File number", "\(apdu.data[0])", range: r)) }
+            if let r = place(DESFire.Layout.offset) { fields.append(Field("desfire.offset", "Offset", "\(le(DESFire.Layout.offset))", range: r)) }
+            if let r = place(DESFire.Layout.length) { fields.append(Field("desfire.length", "Length", "\(le(DESFire.Layout.length))", range: r)) }
+        case 0xF5, 0x5F, 0xDF, 0x6C, 0xEB:
+            if let r = place(DESFire.Layout.fileNumber) { fields.append(Field("desfire.file", "File number", "\(apdu.data[0])", range: r)) }
+        case DESFire.additionalFrame where !apdu.data.isEmpty:
+            fields.append(Field("desfire.auth_data", "Data (ek(RndA ‖ RndB′) after AUTHENTICATE)", Hex.string(apdu.data), range: placement.place(apdu.layout.data?.range ?? 0..<0)))
+        default:
+            break
+        }
+    }
+
+    static func response(to apdu: CommandAPDU, _ response: ResponseAPDU, _ ctx: inout FrameContext, _ s: inout ISO14443ASession, fields: inout [Field]) {
+        guard apdu.cla == DESFire.wrappedClass, response.status.sw1 == DESFire.statusSW1 else { return }
+        ctx.layer = layer
+        let status = response.status.sw2
+        var app = s.isoDEP.application
+        defer { s.isoDEP.application = app }
+        let code = apdu.ins == DESFire.additionalFrame ? (app.desfireChain?.code ?? apdu.ins) : apdu.ins
+        var joined = (apdu.ins == DESFire.additionalFrame ? app.desfireChain?.data ?? [] : []) + response.data
+        ctx.summary = (response.data.isEmpty ? "" : "\(response.data.count) bytes, ") + DESFire.statusName(status)
+        if status == DESFire.additionalFrame {
+            app.desfireChain = (code, joined)
+            if [0x0A, 0x1A, 0xAA].contains(code) { ctx.summary = "ek(RndB) \(response.data.count) bytes, \(DESFire.statusName(status))" }
+            return
+        }
+        app.desfireChain = nil
+        guard status == 0x00 else { return }
+        switch code {
+        case 0x60:
+            if let v = DESFire.Version(joined) {
+                app.desfireVersion = v
+                ctx.summary = "VERSION \(v.generation), \(v.storageText), UID \(Hex.string(v.uid)), produced week \(Hex.value(v.productionWeek, digits: 2)) of 20\(Hex.value(v.productionYear, digits: 2))"
+                fields.append(Field("desfire.version", "GET VERSION (3 parts joined)", v.generation, children: [
+                    Field("desfire.version.storage", "Storage", v.storageText),
+                    Field("desfire.version.uid", "UID", .hex(v.uid)),
+                    Field("desfire.version.production", "Production", "week \(Hex.value(v.productionWeek, digits: 2)), year 20\(Hex.value(v.productionYear, digits: 2))"),
+                ]))
+            }
+        case 0xF5:
+            if let f = DESFire.FileSettings(joined) {
+                if let n = apdu.data.first { app.desfireFiles[n] = f }
+                ctx.summary = "\(f.typeName) file, \(f.communicationName), \(f.accessText)" + (f.size.map { ", \($0) bytes" } ?? "")
+                fields.append(Field("desfire.file_settings", "File settings", "\(f.typeName), \(f.communicationName)", children: [
+                    Field("desfire.file_settings.access", "Access rights", "\(Hex.value(f.accessRights, digits: 4)): \(f.accessText)"),
+                ] + (f.size.map { [Field("desfire.file_settings.size", "Size", "\($0) bytes")] } ?? [])))
+            }
+        case 0x6A:
+            let aids = stride(from: 0, to: joined.count - joined.count % 3, by: 3).compactMap { DESFire.aid(Array(joined[$0..<$0 + 3])) }
+            ctx.summary = "applications " + aids.map { Hex.value($0, digits: 6) }.joined(separator: ", ")
+        case 0x0A, 0x1A, 0xAA:
+            ctx.summary = "ek(RndA′) \(response.data.count) bytes, authenticated"
+        case 0xBD, 0xAD:
+            // A MACed file's data comes with a MAC: 8 bytes (CMAC) after EV1 authentication.
+            if let n = apdu.data.first, let f = app.desfireFiles[n], f.communication & 0x03 == 0x01, joined.count > 8 {
+                ctx.summary = "\(joined.count - 8) bytes of data + 8-byte MAC, \(DESFire.statusName(status))"
+                fields.append(Field("desfire.mac", "MAC", "8 bytes (the file is MACed; not checked: no session key)"))
+            } else if let n = apdu.data.first, let f = app.desfireFiles[n], f.communication & 0x03 == 0x03 {
+                ctx.summary = "\(joined.count) bytes enciphered, \(DESFire.statusName(status))"
+            }
+        default:
+            joined = []
+        }
+    }
+}
