@@ -17,6 +17,7 @@ let package = Package(
                 .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "NFCCore", package: "nfctrace"),
                 .product(name: "NFCCapture", package: "nfctrace"),
+                .product(name: "NFCDissect", package: "nfctrace"),
                 .product(name: "NFCEmulator", package: "nfctrace"),
                 .product(name: "NFCReplay", package: "nfctrace"),
             ],

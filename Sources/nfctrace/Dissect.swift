@@ -41,12 +41,16 @@ struct Dissect: ParsableCommand {
     @Flag(name: .customLong("show-keys"), help: "Print MIFARE Classic keys recovered from the trace whole (they are masked by default: keys you were not given are secrets).")
     var showKeys = false
 
+    @Flag(name: .customLong("show-secrets"), help: "Print card numbers and cardholder data inside APDUs whole (masked by default: first 6 and last 4 digits of a card number).")
+    var showSecrets = false
+
     func run() throws {
         let reader = try Capture.open(file, options: input.readOptions)
         let out = ByteOutput.standardOutput()
         let detail: DissectionDetail = verbose || format == .json ? .full : .summary
         var keys = try keyOptions.load()
         keys.revealRecovered = showKeys
+        keys.revealCardData = showSecrets
         let dissector = Dissector(detail: detail, keys: keys)
         let render: (consuming PendingEvent, inout [UInt8]) -> Void
         switch format {

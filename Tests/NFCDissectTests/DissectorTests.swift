@@ -85,6 +85,24 @@ func sessions(_ events: [DissectionEvent]) -> [SessionSummary] {
         #expect(d[11].summary == "S(DESELECT), tag deselected")
     }
 
+    // Issue 20: a card number in an APDU answer shows its first 6 and last 4 digits only, unless
+    // the user asks (`dissect --show-secrets`).
+    @Test func cardNumbersAreMaskedUnlessAskedFor() {
+        let iso: [Frame] = [
+            R("26", bits: 7), T("04 00"), R("93 20"), T("01 02 03 04 04"), R("93 70 01 02 03 04 04", crc: true), T("20", crc: true),
+            R("E0 80", crc: true), T("06 75 77 81 02 80", crc: true),
+            R("02 00 B2 01 0C 00", crc: true), T("02 70 0A 5A 08 47 61 73 90 01 01 01 19 90 00", crc: true),
+        ]
+        let masked = frames(Dissector.dissect(iso))
+        #expect(masked[8].summary == "READ RECORD record 1 of SFI 1")
+        let pan = masked[9].fields.first(key: "apdu.response_data")?.children.first?.children.first
+        #expect(pan?.label == "5A application PAN" && pan?.value == "476173••••••0119 (card number masked)", "\(String(describing: pan))")
+        var keys = KeyList.defaults
+        keys.revealCardData = true
+        let shown = frames(Dissector.dissect(iso, keys: keys))
+        #expect(shown[9].fields.first(key: "apdu.response_data")?.children.first?.children.first?.value == "47 61 73 90 01 01 01 19 (shown: --show-secrets)")
+    }
+
     @Test func versionNamesTheModelAndDrivesTheMemoryMap() {
         let events = Dissector.dissect(activation + getVersion + [R("30 84", crc: true), T("00 05 00 00 00 00 00 00 00 00 00 00 00 00 00 00", crc: true)])
         let d = frames(events)

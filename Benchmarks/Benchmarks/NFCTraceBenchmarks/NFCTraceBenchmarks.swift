@@ -63,4 +63,5 @@ let benchmarks: @Sendable () -> Void = {
     }
 
     replayBenchmarks()
+    apduBenchmarks()
 }

@@ -6,6 +6,9 @@ public struct KeyList: Sendable {
     public private(set) var ultralight: [UltralightKey]
     /// Whether keys recovered from a trace are printed whole (`dissect --show-keys`).
     public var revealRecovered = false
+    /// Whether card numbers and cardholder data inside APDUs are printed whole
+    /// (`dissect --show-secrets`); masked by default.
+    public var revealCardData = false
 
     public init(_ classic: [MIFAREClassicKey] = [], ultralight: [UltralightKey] = []) {
         self.classic = classic

@@ -37,6 +37,7 @@ final class ISO14443ADissector: SessionDissector {
 
     private func startSession(at number: Int) {
         session = ISO14443ASession(number: counter.take(), frame: number)
+        session?.isoDEP.revealCardData = keys.given.revealCardData
     }
 
     // MARK: reader frames

@@ -132,7 +132,7 @@ enum APDUFrames {
         var fields: [Field] = []
         if !response.data.isEmpty {
             fields.append(Field("apdu.response_data", "Data", "\(response.data.count) bytes", range: placement.place(ResponseAPDU.Layout.data(count: response.data.count)),
-                                children: dataFields(response.data, command: command?.apdu, placement)))
+                                children: dataFields(response.data, command: command?.apdu, placement, reveal: s.isoDEP.revealCardData)))
         }
         fields.append(Field("apdu.sw", "Status word", "\(sw): \(sw.meaning)", range: placement.place(ResponseAPDU.Layout.status(count: response.data.count))))
         ctx.summary = (response.data.isEmpty ? "" : "\(response.data.count) bytes, ") + "SW \(sw) \(sw.meaning)"
@@ -146,24 +146,26 @@ enum APDUFrames {
 
     /// Answer data: a BER-TLV tree when it parses whole as one (FCI, records, GET DATA), the
     /// bytes otherwise.
-    static func dataFields(_ data: [UInt8], command: CommandAPDU?, _ placement: Placement) -> [Field] {
+    static func dataFields(_ data: [UInt8], command: CommandAPDU?, _ placement: Placement, reveal: Bool) -> [Field] {
         let binary = command.map { [ISO7816Instruction.readBinary, ISO7816Instruction.readBinaryOddINS].contains($0.ins) } ?? false
         if !binary {
             let (objects, error) = BERTLV.parse(data)
             if error == nil, !objects.isEmpty, objects.allSatisfy({ $0.error == nil }) {
-                return tlvFields(objects, parent: nil, placement)
+                return tlvFields(objects, parent: nil, placement, reveal: reveal)
             }
         }
         return [Field("apdu.bytes", "Bytes", Hex.string(data), range: placement.place(data.indices))]
     }
 
-    static func tlvFields(_ objects: [BERTLV], parent: UInt32?, _ placement: Placement) -> [Field] {
+    static func tlvFields(_ objects: [BERTLV], parent: UInt32?, _ placement: Placement, reveal: Bool) -> [Field] {
         objects.map { o in
             let name = BERTLVTags.name(o.tag, parent: parent)
             let label = FieldName(o.tagHex + (name.map { " " + $0 } ?? ""))
             let value: String
             if let children = o.children {
                 value = "\(children.count) object\(children.count == 1 ? "" : "s")"
+            } else if reveal, BERTLVTags.secret.contains(o.tag) {
+                value = Hex.string(o.value) + " (shown: --show-secrets)"
             } else if o.tag == 0x5A || o.tag == 0x57 || o.tag == 0x9F6B {
                 value = EMV.maskedDigits(o.value) + " (card number masked)"
             } else if BERTLVTags.secret.contains(o.tag) {
@@ -174,7 +176,7 @@ enum APDUFrames {
                 value = Hex.string(o.value)
             }
             return Field("apdu.tlv", label, value, range: placement.place(o.tagRange.lowerBound..<o.valueRange.upperBound),
-                         children: o.children.map { tlvFields($0, parent: o.tag, placement) } ?? [])
+                         children: o.children.map { tlvFields($0, parent: o.tag, placement, reveal: reveal) } ?? [])
         }
     }
 

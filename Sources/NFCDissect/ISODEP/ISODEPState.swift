@@ -14,6 +14,8 @@ struct ISODEPState {
     /// The last whole command APDU (its last frame), until its whole answer arrives.
     var command: (frame: Int, apdu: CommandAPDU)?
     var application = ISO7816Application()
+    /// `dissect --show-secrets`: card numbers and cardholder data printed whole.
+    var revealCardData = false
 
     /// INF of chained I-blocks, joined in order.
     struct Chain {
