@@ -42,6 +42,10 @@ public struct Type4CapabilityContainer: Sendable, Hashable {
         /// `06 08` carries a 4-byte size and its NDEF file a 4-byte ENLEN.
         public var isExtended: Bool { tag == Layout.extendedNDEFFileControlTag }
         public var lengthFieldSize: Int { isExtended ? 4 : 2 }
+        /// NLEN (ENLEN) opens the NDEF file; the message follows it.
+        public var lengthRange: Range<Int> { 0..<lengthFieldSize }
+        /// The NDEF file's NLEN where no CC says otherwise.
+        public static let defaultLengthRange = 0..<2
 
         public static func accessName(_ b: UInt8) -> String {
             switch b {

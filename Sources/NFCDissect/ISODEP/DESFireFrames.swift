@@ -36,7 +36,9 @@ enum DESFireFrames {
         case 0xF5, 0x5F, 0xDF, 0x6C, 0xEB:
             if let r = place(DESFire.Layout.fileNumber) { fields.append(Field("desfire.file", "File number", "\(apdu.data[0])", range: r)) }
         case DESFire.additionalFrame where !apdu.data.isEmpty:
-            fields.append(Field("desfire.auth_data", "Data (ek(RndA ‖ RndB′) after AUTHENTICATE)", Hex.string(apdu.data), range: placement.place(apdu.layout.data?.range ?? 0..<0)))
+            if let d = apdu.layout.data {
+                fields.append(Field("desfire.auth_data", "Data (ek(RndA ‖ RndB′) after AUTHENTICATE)", Hex.string(apdu.data), range: placement.place(d.range)))
+            }
         default:
             break
         }

@@ -120,16 +120,17 @@ enum Type4Frames {
         var fields: [Field] = []
         let cc = app.capabilityContainer
         if let cc { fields.append(ccField(cc, range: nil)) }
-        let size = cc?.ndefFile.lengthFieldSize ?? 2
+        let nlenRange = cc?.ndefFile.lengthRange ?? Type4CapabilityContainer.FileControl.defaultLengthRange
+        let size = nlenRange.count
         guard let lengthBytes = app.ndefFile.knownPrefix(size) else {
             if app.ndefFile.count > 0 { fields.append(Field("t4t.ndef_file", "NDEF file", "NLEN not read")) }
             return fields
         }
         let nlen = lengthBytes.reduce(0) { $0 << 8 | Int($1) }
         var file = Field("t4t.ndef_file", "NDEF file", "NLEN \(nlen)" + (app.ndefWritten ? " (written in this session)" : ""))
-        file.children.append(Field("t4t.nlen", "NLEN", "\(nlen)", range: 0..<size))
+        file.children.append(Field("t4t.nlen", "NLEN", "\(nlen)", range: nlenRange))
         if let max = cc?.ndefFile.maxSize, nlen > Int(max) - size {
-            diagnostics.append(Diagnostic(.warning, "NLEN \(nlen) is more than the NDEF file holds (\(max) bytes less the \(size)-byte NLEN)", range: 0..<size))
+            diagnostics.append(Diagnostic(.warning, "NLEN \(nlen) is more than the NDEF file holds (\(max) bytes less the \(size)-byte NLEN)", range: nlenRange))
         }
         if nlen > 0 {
             let message = size..<size + nlen
