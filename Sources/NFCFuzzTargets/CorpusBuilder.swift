@@ -84,6 +84,8 @@ public enum CorpusBuilder {
             return (0...last).flatMap { m.blocks[$0] ?? [UInt8](repeating: 0, count: 16) }
         case .type4(let t):
             return t.ndefFile.count > 0 ? t.ndefFile.bytes : nil
+        case .isoDEP:
+            return nil
         }
     }
 

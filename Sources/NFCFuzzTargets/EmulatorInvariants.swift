@@ -15,9 +15,9 @@ enum EmulatorInvariants {
             if request.lastByteBits == 8, !request.crcStripped, !request.hasValidCRC() { return .mismatch("a Classic frame with a wrong CRC_A gets data") }
             return .expect(answer.hasValidCRC(.a), "a Classic answer in clear has a wrong CRC_A — \(Hex.string(answer.bytes))")
         }
-        if tag is Type4TagEmulator {
-            // Activation answers are the listener's (checked with the Type 2 tags); after them a
-            // Type 4 Tag answers RATS with an ATS and everything else with ISO-DEP blocks, each
+        if tag is ISODEPCard {
+            // Activation answers are the listener's (checked with the Type 2 tags); after them an
+            // ISO-DEP card answers RATS with an ATS and everything else with ISO-DEP blocks, each
             // with a correct CRC_A; a frame with a wrong CRC gets nothing.
             guard answer.lastByteBits == 8, !request.crcStripped else { return .ok }
             let command = try? ISO14443ACommand.decode(Array(request.payloadDroppingValidCRC()), lastByteBits: request.lastByteBits)

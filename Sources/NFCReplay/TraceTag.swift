@@ -78,6 +78,23 @@ public enum TraceTag {
             let from = used.count == 1 ? "session \(used[0])" : "sessions \(used.map(String.init).joined(separator: ", "))"
             return (TagDump(reconstruction: .mifareClassic(m)), from, m.blocks.count)
         }
+        if case .isoDEP = best.reconstruction {
+            // Every session's exchanges in order: the rebuilt card answers each recorded command.
+            var merged: ISODEPReconstruction? = nil
+            var used: [Int] = []
+            for s in sessions.sorted(by: { $0.session < $1.session }) {
+                guard case .isoDEP(let r) = s.reconstruction else { continue }
+                used.append(s.session)
+                merged = merged.map { m in
+                    var out = m
+                    out.exchanges += r.exchanges
+                    return out
+                } ?? r
+            }
+            guard let m = merged else { return nil }
+            let from = used.count == 1 ? "session \(used[0])" : "sessions \(used.map(String.init).joined(separator: ", "))"
+            return (TagDump(reconstruction: .isoDEP(m)), from, m.exchanges.count)
+        }
         if case .type4 = best.reconstruction {
             // A byte keeps the value its first session read: later sessions read what earlier ones wrote.
             var merged: Type4Reconstruction? = nil

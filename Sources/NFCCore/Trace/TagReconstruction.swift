@@ -6,6 +6,7 @@ public enum TagReconstruction: Sendable, Equatable {
     case felica(FeliCaReconstruction)
     case mifareClassic(MIFAREClassicReconstruction)
     case type4(Type4Reconstruction)
+    case isoDEP(ISODEPReconstruction)
 
     /// What tells this tag from another in one trace (UID, IDm).
     public var identity: [UInt8] {
@@ -15,6 +16,7 @@ public enum TagReconstruction: Sendable, Equatable {
         case .felica(let f): return f.identity
         case .mifareClassic(let m): return m.uid
         case .type4(let t): return t.uid
+        case .isoDEP(let c): return c.uid
         }
     }
 
@@ -26,6 +28,7 @@ public enum TagReconstruction: Sendable, Equatable {
         case .felica(let f): return f.knownBlockCount
         case .mifareClassic(let m): return m.blocks.count
         case .type4(let t): return t.knownByteCount
+        case .isoDEP(let c): return c.exchanges.count
         }
     }
 }
@@ -57,6 +60,36 @@ public struct Type4Reconstruction: Sendable, Equatable {
         for i in 0..<ndefFile.count where ndefFile.isKnown(i) { n += 1 }
         for i in 0..<ccFile.count where ccFile.isKnown(i) { n += 1 }
         return n
+    }
+}
+
+/// An ISO-DEP card whose application nfctrace does not model (EMV, DESFire, …) as a session saw
+/// it: identity, ATS, and each whole command APDU with the answer it got, in order, and whether
+/// the card asked for more time (S(WTX)) first. A card rebuilt from it answers those commands.
+public struct ISODEPReconstruction: Sendable, Equatable {
+    public struct Exchange: Sendable, Equatable {
+        public var command: [UInt8]
+        public var response: [UInt8]
+        public var askedForTime: Bool
+        public init(command: [UInt8], response: [UInt8], askedForTime: Bool) {
+            self.command = command
+            self.response = response
+            self.askedForTime = askedForTime
+        }
+    }
+
+    public var uid: [UInt8]
+    public var atqa: UInt16?
+    public var sak: UInt8?
+    public var ats: [UInt8]?
+    public var exchanges: [Exchange]
+
+    public init(uid: [UInt8], atqa: UInt16? = nil, sak: UInt8? = nil, ats: [UInt8]? = nil, exchanges: [Exchange]) {
+        self.uid = uid
+        self.atqa = atqa
+        self.sak = sak
+        self.ats = ats
+        self.exchanges = exchanges
     }
 }
 

@@ -144,6 +144,9 @@ enum ISO14443ASessionSummary {
             return .type4(Type4Reconstruction(uid: uid, atqa: s.atqa?.value, sak: s.sak?.raw, ats: s.ats?.encode(),
                                               ccFile: app.ccFile, ndefFile: app.ndefFileAsFound))
         }
+        if s.ats != nil, let uid = s.uid, !s.isoDEP.exchanges.isEmpty {
+            return .isoDEP(ISODEPReconstruction(uid: uid, atqa: s.atqa?.value, sak: s.sak?.raw, ats: s.ats?.encode(), exchanges: s.isoDEP.exchanges))
+        }
         if let classic = s.classic, s.isMIFAREClassic, let uid = s.uid {
             let keys = classic.keys.compactMap { k -> MIFAREClassicReconstruction.Key? in
                 guard let sector = k.sector, let t = k.keyType else { return nil }

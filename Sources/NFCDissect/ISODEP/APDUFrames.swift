@@ -23,6 +23,8 @@ enum APDUFrames {
 
     static func command(_ bytes: [UInt8], _ placement: Placement, _ ctx: inout FrameContext, _ s: inout ISO14443ASession) {
         ctx.layer = layer
+        s.isoDEP.commandBytes = bytes
+        s.isoDEP.timeAsked = false
         let apdu: CommandAPDU
         do {
             apdu = try CommandAPDU.decode(bytes)
@@ -119,6 +121,10 @@ enum APDUFrames {
         ctx.layer = layer
         let command = s.isoDEP.command
         s.isoDEP.command = nil
+        if let c = s.isoDEP.commandBytes {
+            s.isoDEP.exchanges.append(ISODEPReconstruction.Exchange(command: c, response: bytes, askedForTime: s.isoDEP.timeAsked))
+            s.isoDEP.commandBytes = nil
+        }
         let response: ResponseAPDU
         do {
             response = try ResponseAPDU.decode(bytes)

@@ -67,6 +67,7 @@ enum ISODEPFrames {
             }
             // The reader answers S(WTX); the real answer follows that.
             s.pending = (ctx.number, .isoDEP(frame.block))
+            s.isoDEP.timeAsked = true
         case .s(let kind, _):
             ctx.summary = "S(\(kind.name))"
         }

@@ -14,6 +14,11 @@ struct ISODEPState {
     /// The last whole command APDU (its last frame), until its whole answer arrives.
     var command: (frame: Int, apdu: CommandAPDU)?
     var application = ISO7816Application()
+    /// Whole APDU exchanges, for a card rebuilt from the trace; and whether the tag asked for
+    /// time (S(WTX)) since the last command.
+    var exchanges: [ISODEPReconstruction.Exchange] = []
+    var commandBytes: [UInt8]?
+    var timeAsked = false
     /// `dissect --show-secrets`: card numbers and cardholder data printed whole.
     var revealCardData = false
 

@@ -69,6 +69,7 @@ public struct TagDump: Sendable {
         case .felica(let r): self.init(FeliCaDump(reconstruction: r))
         case .mifareClassic(let r): self.init(MIFAREClassicDump(reconstruction: r))
         case .type4(let r): self.init(Type4Dump(reconstruction: r))
+        case .isoDEP(let r): self.init(ISODEPCardDump(reconstruction: r))
         }
     }
 }
@@ -86,7 +87,7 @@ public struct BuiltInTag: Sendable {
         self.make = make
     }
 
-    public static var all: [BuiltInTag] { Type2Dump.builtIns + MIFAREClassicDump.builtIns + FeliCaDump.builtIns + ISO15693Dump.builtIns + Type4Dump.builtIns }
+    public static var all: [BuiltInTag] { Type2Dump.builtIns + MIFAREClassicDump.builtIns + FeliCaDump.builtIns + ISO15693Dump.builtIns + Type4Dump.builtIns + EMVTestCardDump.builtIns }
 
     public static func named(_ name: String) -> BuiltInTag? {
         all.first { $0.name.lowercased() == name.lowercased() }

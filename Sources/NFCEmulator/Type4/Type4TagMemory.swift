@@ -57,7 +57,7 @@ public struct Type4Dump: TagDumpContent {
 
     public var summary: String { "NFC Forum Type 4 Tag (mapping \(memory.capabilityContainer.versionText)), UID \(Hex.string(memory.uid))" }
 
-    public func makeTag() -> EmulatedTag? { Type4TagEmulator(memory: memory) }
+    public func makeTag() -> EmulatedTag? { Type4NDEFApplication.card(memory)?.card }
 
     /// The tag a trace showed: its CC when the trace read it (else the factory one), the NDEF
     /// file as first read over zeros, its UID and ATS.

@@ -7,13 +7,17 @@ import NFCCore
 /// ways, presence check, retransmission, DESELECT and the CC's access bytes.
 @Suite struct Type4TagEmulatorTests {
     final class Reader {
-        let tag: Type4TagEmulator
+        let tag: ISODEPCard
+        let application: Type4NDEFApplication
         var blockNumber: UInt8 = 0
         /// Most INF bytes per block the reader sends (FSC 256 less PCB and CRC, as nfcpy does).
         var miu = 253
         var blocksSent = 0, blocksReceived = 0
 
-        init(_ tag: Type4TagEmulator) { self.tag = tag }
+        init(_ pair: (card: ISODEPCard, application: Type4NDEFApplication)) {
+            tag = pair.card
+            application = pair.application
+        }
 
         func raw(_ bytes: [UInt8], bits: UInt8 = 8, crc: Bool = true) -> [UInt8]? {
             let f = Frame(.data(.readerToTag), bytes: crc ? CRC.appending(.a, to: bytes) : bytes, lastByteBits: bits)
@@ -24,7 +28,7 @@ import NFCCore
         func activate() throws {
             tag.fieldOn()
             #expect(raw([0x26], bits: 7, crc: false) == [0x44, 0x03])
-            for (i, level) in (UIDLevelData.levels(forUID: tag.memory.uid) ?? []).enumerated() {
+            for (i, level) in (UIDLevelData.levels(forUID: tag.listener.uid) ?? []).enumerated() {
                 let sel = CascadeLevel(rawValue: i + 1)?.selCode ?? 0x93
                 _ = raw([sel, 0x20], crc: false)
                 _ = raw([sel, 0x70] + level.bytes + [level.bcc])
@@ -79,13 +83,13 @@ import NFCCore
     }
 
     @Test func theNDEFProceduresWithChainingBothWays() throws {
-        let tag = try #require(Type4TagEmulator(memory: .factory(uid: [0x04, 0x11, 0x22, 0x33, 0x44, 0x55, 0x66])))
-        let r = Reader(tag)
+        let r = Reader(try #require(Type4NDEFApplication.card(.factory(uid: [0x04, 0x11, 0x22, 0x33, 0x44, 0x55, 0x66]))))
+        let app = r.application
         try r.activate()
         #expect(try r.send(CommandAPDU(cla: 0, ins: ISO7816Instruction.select, p1: 0x04, p2: 0x00, data: Type4Tag.ndefApplication, le: 256)).status == .success)
         #expect(try Self.select(r, file: Type4Tag.ccFile).status == .success)
         let cc = try Self.read(r, offset: 0, 15)
-        #expect(try Type4CapabilityContainer.decode(cc.data) == tag.memory.capabilityContainer)
+        #expect(try Type4CapabilityContainer.decode(cc.data) == app.memory.capabilityContainer)
         #expect(try Self.select(r, file: Type4Tag.defaultNDEFFile).status == .success)
         // 255 bytes of data: 260 bytes of APDU, more than one block of 253 takes.
         let message = [UInt8](repeating: 0x41, count: 255)
@@ -93,7 +97,7 @@ import NFCCore
         #expect(try Self.update(r, offset: 2, message).status == .success)
         #expect(r.blocksSent == 2, "the command went in two chained blocks")
         #expect(try Self.update(r, offset: 0, [0x00, 0xFF]).status == .success)
-        #expect(tag.memory.nlen == 255 && tag.memory.message == message)
+        #expect(app.memory.nlen == 255 && app.memory.message == message)
         // Reading 255 bytes: 257 bytes of answer, more than one block of FSD 256 holds.
         r.blocksReceived = 0
         let back = try Self.read(r, offset: 2, 255)
@@ -102,8 +106,8 @@ import NFCCore
     }
 
     @Test func presenceCheckRetransmissionAndDeselect() throws {
-        let tag = try #require(Type4TagEmulator(memory: .factory(uid: [0x04, 0x11, 0x22, 0x33, 0x44, 0x55, 0x66])))
-        let r = Reader(tag)
+        let r = Reader(try #require(Type4NDEFApplication.card(.factory(uid: [0x04, 0x11, 0x22, 0x33, 0x44, 0x55, 0x66]))))
+        let tag = r.tag
         try r.activate()
         let first = try r.send(CommandAPDU(cla: 0, ins: ISO7816Instruction.select, p1: 0x04, p2: 0x00, data: [0xA0, 0x00, 0x00, 0x00, 0x03, 0x10, 0x10], le: 256))
         #expect(first.status == .fileNotFound)
@@ -122,8 +126,7 @@ import NFCCore
     @Test func accessBytesAndFilesAreHonoured() throws {
         var memory = Type4TagMemory.factory(uid: [0x04, 0x11, 0x22, 0x33, 0x44, 0x55, 0x66])
         memory.capabilityContainer.ndefFile.writeAccess = 0xFF
-        let tag = try #require(Type4TagEmulator(memory: memory))
-        let r = Reader(tag)
+        let r = Reader(try #require(Type4NDEFApplication.card(memory)))
         try r.activate()
         #expect(try Self.read(r, offset: 0, 2).status == .commandNotAllowed, "nothing selected")
         #expect(try Self.select(r, file: Type4Tag.ccFile).status == .fileNotFound, "the application first")
