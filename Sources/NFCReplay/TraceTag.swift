@@ -65,68 +65,23 @@ public enum TraceTag {
     /// The sessions of one tag merged (Type 2: a page keeps the value first seen), or its best session.
     static func merge(_ sessions: [(session: Int, reconstruction: TagReconstruction)]) -> (dump: TagDump, from: String, weight: Int)? {
         guard let best = sessions.max(by: { $0.reconstruction.knownUnits < $1.reconstruction.knownUnits }) else { return nil }
-        if case .mifareClassic = best.reconstruction {
-            // Every session in order: the card answers the trace's authentications with its nonces.
-            var merged: MIFAREClassicReconstruction? = nil
-            var used: [Int] = []
-            for s in sessions.sorted(by: { $0.session < $1.session }) {
-                guard case .mifareClassic(let r) = s.reconstruction else { continue }
+        // Kinds that merge take every session of the tag in order (TagReconstruction.followed(by:));
+        // the others the session that showed most.
+        var merged = best.reconstruction
+        var used = [best.session]
+        if best.reconstruction.followed(by: best.reconstruction) != nil {
+            let ordered = sessions.sorted(by: { $0.session < $1.session })
+            guard let first = ordered.first(where: { $0.reconstruction.followed(by: best.reconstruction) != nil }) else { return nil }
+            merged = first.reconstruction
+            used = [first.session]
+            for s in ordered where s.session != first.session {
+                guard let m = merged.followed(by: s.reconstruction) else { continue }
+                merged = m
                 used.append(s.session)
-                merged = merged.map { $0.followed(by: r) } ?? r
             }
-            guard let m = merged else { return nil }
-            let from = used.count == 1 ? "session \(used[0])" : "sessions \(used.map(String.init).joined(separator: ", "))"
-            return (TagDump(reconstruction: .mifareClassic(m)), from, m.blocks.count)
         }
-        if case .isoDEP = best.reconstruction {
-            // Every session's exchanges in order: the rebuilt card answers each recorded command.
-            var merged: ISODEPReconstruction? = nil
-            var used: [Int] = []
-            for s in sessions.sorted(by: { $0.session < $1.session }) {
-                guard case .isoDEP(let r) = s.reconstruction else { continue }
-                used.append(s.session)
-                merged = merged.map { m in
-                    var out = m
-                    out.exchanges += r.exchanges
-                    return out
-                } ?? r
-            }
-            guard let m = merged else { return nil }
-            let from = used.count == 1 ? "session \(used[0])" : "sessions \(used.map(String.init).joined(separator: ", "))"
-            return (TagDump(reconstruction: .isoDEP(m)), from, m.exchanges.count)
-        }
-        if case .type4 = best.reconstruction {
-            // A byte keeps the value its first session read: later sessions read what earlier ones wrote.
-            var merged: Type4Reconstruction? = nil
-            var used: [Int] = []
-            for s in sessions.sorted(by: { $0.session < $1.session }) {
-                guard case .type4(let r) = s.reconstruction else { continue }
-                used.append(s.session)
-                merged = merged.map { m in
-                    var out = m
-                    out.ccFile = m.ccFile.fillingBytes(from: r.ccFile, limit: Type4Reconstruction.fileLimit)
-                    out.ndefFile = m.ndefFile.fillingBytes(from: r.ndefFile, limit: Type4Reconstruction.fileLimit)
-                    out.ats = out.ats ?? r.ats
-                    return out
-                } ?? r
-            }
-            guard let m = merged else { return nil }
-            let from = used.count == 1 ? "session \(used[0])" : "sessions \(used.map(String.init).joined(separator: ", "))"
-            return (TagDump(reconstruction: .type4(m)), from, m.knownByteCount)
-        }
-        guard case .type2 = best.reconstruction else {
-            return (TagDump(reconstruction: best.reconstruction), "session \(best.session)", best.reconstruction.knownUnits)
-        }
-        var merged: Type2Reconstruction? = nil
-        var used: [Int] = []
-        for s in sessions.sorted(by: { $0.session < $1.session }) {
-            guard case .type2(let r) = s.reconstruction else { continue }
-            used.append(s.session)
-            merged = merged.map { fill($0, from: r) } ?? r
-        }
-        guard let m = merged else { return nil }
         let from = used.count == 1 ? "session \(used[0])" : "sessions \(used.map(String.init).joined(separator: ", "))"
-        return (TagDump(reconstruction: .type2(m)), from, m.knownPageCount)
+        return (TagDump(reconstruction: merged), from, merged.knownUnits)
     }
 
     /// The trace's tag: the sessions of the tag seen most are merged (a page keeps the value
@@ -141,20 +96,5 @@ public enum TraceTag {
         guard let best = found.max(by: { $0.reconstruction.knownUnits < $1.reconstruction.knownUnits }) else { return nil }
         let identity = best.reconstruction.identity
         return merge(found.filter { $0.reconstruction.identity == identity }).map { ($0.dump, $0.from) }
-    }
-
-    /// `a`, with what `b` (a later session of the same tag) showed and `a` did not.
-    static func fill(_ a: Type2Reconstruction, from b: Type2Reconstruction) -> Type2Reconstruction {
-        var out = a
-        out.memory = out.memory.filled(from: b.memory)
-        out.model = out.model ?? b.model
-        out.version = out.version ?? b.version
-        out.password = out.password ?? b.password
-        out.pack = out.pack ?? b.pack
-        out.signature = out.signature ?? b.signature
-        out.atqa = out.atqa ?? b.atqa
-        out.sak = out.sak ?? b.sak
-        for (k, v) in b.counters where out.counters[k] == nil { out.counters[k] = v }
-        return out
     }
 }

@@ -20,6 +20,29 @@ public enum TagReconstruction: Sendable, Equatable {
         }
     }
 
+    /// This session followed by a later one of the same tag, for a tag that plays a whole trace:
+    /// a Type 2 page or Type 4 byte keeps the value first seen (later sessions read what earlier
+    /// ones wrote), a Classic card's nonces and an ISO-DEP card's exchanges follow in order. Nil
+    /// for kinds that do not merge (a rebuilt ISO 15693 or FeliCa tag takes its best session) and
+    /// for sessions of different kinds.
+    public func followed(by later: TagReconstruction) -> TagReconstruction? {
+        switch (self, later) {
+        case (.type2(let a), .type2(let b)): return .type2(a.filled(from: b))
+        case (.mifareClassic(let a), .mifareClassic(let b)): return .mifareClassic(a.followed(by: b))
+        case (.type4(let a), .type4(let b)):
+            var out = a
+            out.ccFile = a.ccFile.fillingBytes(from: b.ccFile, limit: Type4Reconstruction.fileLimit)
+            out.ndefFile = a.ndefFile.fillingBytes(from: b.ndefFile, limit: Type4Reconstruction.fileLimit)
+            out.ats = a.ats ?? b.ats
+            return .type4(out)
+        case (.isoDEP(var a), .isoDEP(let b)):
+            a.exchanges += b.exchanges
+            return .isoDEP(a)
+        default:
+            return nil
+        }
+    }
+
     /// How much of the tag the session showed (pages, blocks): picks the best session of a trace.
     public var knownUnits: Int {
         switch self {
@@ -131,6 +154,23 @@ public struct Type2Reconstruction: Sendable, Equatable {
     }
 
     public var knownPageCount: Int { memory.knownPages.count }
+
+    /// `self`, with what `b` (a later session of the same tag) showed and `self` did not.
+    public func filled(from b: Type2Reconstruction) -> Type2Reconstruction {
+        var out = self
+        out.memory = out.memory.filled(from: b.memory)
+        out.model = out.model ?? b.model
+        out.version = out.version ?? b.version
+        out.password = out.password ?? b.password
+        out.pack = out.pack ?? b.pack
+        out.signature = out.signature ?? b.signature
+        out.atqa = out.atqa ?? b.atqa
+        out.sak = out.sak ?? b.sak
+        for (k, v) in b.counters where out.counters[k] == nil { out.counters[k] = v }
+        out.ultralightExchanges += b.ultralightExchanges
+        out.ultralightKey = out.ultralightKey ?? b.ultralightKey
+        return out
+    }
 }
 
 /// One Ultralight C / AES authentication as recorded: the tag's challenge, the reader's answer
