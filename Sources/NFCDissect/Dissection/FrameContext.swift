@@ -11,6 +11,8 @@ struct FrameContext {
     var layer: String
     var crc: CRCStatus = .notExpected
     var responseTo: Int?
+    /// Frame bytes holding secrets, masked by the renderers.
+    var masked: [Range<Int>] = []
 
     init(_ frame: consuming Frame, number: Int, detail: DissectionDetail, layer: String) {
         self.frame = frame
@@ -43,7 +45,9 @@ struct FrameContext {
         swap(&diags, &diagnostics)
         var moved = Frame(.fieldOn)
         swap(&moved, &frame)
-        return FrameDissection(number: number, frame: moved, layer: layer, summary: text, crc: crc,
-                               fields: sink.takeInByteOrder(), diagnostics: diags, responseTo: responseTo, session: session)
+        var d = FrameDissection(number: number, frame: moved, layer: layer, summary: text, crc: crc,
+                                fields: sink.takeInByteOrder(), diagnostics: diags, responseTo: responseTo, session: session)
+        if !masked.isEmpty { d.masked = masked }
+        return d
     }
 }

@@ -36,6 +36,9 @@ public struct FrameDissection: Sendable {
     public var responseIn: Int?
     /// Tag session this frame belongs to.
     public var session: Int?
+    /// Bytes of the frame that hold a card number or cardholder data: the renderers print them
+    /// as `••` (text) and `**` (JSON) unless `dissect --show-secrets` (issue 20).
+    public var masked: [Range<Int>] = []
 
     public init(number: Int, frame: Frame, layer: String = "", summary: String = "", crc: CRCStatus = .notExpected,
                 fields: [Field] = [], diagnostics: [Diagnostic] = [], responseTo: Int? = nil, session: Int? = nil) {

@@ -138,7 +138,7 @@ enum APDUFrames {
         var fields: [Field] = []
         if !response.data.isEmpty {
             fields.append(Field("apdu.response_data", "Data", "\(response.data.count) bytes", range: placement.place(ResponseAPDU.Layout.data(count: response.data.count)),
-                                children: dataFields(response.data, command: command?.apdu, placement, reveal: s.isoDEP.revealCardData)))
+                                children: dataFields(response.data, command: command?.apdu, placement, reveal: s.isoDEP.revealCardData, masked: &ctx.masked)))
         }
         fields.append(Field("apdu.sw", "Status word", "\(sw): \(sw.meaning)", range: placement.place(ResponseAPDU.Layout.status(count: response.data.count))))
         ctx.summary = (response.data.isEmpty ? "" : "\(response.data.count) bytes, ") + "SW \(sw) \(sw.meaning)"
@@ -152,19 +152,20 @@ enum APDUFrames {
 
     /// Answer data: a BER-TLV tree when it parses whole as one (FCI, records, GET DATA), the
     /// bytes otherwise.
-    static func dataFields(_ data: [UInt8], command: CommandAPDU?, _ placement: Placement, reveal: Bool) -> [Field] {
+    static func dataFields(_ data: [UInt8], command: CommandAPDU?, _ placement: Placement, reveal: Bool, masked: inout [Range<Int>]) -> [Field] {
         let binary = command.map { [ISO7816Instruction.readBinary, ISO7816Instruction.readBinaryOddINS].contains($0.ins) } ?? false
         if !binary {
             let (objects, error) = BERTLV.parse(data)
             if error == nil, !objects.isEmpty, objects.allSatisfy({ $0.error == nil }) {
-                return tlvFields(objects, parent: nil, placement, reveal: reveal)
+                return tlvFields(objects, parent: nil, placement, reveal: reveal, masked: &masked)
             }
         }
         return [Field("apdu.bytes", "Bytes", Hex.string(data), range: placement.place(data.indices))]
     }
 
-    static func tlvFields(_ objects: [BERTLV], parent: UInt32?, _ placement: Placement, reveal: Bool) -> [Field] {
-        objects.map { o in
+    static func tlvFields(_ objects: [BERTLV], parent: UInt32?, _ placement: Placement, reveal: Bool, masked: inout [Range<Int>]) -> [Field] {
+        var out: [Field] = []
+        for o in objects {
             let name = BERTLVTags.name(o.tag, parent: parent)
             let label = FieldName(o.tagHex + (name.map { " " + $0 } ?? ""))
             let value: String
@@ -174,16 +175,19 @@ enum APDUFrames {
                 value = Hex.string(o.value) + " (shown: --show-secrets)"
             } else if o.tag == 0x5A || o.tag == 0x57 || o.tag == 0x9F6B {
                 value = EMV.maskedDigits(o.value) + " (card number masked)"
+                if let r = placement.place(o.valueRange) { masked.append(r) }
             } else if BERTLVTags.secret.contains(o.tag) {
                 value = "\(o.value.count) bytes (masked: cardholder data)"
+                if let r = placement.place(o.valueRange) { masked.append(r) }
             } else if o.value.count >= 3, o.value.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) {
                 value = Hex.string(o.value) + " (\"\(String(decoding: o.value, as: UTF8.self))\")"
             } else {
                 value = Hex.string(o.value)
             }
-            return Field("apdu.tlv", label, value, range: placement.place(o.tagRange.lowerBound..<o.valueRange.upperBound),
-                         children: o.children.map { tlvFields($0, parent: o.tag, placement, reveal: reveal) } ?? [])
+            let children = o.children.map { tlvFields($0, parent: o.tag, placement, reveal: reveal, masked: &masked) } ?? []
+            out.append(Field("apdu.tlv", label, value, range: placement.place(o.tagRange.lowerBound..<o.valueRange.upperBound), children: children))
         }
+        return out
     }
 
     /// In place the fields go in as they are; reassembled, under one field without a frame range.

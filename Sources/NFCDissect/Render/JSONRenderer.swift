@@ -76,7 +76,15 @@ public final class JSONRenderer {
             if let (whole, tenth) = clock.microseconds(t) { w.decimal("time_us", whole, tenth) }
         }
         if let t = f.end { w.int("end", Int(t.value)) }
-        w.hex("bytes", f.bytes)
+        if d.masked.isEmpty {
+            w.hex("bytes", f.bytes)
+        } else {
+            // Card data: `**` for each masked byte, and where they are: start, end pairs.
+            var text = ""
+            for (i, b) in f.bytes.enumerated() { text += d.masked.contains(where: { $0.contains(i) }) ? "**" : Hex.string([b], separator: "") }
+            w.string("bytes", text)
+            w.intArray("masked", d.masked.flatMap { [$0.lowerBound, $0.upperBound] })
+        }
         if f.lastByteBits != 8 { w.int("last_byte_bits", Int(f.lastByteBits)) }
         if f.crcStripped { w.bool("crc_stripped", true) }
         if let p = f.parityErrors, !p.isEmpty { w.intArray("parity_errors", p) }

@@ -103,7 +103,7 @@ public final class TextRenderer {
             default: break
             }
         } else {
-            appendData(f, 0..<firstLineBytes, into: &out)
+            appendData(f, 0..<firstLineBytes, masked: d.masked, into: &out)
         }
         let used = out.count - dataStart
         out.append(contentsOf: Self.spaces[0..<max(1, Self.dataWidth + 1 - used)])
@@ -119,13 +119,15 @@ public final class TextRenderer {
         while next < bytes.count {
             let upper = min(bytes.count, next + Self.bytesPerLine)
             out.append(contentsOf: Self.spaces[0..<24])
-            appendData(f, next..<upper, into: &out)
+            appendData(f, next..<upper, masked: d.masked, into: &out)
             out.append(0x0A)
             next = upper
         }
     }
 
     private static let spaces = [UInt8](repeating: 0x20, count: 64)
+    /// `••`: as wide on screen as two hex digits.
+    static let maskedByte = Array("••".utf8)
 
     private func crcMark(_ c: CRCStatus) -> String {
         switch c {
@@ -136,12 +138,17 @@ public final class TextRenderer {
         }
     }
 
-    /// Hex bytes of one output line; `!` after a byte with a parity error, `(n)` after a short last byte.
-    private func appendData(_ f: Frame, _ range: Range<Int>, into out: inout [UInt8]) {
+    /// Hex bytes of one output line; `!` after a byte with a parity error, `(n)` after a short
+    /// last byte, `••` for a byte that holds card data (`FrameDissection.masked`).
+    private func appendData(_ f: Frame, _ range: Range<Int>, masked: [Range<Int>], into out: inout [UInt8]) {
         let parity = f.parityErrors ?? []
         let bytes = f.bytes
         for i in range {
-            Hex.appendByte(bytes[i], to: &out)
+            if !masked.isEmpty, masked.contains(where: { $0.contains(i) }) {
+                out.append(contentsOf: Self.maskedByte)
+            } else {
+                Hex.appendByte(bytes[i], to: &out)
+            }
             if !parity.isEmpty, parity.contains(i) {
                 out.append(0x21)
             } else if i < range.upperBound - 1 {
@@ -184,7 +191,15 @@ public final class TextRenderer {
         out.append(contentsOf: style.bold(head).utf8)
         out.append(0x0A)
         if !f.bytes.isEmpty {
-            out.append(contentsOf: "    bytes: \(Hex.string(f.bytes))".utf8)
+            if d.masked.isEmpty {
+                out.append(contentsOf: "    bytes: \(Hex.string(f.bytes))".utf8)
+            } else {
+                out.append(contentsOf: "    bytes: ".utf8)
+                for (i, b) in f.bytes.enumerated() {
+                    if i > 0 { out.append(0x20) }
+                    if d.masked.contains(where: { $0.contains(i) }) { out.append(contentsOf: Self.maskedByte) } else { Hex.appendByte(b, to: &out) }
+                }
+            }
             if let p = f.parityErrors, !p.isEmpty { out.append(contentsOf: " (parity errors at \(p.map(String.init).joined(separator: ", ")))".utf8) }
             if f.crcStripped { out.append(contentsOf: " (CRC not captured)".utf8) }
             out.append(0x0A)
