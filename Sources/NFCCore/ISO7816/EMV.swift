@@ -46,4 +46,30 @@ public enum EMV {
         }
         return masked
     }
+
+    /// What some EMV values mean, for the TLV tree: the AFL's entries and the cryptogram type.
+    public static func describe(tag: UInt32, value: [UInt8]) -> String? {
+        switch tag {
+        case 0x94:
+            // Application file locator: 4-byte entries, SFI << 3, first and last record, records
+            // signed for offline data authentication (§6.1).
+            guard !value.isEmpty, value.count % 4 == 0 else { return nil }
+            return stride(from: 0, to: value.count, by: 4).map { i in
+                "SFI \(value[i] >> 3) records \(value[i + 1])–\(value[i + 2]) (\(value[i + 3]) for offline authentication)"
+            }.joined(separator: "; ")
+        case 0x9F27:
+            guard let b = value.first else { return nil }
+            switch b >> 6 {
+            case 0: return "AAC (declined)"
+            case 1: return "TC (approved offline)"
+            case 2: return "ARQC (go online)"
+            default: return "RFU"
+            }
+        case 0x9F36:
+            guard value.count == 2 else { return nil }
+            return "\(Int(value[0]) << 8 | Int(value[1]))"
+        default:
+            return nil
+        }
+    }
 }

@@ -179,6 +179,8 @@ enum APDUFrames {
             } else if BERTLVTags.secret.contains(o.tag) {
                 value = "\(o.value.count) bytes (masked: cardholder data)"
                 if let r = placement.place(o.valueRange) { masked.append(r) }
+            } else if let meaning = EMV.describe(tag: o.tag, value: o.value) {
+                value = Hex.string(o.value) + ": " + meaning
             } else if o.value.count >= 3, o.value.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) {
                 value = Hex.string(o.value) + " (\"\(String(decoding: o.value, as: UTF8.self))\")"
             } else {

@@ -99,6 +99,9 @@ import PropertyBased
         #expect(EMV.maskedDigits(Self.hex("47 61 73 90 01 01 01 19")) == "476173••••••0119")
         #expect(EMV.maskedDigits(Self.hex("47 61 73 90 01 01 01 19 D2 51 22 01 12 34 5F")) == "476173••••••0119D2512••••••••")
         #expect(EMV.scheme(Self.hex("A000000025010801")) == "American Express")
+        #expect(EMV.describe(tag: 0x94, value: Self.hex("08 01 01 00 10 01 03 01")) == "SFI 1 records 1–1 (0 for offline authentication); SFI 2 records 1–3 (1 for offline authentication)")
+        #expect(EMV.describe(tag: 0x9F27, value: [0x80]) == "ARQC (go online)")
+        #expect(EMV.describe(tag: 0x94, value: [0x08, 0x01]) == nil)
         let ecp = try AppleECP.decode(Self.hex("6A 02 C8 01 00 03 00 02 79 00 00 00 00"))
         #expect(ecp.terminalTypeName == "transit" && ecp.userAuthenticationRequired == false && ecp.data.count == 8)
         #expect(throws: DecodeError.self) { try AppleECP.decode(Self.hex("6A 02 C8 01 00 03")) }
