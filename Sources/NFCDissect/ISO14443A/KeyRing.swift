@@ -17,7 +17,23 @@ final class KeyRing {
         var keyType: MIFAREClassicCommand.KeyType
     }
 
-    init(_ given: KeyList) { self.given = given }
+    init(_ given: KeyList) {
+        self.given = given
+        searchesLeft = max(0, given.keySearchBudget)
+    }
+
+    /// Key searches left of the capture's budget (`KeyList.keySearchBudget`), and whether the
+    /// last one asked for was refused for want of it.
+    private(set) var searchesLeft: Int
+    private(set) var lastSearchRefused = false
+
+    /// Spends one search; false when the budget is gone.
+    func takeSearch() -> Bool {
+        lastSearchRefused = searchesLeft == 0
+        guard searchesLeft > 0 else { return false }
+        searchesLeft -= 1
+        return true
+    }
 
     var candidates: [MIFAREClassicKey] { fitted + given.classic }
 
@@ -50,6 +66,7 @@ final class KeyRing {
         let key = PartialKey(uid: uid, block: block, keyType: keyType)
         defer { partials[key, default: []].append((frame, answer)) }
         for earlier in partials[key, default: []] where earlier.answer.encryptedNR != answer.encryptedNR {
+            guard takeSearch() else { return nil }
             if let k = Crypto1Recovery.key(uid: uid, earlier.answer, answer) {
                 let found = MIFAREClassicKey(Crypto1.value(ofKey: k), source: "recovered from frames \(earlier.frame) and \(frame) (mfkey32)", recovered: true)
                 fits(found)
@@ -61,6 +78,7 @@ final class KeyRing {
 
     /// mfkey64: the key from one whole authentication.
     func recoverFromWhole(uid: UInt32, nt: UInt32, encryptedNR: UInt32, encryptedAR: UInt32, encryptedAT: UInt32, frames: ClosedRange<Int>) -> MIFAREClassicKey? {
+        guard takeSearch() else { return nil }
         guard let k = Crypto1Recovery.key(uid: uid, nt: nt, encryptedNR: encryptedNR, encryptedAR: encryptedAR, encryptedAT: encryptedAT) else { return nil }
         let found = MIFAREClassicKey(Crypto1.value(ofKey: k), source: "recovered from frames \(frames.lowerBound)–\(frames.upperBound) (mfkey64)", recovered: true)
         fits(found)

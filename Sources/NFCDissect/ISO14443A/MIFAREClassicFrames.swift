@@ -313,6 +313,9 @@ enum MIFAREClassicFrames {
         }
         guard var opened = auth.opened else {
             ctx.summary = "{aT} (\(noKey(auth.sector))): authenticated, encrypted from here"
+            if keys.lastSearchRefused {
+                ctx.note("no key search for this authentication: the capture's \(keys.given.keySearchBudget) searches are spent; give the key with --keys")
+            }
             ctx.sink.add(at)
             c.cipher = nil
             return

@@ -225,6 +225,19 @@ import NFCCore
         #expect(T.sessions(events).first?.memory.first { $0.key == "mfc.key" }?.value == "112233445566 (recovered from frames 7–10 (mfkey64), frame 7)")
     }
 
+    // A capture may spend only so many key searches (KeyList.keySearchBudget): with none left the
+    // authentication stays encrypted and says why, at once.
+    @Test func keySearchesAreBudgeted() {
+        var s = T.Session()
+        s.activate()
+        s.authenticate(.authenticate(.a, block: 4), readerKey: 0x1122_3344_5566, cardKey: 0x1122_3344_5566, nt: 0x82A4_166C, nr: 0x0BAD_CAFE)
+        var none = KeyList()
+        none.keySearchBudget = 0
+        let d = T.frames(Dissector.dissect(s.frames, keys: none))
+        #expect(d[9].summary.hasPrefix("{aT} (no key for sector 1)"), "\(d[9].summary)")
+        #expect(d[9].diagnostics.contains { $0.message.hasPrefix("no key search for this authentication: the capture's 0 searches are spent") })
+    }
+
     @Test func twoRefusedReaderAnswersGiveTheReadersKey() {
         // A card emulator that does not know the key collects the reader's answers (what the
         // Proxmark3's `hf mf sim` does); the reader's key follows from two of them.
