@@ -38,7 +38,13 @@ public struct FrameDissection: Sendable {
     public var session: Int?
     /// Bytes of the frame that hold a card number or cardholder data: the renderers print them
     /// as `••` (text) and `**` (JSON) unless `dissect --show-secrets` (issue 20).
-    public var masked: [Range<Int>] = []
+    public var masked: [Range<Int>] {
+        get { maskedRanges ?? [] }
+        set { maskedRanges = newValue.isEmpty ? nil : newValue }
+    }
+    /// Nil for nearly every frame: an optional costs no reference counting where an empty array
+    /// does, and dissections are moved through the pipeline a million times a second.
+    private var maskedRanges: [Range<Int>]?
 
     public init(number: Int, frame: Frame, layer: String = "", summary: String = "", crc: CRCStatus = .notExpected,
                 fields: [Field] = [], diagnostics: [Diagnostic] = [], responseTo: Int? = nil, session: Int? = nil) {

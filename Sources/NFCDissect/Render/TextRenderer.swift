@@ -143,8 +143,10 @@ public final class TextRenderer {
     private func appendData(_ f: Frame, _ range: Range<Int>, masked: [Range<Int>], into out: inout [UInt8]) {
         let parity = f.parityErrors ?? []
         let bytes = f.bytes
+        // Masked frames are rare (card data in APDUs): the common loop does not look.
+        let anyMasked = !masked.isEmpty
         for i in range {
-            if !masked.isEmpty, masked.contains(where: { $0.contains(i) }) {
+            if anyMasked, masked.contains(where: { $0.contains(i) }) {
                 out.append(contentsOf: Self.maskedByte)
             } else {
                 Hex.appendByte(bytes[i], to: &out)
