@@ -136,9 +136,10 @@ public enum DESFire {
             size = (fileType <= 1 && data.count >= 7) ? littleEndian(data[4..<7]) : nil
         }
 
+        static let typeNames = ["standard data", "backup data", "value", "linear record", "cyclic record", "transaction MAC"]
+
         public var typeName: String {
-            ["standard data", "backup data", "value", "linear record", "cyclic record", "transaction MAC"].indices.contains(Int(fileType))
-                ? ["standard data", "backup data", "value", "linear record", "cyclic record", "transaction MAC"][Int(fileType)] : "type \(Hex.byte(fileType))"
+            Self.typeNames.indices.contains(Int(fileType)) ? Self.typeNames[Int(fileType)] : "type \(Hex.byte(fileType))"
         }
 
         public var communicationName: String {

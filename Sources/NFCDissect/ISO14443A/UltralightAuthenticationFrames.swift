@@ -10,7 +10,6 @@ struct UltralightAuthenticationState {
     var readerMessage: [UInt8]?
     /// The key that opened the reader's message, and the RndA it held.
     var opened: (key: UltralightKey, rndA: [UInt8])?
-    var keysTried = 0
 
     var kind: UltralightCipherKind? { ekRndB.flatMap { UltralightCipherKind(challengeLength: $0.count) } }
 }
@@ -67,7 +66,6 @@ enum UltralightAuthenticationFrames {
         state.readerMessage = message
         if !s.ultralightExchanges.isEmpty { s.ultralightExchanges[s.ultralightExchanges.count - 1].readerMessage = message }
         let candidates = keys.ultralightCandidates(for: kind)
-        state.keysTried = candidates.count
         for key in candidates {
             guard let auth = UltralightAuthentication(kind: kind, key: key.bytes),
                   let opened = auth.open(ekRndB: ekRndB, readerMessage: message) else { continue }

@@ -51,7 +51,7 @@ enum DESFireFrames {
         var app = s.isoDEP.application
         defer { s.isoDEP.application = app }
         let code = apdu.ins == DESFire.additionalFrame ? (app.desfireChain?.code ?? apdu.ins) : apdu.ins
-        var joined = (apdu.ins == DESFire.additionalFrame ? app.desfireChain?.data ?? [] : []) + response.data
+        let joined = (apdu.ins == DESFire.additionalFrame ? app.desfireChain?.data ?? [] : []) + response.data
         ctx.summary = (response.data.isEmpty ? "" : "\(response.data.count) bytes, ") + DESFire.statusName(status)
         if status == DESFire.additionalFrame {
             app.desfireChain = (code, joined)
@@ -63,7 +63,6 @@ enum DESFireFrames {
         switch code {
         case 0x60:
             if let v = DESFire.Version(joined) {
-                app.desfireVersion = v
                 ctx.summary = "VERSION \(v.generation), \(v.storageText), UID \(Hex.string(v.uid)), produced week \(Hex.value(v.productionWeek, digits: 2)) of 20\(Hex.value(v.productionYear, digits: 2))"
                 fields.append(Field("desfire.version", "GET VERSION (3 parts joined)", v.generation, children: [
                     Field("desfire.version.storage", "Storage", v.storageText),
@@ -93,7 +92,7 @@ enum DESFireFrames {
                 ctx.summary = "\(joined.count) bytes enciphered, \(DESFire.statusName(status))"
             }
         default:
-            joined = []
+            break
         }
     }
 }

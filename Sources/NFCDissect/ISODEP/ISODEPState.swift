@@ -37,17 +37,16 @@ struct ISO7816Application {
     var selectedFile: UInt16?
     /// The Type 4 NDEF application was selected (and answered 9000).
     var type4: Bool = false
-    var type4Version: UInt8?
     /// Bytes of the CC file and the NDEF file, by offset, as read or written.
     var ccFile = TagMemoryImage(bytes: [], known: [])
     var ndefFile = TagMemoryImage(bytes: [], known: [])
     /// The NDEF file as first read, before any write of the session: the tag's starting state.
     var ndefFileAsFound = TagMemoryImage(bytes: [], known: [])
-    var ndefWritten = false
+    /// Offsets of the NDEF file UPDATE BINARY wrote in this session.
     var ndefWrittenBytes = Set<Int>()
+    var ndefWritten: Bool { !ndefWrittenBytes.isEmpty }
     /// A DESFire command whose answer comes in parts (`91 AF`, then `90 AF` for the next).
     var desfireChain: (code: UInt8, data: [UInt8])?
-    var desfireVersion: DESFire.Version?
     /// File settings read, by file number: how READ DATA answers are to be read.
     var desfireFiles: [UInt8: DESFire.FileSettings] = [:]
     /// The CC once its first 15 bytes are known.
@@ -56,4 +55,14 @@ struct ISO7816Application {
         return try? Type4CapabilityContainer.decode(bytes)
     }
     var ndefFileID: UInt16 { capabilityContainer?.ndefFile.fileID ?? Type4Tag.defaultNDEFFile }
+
+    /// NLEN and the message as the NDEF file holds them, once NLEN was read: where NLEN sits,
+    /// its value, the message's range, and the first of its bytes not read (nil: all were).
+    var ndefContent: (nlenRange: Range<Int>, nlen: Int, message: Range<Int>, firstMissing: Int?)? {
+        let nlenRange = capabilityContainer?.ndefFile.lengthRange ?? Type4CapabilityContainer.FileControl.defaultLengthRange
+        guard let lengthBytes = ndefFile.knownPrefix(nlenRange.count) else { return nil }
+        let nlen = lengthBytes.reduce(0) { $0 << 8 | Int($1) }
+        let message = nlenRange.upperBound..<nlenRange.upperBound + nlen
+        return (nlenRange, nlen, message, ndefFile.firstUnknown(in: message))
+    }
 }

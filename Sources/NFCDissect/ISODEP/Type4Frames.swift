@@ -56,7 +56,6 @@ enum Type4Frames {
             app.selectedFile = nil
             if apdu.data == Type4Tag.ndefApplication || apdu.data == Type4Tag.ndefApplicationV1 {
                 app.type4 = true
-                app.type4Version = apdu.data.last == 0x01 ? 0x20 : 0x10
                 ctx.layer = layer
                 ctx.summary = "NDEF Tag Application selected, SW \(response.status)"
             } else {
@@ -89,7 +88,6 @@ enum Type4Frames {
             guard app.type4, let fid = app.selectedFile, fid == app.ndefFileID,
                   let (sfi, offset) = ISO7816Instruction.binaryOffset(p1: apdu.p1, p2: apdu.p2), sfi == nil else { return }
             app.ndefFile.store(apdu.data, at: offset, limit: fileLimit)
-            app.ndefWritten = true
             app.ndefWrittenBytes.formUnion(offset..<min(offset + apdu.data.count, fileLimit))
         default:
             break
@@ -120,21 +118,18 @@ enum Type4Frames {
         var fields: [Field] = []
         let cc = app.capabilityContainer
         if let cc { fields.append(ccField(cc, range: nil)) }
-        let nlenRange = cc?.ndefFile.lengthRange ?? Type4CapabilityContainer.FileControl.defaultLengthRange
-        let size = nlenRange.count
-        guard let lengthBytes = app.ndefFile.knownPrefix(size) else {
+        guard let (nlenRange, nlen, message, missing) = app.ndefContent else {
             if app.ndefFile.count > 0 { fields.append(Field("t4t.ndef_file", "NDEF file", "NLEN not read")) }
             return fields
         }
-        let nlen = lengthBytes.reduce(0) { $0 << 8 | Int($1) }
+        let size = nlenRange.count
         var file = Field("t4t.ndef_file", "NDEF file", "NLEN \(nlen)" + (app.ndefWritten ? " (written in this session)" : ""))
         file.children.append(Field("t4t.nlen", "NLEN", "\(nlen)", range: nlenRange))
         if let max = cc?.ndefFile.maxSize, nlen > Int(max) - size {
             diagnostics.append(Diagnostic(.warning, "NLEN \(nlen) is more than the NDEF file holds (\(max) bytes less the \(size)-byte NLEN)", range: nlenRange))
         }
         if nlen > 0 {
-            let message = size..<size + nlen
-            if let missing = app.ndefFile.firstUnknown(in: message) {
+            if let missing {
                 file.children.append(Field("t4t.ndef", "NDEF message", "\(nlen) bytes, not read from offset \(missing) on"))
             } else {
                 let result = NDEFMessage.decode(Array(app.ndefFile.bytes[message]))

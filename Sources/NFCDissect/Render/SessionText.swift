@@ -76,12 +76,9 @@ enum Type4SessionText {
             out.append("Type 4 CC: mapping \(cc.versionText), MLe \(cc.maxReadLength), MLc \(cc.maxWriteLength), NDEF file \(Hex.value(f.fileID, digits: 4)) of \(f.maxSize) bytes "
                 + "(read \(Type4CapabilityContainer.FileControl.accessName(f.readAccess)), write \(Type4CapabilityContainer.FileControl.accessName(f.writeAccess)))")
         }
-        let size = cc?.ndefFile.lengthFieldSize ?? 2
-        guard let lengthBytes = app.ndefFile.knownPrefix(size) else { return out }
-        let nlen = lengthBytes.reduce(0) { $0 << 8 | Int($1) }
+        guard let (_, nlen, message, missing) = app.ndefContent else { return out }
         out.append("NDEF file: NLEN \(nlen)" + (app.ndefWritten ? " (written in this session)" : ""))
-        let message = size..<size + nlen
-        if nlen > 0, app.ndefFile.firstUnknown(in: message) == nil {
+        if nlen > 0, missing == nil {
             let result = NDEFMessage.decode(Array(app.ndefFile.bytes[message]))
             for (k, record) in result.records.enumerated() { out.append("  record \(k + 1): \(NDEFSummary.line(record))") }
         } else if nlen > 0 {
