@@ -10,6 +10,8 @@ let package = Package(
         .library(name: "NFCDissect", targets: ["NFCDissect"]),
         .library(name: "NFCEmulator", targets: ["NFCEmulator"]),
         .library(name: "NFCReplay", targets: ["NFCReplay"]),
+        // Core NFC's tag and session APIs over simulated tags, for an iOS app's tests (issue 25).
+        .library(name: "NFCTestKit", targets: ["NFCTestKit"]),
         // The fuzz package (FuzzTesting/) links these two.
         .library(name: "NFCFuzz", targets: ["NFCFuzz"]),
         .library(name: "NFCFuzzTargets", targets: ["NFCFuzzTargets"]),
@@ -42,6 +44,13 @@ let package = Package(
         .target(name: "NFCDissect", dependencies: ["NFCCore", "NFCCrypto"]),
         .target(name: "NFCEmulator", dependencies: ["NFCCore", "NFCCrypto"]),
         .target(name: "NFCReplay", dependencies: ["NFCCore", "NFCEmulator", "NFCDissect"]),
+        // Core NFC's API shapes over the emulators, cassettes and recorded traces. Swift 5 mode:
+        // Core NFC itself is a pre-concurrency callback API, and the kit mirrors it.
+        .target(
+            name: "NFCTestKit",
+            dependencies: ["NFCCore", "NFCCapture", "NFCEmulator", "NFCReplay"],
+            swiftSettings: [.swiftLanguageMode(.v5)]
+        ),
         // Structure-aware mutation engine, shapes and the fuzz-target registry: codecs only.
         .target(name: "NFCFuzz", dependencies: ["NFCCore"]),
         // What each fuzz target does with an input (shared by FuzzTesting/, the CLI and the
@@ -76,6 +85,8 @@ let package = Package(
             dependencies: ["NFCCore", "NFCCapture", "NFCDissect", "NFCEmulator", "NFCFuzz", "NFCFuzzTargets"],
             exclude: ["FuzzRegressions"]
         ),
+        .testTarget(name: "NFCTestKitTests", dependencies: ["NFCCore", "NFCCapture", "NFCDissect", "NFCEmulator", "NFCTestKit"],
+                    swiftSettings: [.swiftLanguageMode(.v5)]),
         // Runs the built `nfctrace` binary: exit codes, stdin/stdout, messages.
         .testTarget(name: "NFCTraceCLITests", dependencies: ["nfctrace"], exclude: ["Python"]),
     ]

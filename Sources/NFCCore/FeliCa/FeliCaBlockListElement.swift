@@ -50,6 +50,14 @@ public struct FeliCaBlockListElement: Sendable, Hashable, CustomStringConvertibl
         return FeliCaBlockListElement(serviceOrder: order, blockNumber: n, accessMode: mode, form: .threeByte)
     }
 
+    /// One element from its bytes as an app hands them over (Core NFC's `blockList`): nil unless
+    /// they are exactly one 2- or 3-byte element.
+    public init?(bytes: some Collection<UInt8>) {
+        var c = ByteCursor(Array(bytes))
+        guard let e = try? FeliCaBlockListElement.read(&c, index: 0), c.isAtEnd else { return nil }
+        self = e
+    }
+
     /// The element's bytes; a 2-byte form keeps only the low byte of a block number above 255.
     public var bytes: [UInt8] {
         let head = accessMode << 4 | serviceOrder

@@ -1,0 +1,121 @@
+import Foundation
+import NFCCore
+
+/// A FeliCa card as Core NFC hands it to the app: found by polling one of the app's Info.plist
+/// system codes, addressed by the IDm that polling returned. Commands built and answers read by
+/// NFCCore's `FeliCaCommand` / `FeliCaResponse`; LEN and CRC are Core NFC's business.
+public final class SimulatedFeliCaTag: SimulatedTag, NFCFeliCaTag {
+    public private(set) var currentSystemCode: Data
+    public private(set) var currentIDm: Data
+    var idm: FeliCaIDm
+
+    init(session: SimulatedTagReaderSession, air: SimulatedAir, idm: FeliCaIDm, systemCode: UInt16) {
+        self.idm = idm
+        currentIDm = Data(idm.bytes)
+        currentSystemCode = Data([UInt8(systemCode >> 8), UInt8(systemCode & 0xFF)])
+        super.init(session: session, air: air)
+    }
+
+    /// The card's answer to `command`, decoded as its answer; a wrong answer code or another
+    /// card's IDm is a response error.
+    private func exchange(_ command: FeliCaCommand) throws -> FeliCaResponse {
+        let answer = try send(command.encode())
+        guard let response = try? FeliCaResponse.decode(answer.bytes, answering: command) else {
+            throw NFCReaderError(.readerTransceiveErrorTagResponseError, message: "the card's answer cannot be read as the answer to \(command.code)")
+        }
+        if let expected = command.idm, response.idm != expected {
+            throw NFCReaderError(.readerTransceiveErrorTagResponseError, message: "the answer carries another IDm")
+        }
+        return response
+    }
+
+    static func systemCode(_ data: Data) throws -> UInt16 {
+        guard data.count == 2 else { throw NFCReaderError(.readerErrorInvalidParameterLength, message: "a system code is 2 bytes") }
+        return UInt16(data[data.startIndex]) << 8 | UInt16(data[data.startIndex + 1])
+    }
+
+    /// Service and area codes as the app gives them: 2 bytes, little endian as on air.
+    static func serviceCodes(_ list: [Data]) throws -> [FeliCaServiceCode] {
+        try list.map { d in
+            guard d.count == 2 else { throw NFCReaderError(.readerErrorInvalidParameterLength, message: "a service code is 2 bytes") }
+            return FeliCaServiceCode(UInt16(d[d.startIndex]) | UInt16(d[d.startIndex + 1]) << 8)
+        }
+    }
+
+    static func blocks(_ list: [Data]) throws -> [FeliCaBlockListElement] {
+        try list.map { d in
+            guard let e = FeliCaBlockListElement(bytes: d) else {
+                throw NFCReaderError(.readerErrorInvalidParameter, message: "a block list element is 2 or 3 bytes")
+            }
+            return e
+        }
+    }
+
+    public func polling(systemCode: Data, requestCode: PollingRequestCode, timeSlot: PollingTimeSlot) async throws -> (manufactureParameter: Data, requestData: Data) {
+        let code = try Self.systemCode(systemCode)
+        let command = FeliCaCommand.polling(systemCode: code, requestCode: UInt8(requestCode.rawValue), timeSlots: UInt8(timeSlot.rawValue))
+        guard case .polling(let newIDm, let pmm, let requestData) = try exchange(command) else {
+            throw NFCReaderError(.readerTransceiveErrorTagResponseError, message: "no polling answer")
+        }
+        // The card answers with the IDm of the system it switched to; later commands use it.
+        idm = newIDm
+        currentIDm = Data(newIDm.bytes)
+        if requestCode == .systemCode, let r = requestData { currentSystemCode = Data([UInt8(r >> 8), UInt8(r & 0xFF)]) }
+        return (Data(pmm.bytes), requestData.map { Data([UInt8($0 >> 8), UInt8($0 & 0xFF)]) } ?? Data())
+    }
+
+    public func requestService(nodeCodeList: [Data]) async throws -> [Data] {
+        guard case .requestService(_, let versions) = try exchange(.requestService(idm: idm, nodes: try Self.serviceCodes(nodeCodeList))) else {
+            throw NFCReaderError(.readerTransceiveErrorTagResponseError)
+        }
+        return versions.map { Data([UInt8($0 & 0xFF), UInt8($0 >> 8)]) }
+    }
+
+    public func requestResponse() async throws -> Int {
+        guard case .requestResponse(_, let mode) = try exchange(.requestResponse(idm: idm)) else {
+            throw NFCReaderError(.readerTransceiveErrorTagResponseError)
+        }
+        return Int(mode)
+    }
+
+    /// Status flags come back as values, not errors, as in Core NFC: the app checks them.
+    public func readWithoutEncryption(serviceCodeList: [Data], blockList: [Data]) async throws -> (statusFlag1: Int, statusFlag2: Int, blockData: [Data]) {
+        let command = FeliCaCommand.readWithoutEncryption(idm: idm, services: try Self.serviceCodes(serviceCodeList), blocks: try Self.blocks(blockList))
+        guard case .readWithoutEncryption(_, let status, let blocks) = try exchange(command) else {
+            throw NFCReaderError(.readerTransceiveErrorTagResponseError)
+        }
+        return (Int(status.sf1), Int(status.sf2), blocks.map { Data($0) })
+    }
+
+    public func writeWithoutEncryption(serviceCodeList: [Data], blockList: [Data], blockData: [Data]) async throws -> (statusFlag1: Int, statusFlag2: Int) {
+        let command = FeliCaCommand.writeWithoutEncryption(idm: idm, services: try Self.serviceCodes(serviceCodeList),
+                                                           blocks: try Self.blocks(blockList), data: blockData.flatMap { Array($0) })
+        guard case .writeWithoutEncryption(_, let status) = try exchange(command) else {
+            throw NFCReaderError(.readerTransceiveErrorTagResponseError)
+        }
+        return (Int(status.sf1), Int(status.sf2))
+    }
+
+    public func requestSystemCode() async throws -> [Data] {
+        guard case .requestSystemCode(_, let codes) = try exchange(.requestSystemCode(idm: idm)) else {
+            throw NFCReaderError(.readerTransceiveErrorTagResponseError)
+        }
+        return codes.map { Data([UInt8($0 >> 8), UInt8($0 & 0xFF)]) }
+    }
+
+    /// The packet without LEN (Core NFC inserts LEN and CRC); the answer without LEN and CRC.
+    public func sendFeliCaCommand(commandPacket: Data) async throws -> Data {
+        guard !commandPacket.isEmpty, commandPacket.count < 255 else {
+            throw NFCReaderError(.readerErrorInvalidParameterLength, message: "a FeliCa packet is 1 to 254 bytes")
+        }
+        let answer = try send([UInt8(commandPacket.count + 1)] + Array(commandPacket))
+        return Data(answer.bytes.dropFirst())
+    }
+
+    // NDEF over FeliCa (Type 3) is not simulated: the calls say so instead of guessing.
+    public func queryNDEFStatus() async throws -> (NFCNDEFStatus, Int) { throw Self.noType3 }
+    public func readNDEF() async throws -> NFCNDEFMessage { throw Self.noType3 }
+    public func writeNDEF(_ ndefMessage: NFCNDEFMessage) async throws { throw Self.noType3 }
+    public func writeLock() async throws { throw Self.noType3 }
+    static var noType3: NFCReaderError { NFCReaderError(.readerErrorUnsupportedFeature, message: "NDEF on FeliCa (Type 3) is not simulated by the kit") }
+}

@@ -1,0 +1,284 @@
+import Foundation
+import NFCCapture
+import NFCCore
+import NFCEmulator
+
+/// What discovery learnt of a 14443-A tag.
+struct ISO14443AActivation {
+    var atqa: ATQA
+    var sak: SAK
+    var uid: [UInt8]
+    var ats: ATS?
+}
+
+/// `NFCTagReaderSession` in software: discovery as Core NFC does it on air (REQA, anticollision,
+/// SELECT, GET_VERSION on Type 2 tags, RATS and the Info.plist AIDs on ISO-DEP cards; Polling for
+/// the Info.plist system codes; Inventory), delegate calls on the session's queue, Core NFC's
+/// time limits on a simulated clock, and every frame recorded: `frames`, and the file
+/// `traceURL` names when the session ends.
+public final class SimulatedTagReaderSession: NFCTagReaderSession {
+    public let pollingOption: PollingOption
+    public weak var delegate: NFCTagReaderSessionDelegate?
+    public let queue: DispatchQueue
+    public var alertMessage = ""
+    public private(set) var isReady = false
+    public let entitlements: ReaderEntitlements
+    public let limits: SimulatedLimits
+    /// Written (as a text trace) when the session ends, so a failing test leaves a trace to dissect.
+    public var traceURL: URL?
+    /// Why the session ended, once it has.
+    public private(set) var invalidationError: NFCReaderError?
+    /// The message the app gave `invalidate(errorMessage:)`.
+    public private(set) var invalidationMessage: String?
+
+    let air: SimulatedAir?
+    private var began = false
+    private var detected: SimulatedTag?
+    private(set) var connectedObject: SimulatedTag?
+    private var connectedAt: Int64 = 0
+    /// The app's last command got a NAK or silence: a Type 2 tag is back in IDLE then.
+    var lastAnswerFailed = false
+    /// Discovery's own exchanges do not count for the fault rules.
+    private(set) var discovering = false
+
+    /// - Parameters:
+    ///   - tag: the tag in the field (nil: an empty field, the session times out).
+    ///   - queue: where delegate calls and completion handlers run; nil gives a private serial
+    ///     queue (Core NFC uses the main queue; tests rarely want that).
+    public init(pollingOption: PollingOption, delegate: NFCTagReaderSessionDelegate, queue: DispatchQueue? = nil,
+                tag: EmulatedTag?, entitlements: ReaderEntitlements = ReaderEntitlements(),
+                limits: SimulatedLimits = SimulatedLimits(), removal: TagRemoval = .never, traceURL: URL? = nil) {
+        self.pollingOption = pollingOption
+        self.delegate = delegate
+        self.queue = queue ?? DispatchQueue(label: "NFCTestKit.session")
+        self.entitlements = entitlements
+        self.limits = limits
+        self.traceURL = traceURL
+        air = tag.map { SimulatedAir(tag: $0, removal: removal) }
+    }
+
+    /// Every frame so far, both ways, with field events.
+    public var frames: [Frame] { air?.frames ?? [] }
+
+    public var connectedTag: NFCTag? { connectedObject.map(Self.wrap) }
+
+    static func wrap(_ tag: SimulatedTag) -> NFCTag {
+        switch tag {
+        case let t as SimulatedFeliCaTag: return .feliCa(t)
+        case let t as SimulatedISO15693Tag: return .iso15693(t)
+        case let t as SimulatedISO7816Tag: return .iso7816(t)
+        default: return .miFare(tag as! SimulatedMiFareTag)
+        }
+    }
+
+    // MARK: Session
+
+    public func begin() {
+        queue.async { [self] in
+            guard !began else { return }
+            began = true
+            isReady = true
+            delegate?.tagReaderSessionDidBecomeActive(self)
+            poll()
+        }
+    }
+
+    public func invalidate() { invalidate(errorMessage: "") }
+
+    /// Core NFC reports an app's own invalidation to the delegate as "user canceled" (200).
+    public func invalidate(errorMessage: String) {
+        queue.async { [self] in
+            invalidationMessage = errorMessage.isEmpty ? nil : errorMessage
+            end(NFCReaderError(.readerSessionInvalidationErrorUserCanceled, message: "the session was invalidated"))
+        }
+    }
+
+    /// The user taps Cancel on the NFC sheet.
+    public func cancelByUser() {
+        queue.async { [self] in end(NFCReaderError(.readerSessionInvalidationErrorUserCanceled, message: "the user canceled")) }
+    }
+
+    /// Simulated time passes (the user waits, the app works): the limits apply to it.
+    public func advanceClock(seconds: Double) { air?.advance(seconds: seconds) }
+
+    public func restartPolling() {
+        queue.async { [self] in
+            guard isReady else { return }
+            connectedObject = nil
+            detected = nil
+            air?.fieldOff()
+            poll()
+        }
+    }
+
+    public func connect(to tag: NFCTag) async throws {
+        guard isReady else { throw NFCReaderError(.readerTransceiveErrorSessionInvalidated, message: "the session was invalidated") }
+        guard let object = tag.base as? SimulatedTag, object === detected else {
+            throw NFCReaderError(.readerErrorInvalidParameter, message: "not a tag this session detected")
+        }
+        guard object.air.present else { throw NFCReaderError(.readerTransceiveErrorTagConnectionLost, message: "the tag left the field") }
+        connectedObject = object
+        connectedAt = object.air.clock
+    }
+
+    public func connect(to tag: NFCTag, completionHandler: @escaping (Error?) -> Void) {
+        let queue = self.queue
+        let box = Delivered(value: (tag, completionHandler))
+        Task {
+            var failure: Error? = nil
+            do { try await self.connect(to: box.value.0) } catch { failure = error }
+            let result = Delivered(value: failure)
+            queue.async { box.value.1(result.value) }
+        }
+    }
+
+    private func end(_ error: NFCReaderError) {
+        guard began, isReady || invalidationError == nil else { return }
+        isReady = false
+        invalidationError = error
+        if let air {
+            // A 14443-A tag still active is halted before the field goes, as Core NFC does;
+            // one that just NAKed is back in IDLE and gets no HLTA.
+            if air.technology == .iso14443a, connectedObject != nil, air.present, !lastAnswerFailed {
+                _ = try? air.transceive(ISO14443ACommand.hlta.encode().bytes, fromApp: false)
+            }
+            air.fieldOff()
+        }
+        connectedObject = nil
+        writeTrace()
+        delegate?.tagReaderSession(self, didInvalidateWithError: error)
+    }
+
+    /// Called by the tags before each command: the session's and the connection's time left.
+    func checkTime() throws {
+        guard let air else { return }
+        if Double(air.clock) / 1e6 > limits.session {
+            queue.async { [self] in end(NFCReaderError(.readerSessionInvalidationErrorSessionTimeout, message: "the session's \(limits.session) s are over")) }
+            isReady = false
+            throw NFCReaderError(.readerTransceiveErrorSessionInvalidated, message: "the session timed out")
+        }
+        if let limit = limits.connection, Double(air.clock - connectedAt) / 1e6 > limit {
+            throw NFCReaderError(.readerTransceiveErrorTagConnectionLost, message: "the connection's \(limit) s are over")
+        }
+    }
+
+    private func writeTrace() {
+        guard let traceURL, let air else { return }
+        var metadata = TraceMetadata()
+        metadata["source"] = "NFCTestKit simulated Core NFC session"
+        metadata["tech"] = air.technology.rawValue
+        do {
+            let writer = try Capture.create(traceURL.path, format: .nfctrace, metadata: metadata)
+            for f in air.frames { try writer.write(f) }
+            try writer.finish()
+        } catch {
+            // The trace is a by-product: a test must not fail because its directory is read-only.
+        }
+    }
+
+    // MARK: Discovery
+
+    private func poll() {
+        guard let air, isReady else { return }
+        air.fieldOn()
+        if air.present, let tag = discover(air) {
+            detected = tag
+            delegate?.tagReaderSession(self, didDetect: [Self.wrap(tag)])
+            return
+        }
+        // Nothing Core NFC would report: the sheet stays up until the session's time is over.
+        air.advance(seconds: max(0, limits.session - Double(air.clock) / 1e6))
+        end(NFCReaderError(.readerSessionInvalidationErrorSessionTimeout, message: "no tag this session can read was found"))
+    }
+
+    private func discover(_ air: SimulatedAir) -> SimulatedTag? {
+        switch air.technology {
+        case .iso14443a where pollingOption.contains(.iso14443): return discover14443A(air)
+        case .felica where pollingOption.contains(.iso18092): return discoverFeliCa(air)
+        case .iso15693 where pollingOption.contains(.iso15693): return discover15693(air)
+        default: return nil
+        }
+    }
+
+    private func activate14443A(_ air: SimulatedAir) -> ISO14443AActivation? {
+        let reqa = ISO14443ACommand.reqa.encode()
+        guard let atqaBytes = try? air.transceive(reqa.bytes, bits: reqa.lastByteBits, crc: false, answerCRC: false, fromApp: false),
+              let atqa = try? ATQA.decode(atqaBytes.bytes) else { return nil }
+        var uid: [UInt8] = []
+        for level in CascadeLevel.allCases {
+            let anticollision = ISO14443ACommand.anticollision(level: level, nvb: NVB(bytes: 2, bits: 0), knownBits: []).encode()
+            guard let levelBytes = try? air.transceive(anticollision.bytes, crc: false, answerCRC: false, fromApp: false),
+                  let levelData = try? UIDLevelData.decode(levelBytes.bytes), levelData.bccIsValid else { return nil }
+            let select = ISO14443ACommand.select(level: level, uid: levelData).encode()
+            guard let sakBytes = try? air.transceive(select.bytes, fromApp: false), let sak = try? SAK.decode(sakBytes.bytes) else { return nil }
+            uid += levelData.uidBytes
+            if !sak.uidIncomplete { return ISO14443AActivation(atqa: atqa, sak: sak, uid: uid, ats: nil) }
+        }
+        return nil
+    }
+
+    private func discover14443A(_ air: SimulatedAir) -> SimulatedTag? {
+        guard var activation = activate14443A(air) else { return nil }
+        // Core NFC does not read MIFARE Classic: such cards are never reported.
+        if activation.sak.isMIFAREClassic && !activation.sak.supportsISODEP { return nil }
+        if !activation.sak.supportsISODEP {
+            // GET_VERSION tells the Ultralight family; a tag that NAKs it is back in IDLE and
+            // is activated again.
+            let version = try? air.transceive(Type2Command.getVersion.encode(), fromApp: false)
+            if version?.lastByteBits != 8 { guard let again = activate14443A(air) else { return nil }; activation = again }
+            return SimulatedMiFareTag(session: self, air: air, activation: activation, family: .ultralight)
+        }
+        let rats = ISO14443ACommand.rats(fsdi: 8, cid: 0).encode()
+        guard let atsBytes = try? air.transceive(rats.bytes, fromApp: false), let ats = try? ATS.decode(atsBytes.bytes) else { return nil }
+        activation.ats = ats
+        var link = ISODEPLink(frameSize: ISO14443ACommand.frameSize(forIndex: (ats.t0 ?? 0x02) & 0x0F))
+        let probe = SimulatedMiFareTag(session: self, air: air, activation: activation, family: .unknown)
+        for aid in entitlements.aids {
+            let select = NFCISO7816APDU(instructionClass: 0x00, instructionCode: ISO7816Instruction.select, p1Parameter: 0x04,
+                                        p2Parameter: 0x00, data: Data(aid), expectedResponseLength: 256)
+            guard let answer = try? discoveryExchange(&link, select.command.encode(), probe, air),
+                  let response = try? ResponseAPDU.decode(answer) else { continue }
+            if response.status == .success {
+                return SimulatedISO7816Tag(session: self, air: air, activation: activation, link: link, aid: Hex.string(aid, separator: ""))
+            }
+        }
+        let family: NFCMiFareFamily = activation.atqa.value == 0x0344 ? .desfire
+            : (activation.atqa.value == 0x0004 || activation.atqa.value == 0x0044 || activation.atqa.value == 0x0042) ? .plus : .unknown
+        let tag = SimulatedMiFareTag(session: self, air: air, activation: activation, family: family)
+        tag.isoDEP = link
+        return tag
+    }
+
+    /// An ISO-DEP exchange during discovery: the probe tag is not connected, so the link talks
+    /// to the air directly.
+    private func discoveryExchange(_ link: inout ISODEPLink, _ inf: [UInt8], _ probe: SimulatedTag, _ air: SimulatedAir) throws -> [UInt8] {
+        let saved = connectedObject
+        connectedObject = probe
+        discovering = true
+        defer {
+            connectedObject = saved
+            discovering = false
+        }
+        return try link.exchange(inf, with: probe)
+    }
+
+    private func discoverFeliCa(_ air: SimulatedAir) -> SimulatedTag? {
+        for code in entitlements.systemCodes {
+            let command = FeliCaCommand.polling(systemCode: code, requestCode: UInt8(PollingRequestCode.systemCode.rawValue),
+                                                timeSlots: UInt8(PollingTimeSlot.max1.rawValue))
+            guard let answer = try? air.transceive(command.encode(), fromApp: false),
+                  case .polling(let idm, _, let requestData)? = try? FeliCaResponse.decode(answer.bytes, answering: command) else { continue }
+            return SimulatedFeliCaTag(session: self, air: air, idm: idm, systemCode: requestData ?? code)
+        }
+        return nil
+    }
+
+    private func discover15693(_ air: SimulatedAir) -> SimulatedTag? {
+        let inventory = ISO15693Request(flags: ISO15693RequestFlags(rawValue: ISO15693RequestFlags.dataRateMask | ISO15693RequestFlags.inventoryMask | ISO15693RequestFlags.b6Mask),
+                                        command: .inventory(afi: nil, maskLength: 0, mask: []))
+        guard let answer = try? air.transceive(inventory.encode(), fromApp: false),
+              let response = try? ISO15693Response.decode(answer.bytes, answering: inventory),
+              case .inventory(_, let uid) = response.body else { return nil }
+        return SimulatedISO15693Tag(session: self, air: air, uid: uid)
+    }
+}
