@@ -112,10 +112,92 @@ public final class SimulatedFeliCaTag: SimulatedTag, NFCFeliCaTag {
         return Data(answer.bytes.dropFirst())
     }
 
-    // NDEF over FeliCa (Type 3) is not simulated: the calls say so instead of guessing.
-    public func queryNDEFStatus() async throws -> (NFCNDEFStatus, Int) { throw Self.noType3 }
-    public func readNDEF() async throws -> NFCNDEFMessage { throw Self.noType3 }
-    public func writeNDEF(_ ndefMessage: NFCNDEFMessage) async throws { throw Self.noType3 }
-    public func writeLock() async throws { throw Self.noType3 }
-    static var noType3: NFCReaderError { NFCReaderError(.readerErrorUnsupportedFeature, message: "NDEF on FeliCa (Type 3) is not simulated by the kit") }
+    // NDEF: the NFC Forum Type 3 mapping. The Attribute Information Block is block 0 of the
+    // NDEF service (read 000B, write 0009); the message follows in blocks 1…, read Nbr and
+    // written Nbw blocks at a time, the AIB's WriteF set while the write is under way.
+    static let ndefRead: UInt16 = 0x000B
+    static let ndefWrite: UInt16 = 0x0009
+
+    private func readBlocks(_ blocks: Range<Int>) throws -> [[UInt8]] {
+        let command = FeliCaCommand.readWithoutEncryption(idm: idm, services: [FeliCaServiceCode(Self.ndefRead)],
+                                                          blocks: blocks.map { FeliCaBlockListElement(serviceOrder: 0, blockNumber: UInt16($0)) })
+        guard case .readWithoutEncryption(_, let status, let data) = try exchange(command), status.isSuccess else {
+            throw NFCReaderError(.readerTransceiveErrorTagResponseError, message: "the NDEF service could not be read")
+        }
+        return data
+    }
+
+    private func writeBlocks(_ first: Int, _ data: [[UInt8]]) throws {
+        let command = FeliCaCommand.writeWithoutEncryption(idm: idm, services: [FeliCaServiceCode(Self.ndefWrite)],
+                                                           blocks: data.indices.map { FeliCaBlockListElement(serviceOrder: 0, blockNumber: UInt16(first + $0)) },
+                                                           data: data.flatMap { $0 })
+        guard case .writeWithoutEncryption(_, let status) = try exchange(command), status.isSuccess else {
+            throw NFCReaderError(.ndefReaderSessionErrorTagUpdateFailure, message: "the NDEF service refused a write")
+        }
+    }
+
+    /// The AIB, nil when the card has no Type 3 NDEF service (or its checksum is wrong).
+    private func attributeBlock() throws -> Type3AttributeInformationBlock? {
+        let command = FeliCaCommand.readWithoutEncryption(idm: idm, services: [FeliCaServiceCode(Self.ndefRead)],
+                                                          blocks: [FeliCaBlockListElement(serviceOrder: 0, blockNumber: 0)])
+        guard case .readWithoutEncryption(_, let status, let data) = try exchange(command), status.isSuccess, let block = data.first,
+              let aib = try? Type3AttributeInformationBlock.decode(block), aib.checksumIsValid else { return nil }
+        return aib
+    }
+
+    public func queryNDEFStatus() async throws -> (NFCNDEFStatus, Int) {
+        try ready()
+        guard let aib = try attributeBlock() else { return (.notSupported, 0) }
+        return (aib.isReadOnly ? .readOnly : .readWrite, Int(aib.nmaxb) * FeliCaBlockListElement.blockSize)
+    }
+
+    public func readNDEF() async throws -> NFCNDEFMessage {
+        try ready()
+        guard let aib = try attributeBlock(), !aib.isWriting else {
+            throw NFCReaderError(.readerTransceiveErrorTagResponseError, message: "no complete Type 3 NDEF data")
+        }
+        let size = FeliCaBlockListElement.blockSize
+        let count = (Int(aib.ln) + size - 1) / size
+        var bytes: [UInt8] = []
+        var next = 1
+        while next <= count {
+            let n = min(max(1, Int(aib.nbr)), count - next + 1)
+            bytes += try readBlocks(next..<next + n).flatMap { $0 }
+            next += n
+        }
+        guard let message = try? NDEFMessage(strict: Array(bytes.prefix(Int(aib.ln)))) else {
+            throw NFCReaderError(.readerTransceiveErrorTagResponseError, message: "the NDEF message is malformed")
+        }
+        return NFCNDEFMessage(message)
+    }
+
+    public func writeNDEF(_ ndefMessage: NFCNDEFMessage) async throws {
+        try ready()
+        guard !ndefMessage.records.isEmpty, let encoded = ndefMessage.encoded else {
+            throw NFCReaderError(.ndefReaderSessionErrorZeroLengthMessage, message: "an empty message")
+        }
+        guard var aib = try attributeBlock() else { throw NFCReaderError(.ndefReaderSessionErrorTagNotWritable, message: "no Type 3 NDEF service") }
+        guard !aib.isReadOnly else { throw NFCReaderError(.ndefReaderSessionErrorTagNotWritable, message: "the AIB says read-only") }
+        let size = FeliCaBlockListElement.blockSize
+        guard encoded.count <= Int(aib.nmaxb) * size else {
+            throw NFCReaderError(.ndefReaderSessionErrorTagSizeTooSmall, message: "\(encoded.count) bytes do not fit \(Int(aib.nmaxb) * size)")
+        }
+        aib.writeF = 0x0F
+        try writeBlocks(0, [aib.withComputedChecksum.bytes])
+        let padded = encoded + [UInt8](repeating: 0, count: (size - encoded.count % size) % size)
+        let blocks = stride(from: 0, to: padded.count, by: size).map { Array(padded[$0..<$0 + size]) }
+        var next = 0
+        while next < blocks.count {
+            let n = min(max(1, Int(aib.nbw)), blocks.count - next)
+            try writeBlocks(1 + next, Array(blocks[next..<next + n]))
+            next += n
+        }
+        aib.writeF = 0x00
+        aib.ln = UInt32(encoded.count)
+        try writeBlocks(0, [aib.withComputedChecksum.bytes])
+    }
+
+    public func writeLock() async throws {
+        throw NFCReaderError(.readerErrorUnsupportedFeature, message: "writeLock is not simulated for FeliCa")
+    }
 }

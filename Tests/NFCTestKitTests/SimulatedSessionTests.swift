@@ -218,7 +218,28 @@ final class Probe: NFCTagReaderSessionDelegate {
         // An unknown service: status flags, not an error.
         let (sf1, sf2, blocks) = try await card.readWithoutEncryption(serviceCodeList: [Data([0x0B, 0x99])], blockList: [Data([0x80, 0x00])])
         #expect(sf1 == 0x01 && sf2 != 0 && blocks.isEmpty)
-        await #expect(throws: NFCReaderError(.readerErrorUnsupportedFeature)) { try await card.readNDEF() }
+        #expect(try await card.queryNDEFStatus().0 == .notSupported)
+    }
+
+    @Test func type3NDEFOnAFeliCaLiteS() async throws {
+        let probe = Probe()
+        let s = try session("felica-lite-s", .iso18092, probe, systemCodes: ["12FC"])
+        s.begin()
+        guard let tag = await probe.tag(), case .feliCa(let card) = tag else { Issue.record("no card"); return }
+        try await s.connect(to: tag)
+        let (status, capacity) = try await card.queryNDEFStatus()
+        #expect(status == .readWrite && capacity > 0)
+        let before = try await card.readNDEF()
+        #expect(before.records.first.map { String(decoding: $0.type, as: UTF8.self) } == "U")
+        let message = NFCNDEFMessage(records: [NFCNDEFPayload.wellKnownTypeTextPayload(string: String(repeating: "Type 3 ", count: 20), locale: Locale(identifier: "en"))!])
+        try await card.writeNDEF(message)
+        #expect(try await card.readNDEF() == message)
+        await #expect(throws: NFCReaderError(.ndefReaderSessionErrorTagSizeTooSmall)) {
+            try await card.writeNDEF(NFCNDEFMessage(records: [NFCNDEFPayload(format: .media, type: Data("a/b".utf8), identifier: Data(), payload: Data(count: 4096))]))
+        }
+        for case .frame(let f) in Dissector.dissect(s.frames) {
+            #expect(!f.summary.contains("unknown") && !f.summary.contains("malformed"), "\(f.number): \(f.summary)")
+        }
     }
 
     @Test func infoPlistErrors() {
