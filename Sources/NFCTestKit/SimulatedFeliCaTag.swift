@@ -197,7 +197,13 @@ public final class SimulatedFeliCaTag: SimulatedTag, NFCFeliCaTag {
         try writeBlocks(0, [aib.withComputedChecksum.bytes])
     }
 
+    /// The Type 3 procedure: the AIB's RWFlag to 00 (read-only). The card's own write
+    /// protection (a FeliCa Lite-S MC block) is not touched.
     public func writeLock() async throws {
-        throw NFCReaderError(.readerErrorUnsupportedFeature, message: "writeLock is not simulated for FeliCa")
+        try ready()
+        guard var aib = try attributeBlock() else { throw NFCReaderError(.ndefReaderSessionErrorTagNotWritable, message: "no Type 3 NDEF service") }
+        guard !aib.isReadOnly else { throw NFCReaderError(.ndefReaderSessionErrorTagNotWritable, message: "already read-only") }
+        aib.rwFlag = 0x00
+        try writeBlocks(0, [aib.withComputedChecksum.bytes])
     }
 }

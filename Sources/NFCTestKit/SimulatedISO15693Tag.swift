@@ -204,7 +204,21 @@ public final class SimulatedISO15693Tag: SimulatedTag, NFCISO15693Tag {
         }
     }
 
+    /// The NFC Forum procedure for read-only: the CC's write access to "never", then every block
+    /// of the CC and the data area locked.
     public func writeLock() async throws {
-        throw NFCReaderError(.readerErrorUnsupportedFeature, message: "writeLock is not simulated for ISO 15693 tags")
+        let (layout, head, blockSize) = try await memoryLayout(walk: false)
+        guard var cc = layout.capabilityContainer, cc.isNDEF else {
+            throw NFCReaderError(.ndefReaderSessionErrorTagNotWritable, message: "the tag is not formatted for NDEF (no CC)")
+        }
+        guard cc.writeAccess == .always else { throw NFCReaderError(.ndefReaderSessionErrorTagNotWritable, message: "already read-only") }
+        cc.versionAndAccess |= 0x03
+        var first = Array(head.prefix(blockSize))
+        first.replaceSubrange(0..<min(blockSize, cc.length), with: cc.bytes.prefix(blockSize))
+        try await writeSingleBlock(requestFlags: Self.ndefFlags, blockNumber: 0, dataBlock: Data(first))
+        let blocks = (cc.length + cc.dataAreaSize + blockSize - 1) / blockSize
+        for block in 0..<min(blocks, 256) {
+            try await lockBlock(requestFlags: Self.ndefFlags, blockNumber: UInt8(block))
+        }
     }
 }

@@ -8,11 +8,14 @@ public final class SimulatedMiFareTag: SimulatedTag, NFCMiFareTag {
     public let identifier: Data
     public let historicalBytes: Data?
     var isoDEP: ISODEPLink?
+    /// The chip, from GET_VERSION during discovery: where its dynamic lock bytes are.
+    let model: Type2TagModel?
 
     init(session: SimulatedTagReaderSession, air: SimulatedAir, activation: ISO14443AActivation, family: NFCMiFareFamily) {
         mifareFamily = family
         identifier = Data(activation.uid)
         historicalBytes = activation.ats.map { Data($0.historicalBytes) }
+        model = activation.version.flatMap { Type2TagModel(version: $0) }
         isoDEP = activation.ats.map { ISODEPLink(frameSize: ISO14443ACommand.frameSize(forIndex: ($0.t0 ?? 0x02) & 0x0F)) }
         super.init(session: session, air: air)
     }
@@ -59,8 +62,12 @@ public final class SimulatedMiFareTag: SimulatedTag, NFCMiFareTag {
         try Type2NDEF(tag: self).write(ndefMessage)
     }
 
+    /// Type 2 only: ISO-DEP cards have no standard way to lock their NDEF file.
     public func writeLock() async throws {
-        throw NFCReaderError(.readerErrorUnsupportedFeature, message: "writeLock is not simulated for this tag type")
+        guard isoDEP == nil else {
+            throw NFCReaderError(.readerErrorUnsupportedFeature, message: "writeLock on an ISO-DEP card is not simulated (no NFC Forum procedure)")
+        }
+        try Type2NDEF(tag: self).lock()
     }
 
     func apdu(_ apdu: NFCISO7816APDU) throws -> (Data, UInt8, UInt8) {
@@ -122,6 +129,30 @@ struct Type2NDEF {
         return NFCNDEFMessage(ndef.result.message)
     }
 
+    private func write(page: Int, _ bytes: [UInt8]) throws {
+        let answer = try tag.send(Type2Command.write(page: UInt8(page), data: bytes).encode())
+        guard answer.lastByteBits == 4, Type2Acknowledgement(nibble: answer.bytes.first ?? 0) == .ack else {
+            throw NFCReaderError(.ndefReaderSessionErrorTagUpdateFailure, message: "WRITE \(page) was refused")
+        }
+    }
+
+    /// The NFC Forum procedure for read-only: the CC's write access to 0F, then every static and
+    /// dynamic lock bit set (the lock bytes are OR-ed in by the chip).
+    func lock() throws {
+        guard let (cc, head) = try capabilityContainer() else {
+            throw NFCReaderError(.ndefReaderSessionErrorTagNotWritable, message: "no NDEF capability container")
+        }
+        guard cc.writeAccess == .granted else { throw NFCReaderError(.ndefReaderSessionErrorTagNotWritable, message: "already read-only") }
+        var locked = cc
+        locked.access = cc.access & 0xF0 | 0x0F
+        try write(page: Type2Memory.capabilityContainerRange.lowerBound / 4, locked.bytes)
+        // Page 2 is BCC1, the internal byte (both ignored by a WRITE) and the two static lock bytes.
+        let lockPage = Type2Memory.HeaderLayout.staticLock.offset / 4
+        try write(page: lockPage, Array(head[lockPage * 4..<Type2Memory.HeaderLayout.staticLock.offset])
+                  + [UInt8](repeating: 0xFF, count: Type2Memory.HeaderLayout.staticLock.width))
+        if let page = tag.model?.memoryMap.dynamicLockPage { try write(page: page, [0xFF, 0xFF, 0xFF, 0x00]) }
+    }
+
     func write(_ message: NFCNDEFMessage) throws {
         guard !message.records.isEmpty, let encoded = message.encoded else {
             throw NFCReaderError(.ndefReaderSessionErrorZeroLengthMessage, message: "an empty message")
@@ -140,10 +171,7 @@ struct Type2NDEF {
         let used = 2 + (encoded.count > 0xFE ? 2 : 0) + encoded.count + 1
         let lastPage = (Type2Memory.dataAreaStart + min(used, cc.dataAreaSize) + 3) / 4
         for page in (Type2Memory.dataAreaStart / 4)..<lastPage {
-            let answer = try tag.send(Type2Command.write(page: UInt8(page), data: Array(image[page * 4..<page * 4 + 4])).encode())
-            guard answer.lastByteBits == 4, Type2Acknowledgement(nibble: answer.bytes.first ?? 0) == .ack else {
-                throw NFCReaderError(.ndefReaderSessionErrorTagUpdateFailure, message: "WRITE \(page) was refused")
-            }
+            try write(page: page, Array(image[page * 4..<page * 4 + 4]))
         }
     }
 }

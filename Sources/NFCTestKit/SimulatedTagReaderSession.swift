@@ -9,6 +9,8 @@ struct ISO14443AActivation {
     var sak: SAK
     var uid: [UInt8]
     var ats: ATS?
+    /// GET_VERSION's answer on a Type 2 tag (nil when it NAKed).
+    var version: [UInt8]?
 }
 
 /// `NFCTagReaderSession` in software: discovery as Core NFC does it on air (REQA, anticollision,
@@ -225,7 +227,12 @@ public final class SimulatedTagReaderSession: NFCTagReaderSession {
             // GET_VERSION tells the Ultralight family; a tag that NAKs it is back in IDLE and
             // is activated again.
             let version = try? air.transceive(Type2Command.getVersion.encode(), fromApp: false)
-            if version?.lastByteBits != 8 { guard let again = activate14443A(air) else { return nil }; activation = again }
+            if version?.lastByteBits != 8 {
+                guard let again = activate14443A(air) else { return nil }
+                activation = again
+            } else {
+                activation.version = version?.bytes
+            }
             return SimulatedMiFareTag(session: self, air: air, activation: activation, family: .ultralight)
         }
         let rats = ISO14443ACommand.rats(fsdi: 8, cid: 0).encode()

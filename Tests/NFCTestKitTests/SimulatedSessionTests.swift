@@ -242,6 +242,37 @@ final class Probe: NFCTagReaderSessionDelegate {
         }
     }
 
+    @Test func writeLockMakesEachTagTypeReadOnly() async throws {
+        for (model, polling, codes) in [("ntag215", PollingOption.iso14443, [String]()), ("slix2", .iso15693, []), ("felica-lite-s", .iso18092, ["12FC"])] {
+            let probe = Probe()
+            let s = try session(model, polling, probe, systemCodes: codes)
+            s.begin()
+            guard let tag = await probe.tag() else { Issue.record("no \(model)"); continue }
+            try await s.connect(to: tag)
+            let ndef = tag.base
+            #expect(try await ndef.queryNDEFStatus().0 == .readWrite, "\(model)")
+            try await ndef.writeLock()
+            #expect(try await ndef.queryNDEFStatus().0 == .readOnly, "\(model)")
+            let message = NFCNDEFMessage(records: [NFCNDEFPayload.wellKnownTypeURIPayload(string: "https://example.com")!])
+            await #expect(throws: NFCReaderError(.ndefReaderSessionErrorTagNotWritable)) { try await ndef.writeNDEF(message) }
+            // The chip itself refuses writes now, not only the CC.
+            switch tag {
+            case .miFare(let t):
+                await #expect(throws: NFCReaderError(.readerTransceiveErrorTagResponseError, details: [NFCReaderError.miFareNAKKey: 0])) {
+                    try await t.sendMiFareCommand(commandPacket: Data([0xA2, 0x04, 1, 2, 3, 4]))
+                }
+            case .iso15693(let t):
+                do {
+                    try await t.writeSingleBlock(requestFlags: [.highDataRate, .address], blockNumber: 1, dataBlock: Data([1, 2, 3, 4]))
+                    Issue.record("a locked block was written")
+                } catch let e as NFCReaderError {
+                    #expect(e.iso15693ErrorCode == 0x12, "\(e)")
+                }
+            default: break
+            }
+        }
+    }
+
     @Test func infoPlistErrors() {
         #expect(throws: ReaderEntitlements.PlistError.self) { try ReaderEntitlements(infoPlist: Data("not a plist".utf8)) }
         let bad = """
