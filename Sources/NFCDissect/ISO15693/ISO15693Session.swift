@@ -5,6 +5,9 @@ import NFCCore
 struct ISO15693BlockStore {
     struct Block {
         var data: [UInt8]
+        /// What the block held when the session first read it, before any write of the session:
+        /// the state a tag rebuilt for replay starts from.
+        var initial: [UInt8]?
         var written = false
         var read = false
         /// From a security status byte, Get Multiple Block Security Status or Lock Block.
@@ -26,6 +29,7 @@ struct ISO15693BlockStore {
     mutating func storeRead(block: Int, data: [UInt8], securityStatus: UInt8?, frame: Int) -> [UInt8]? {
         var b = blocks[block] ?? Block(data: data, frame: frame)
         let mismatch = b.written && b.data != data ? b.data : nil
+        if !b.written && b.initial == nil { b.initial = data }
         b.data = data
         b.read = true
         b.frame = frame

@@ -57,12 +57,13 @@ final class Bench {
         }
     }
 
-    /// The recorded trace equals the committed cassette `name` (NFCTESTKIT_RECORD=1 rewrites it).
-    func expectEqualsCassette(_ name: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+    /// The recorded trace equals the committed cassette `name` (NFCTESTKIT_RECORD=1 rewrites it):
+    /// one of this package's, or with `inTraces` one of the repository's Traces/.
+    func expectEqualsCassette(_ name: String, inTraces: Bool = false, sourceLocation: SourceLocation = #_sourceLocation) throws {
         let recorded = try Data(contentsOf: traceURL)
-        let committed = Paths.cassette(name)
+        let committed = inTraces ? Paths.trace(name + ".nfctrace") : Paths.cassette(name)
         if ProcessInfo.processInfo.environment["NFCTESTKIT_RECORD"] == "1" {
-            try FileManager.default.createDirectory(at: Paths.cassettes, withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(at: committed.deletingLastPathComponent(), withIntermediateDirectories: true)
             try recorded.write(to: committed)
         }
         let expected = try Data(contentsOf: committed)
@@ -73,7 +74,6 @@ final class Bench {
 extension SimulatedTagSource {
     static func traceFile(_ name: String) -> SimulatedTagSource { .trace(Paths.trace(name)) }
     static func cassetteFile(_ name: String) -> SimulatedTagSource { .cassette(Paths.trace(name)) }
-    static func kitCassette(_ name: String) -> SimulatedTagSource { .cassette(Paths.cassette(name)) }
 }
 
 /// Runs `flow` in a session on `bench` with the app's reader class.
