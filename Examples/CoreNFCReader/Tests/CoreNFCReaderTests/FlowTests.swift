@@ -158,6 +158,12 @@ import Testing
         #expect(await failure(bench, .iso15693, ISO15693Format.readMessage) == .notFormatted)
     }
 
+    /// Core NFC's own writeNDEF on a tag with no CC: "tag not writable" (400).
+    @Test func writeNDEFWithoutACCIsNotWritable() async throws {
+        let bench = Bench(.model("iso15693-st25dv04k"), trace: "iso15693-write-no-cc")
+        #expect(await failure(bench, .iso15693) { try await $0.base.writeNDEF(Self.message) } == .reader(code: 400))
+    }
+
     @Test func writtenMessageReadsBack() async throws {
         let tag = try SimulatedTagSource.model("slix2").makeTag()
         for (n, trace) in ["iso15693-write", "iso15693-read"].enumerated() {
