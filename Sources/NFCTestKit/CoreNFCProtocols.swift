@@ -247,6 +247,33 @@ extension NFCISO15693Tag {
     public func writeDSFID(requestFlags: RequestFlag, dsfid: UInt8, completionHandler: @escaping (Error?) -> Void) {
         complete({ try await self.writeDSFID(requestFlags: requestFlags, dsfid: dsfid) }) { completionHandler($0.error) }
     }
+    public func writeMultipleBlocks(requestFlags: RequestFlag, blockRange: NSRange, dataBlocks: [Data], completionHandler: @escaping (Error?) -> Void) {
+        complete({ try await self.writeMultipleBlocks(requestFlags: requestFlags, blockRange: blockRange, dataBlocks: dataBlocks) }) { completionHandler($0.error) }
+    }
+    public func lockAFI(requestFlags: RequestFlag, completionHandler: @escaping (Error?) -> Void) {
+        complete({ try await self.lockAFI(requestFlags: requestFlags) }) { completionHandler($0.error) }
+    }
+    public func lockDFSID(requestFlags: RequestFlag, completionHandler: @escaping (Error?) -> Void) {
+        complete({ try await self.lockDFSID(requestFlags: requestFlags) }) { completionHandler($0.error) }
+    }
+    public func stayQuiet(completionHandler: @escaping (Error?) -> Void) {
+        complete({ try await self.stayQuiet() }) { completionHandler($0.error) }
+    }
+    public func getMultipleBlockSecurityStatus(requestFlags: RequestFlag, blockRange: NSRange, completionHandler: @escaping ([NSNumber], Error?) -> Void) {
+        complete({ try await self.getMultipleBlockSecurityStatus(requestFlags: requestFlags, blockRange: blockRange) }) { completionHandler((try? $0.get()) ?? [], $0.error) }
+    }
+    public func extendedReadSingleBlock(requestFlags: RequestFlag, blockNumber: Int, completionHandler: @escaping (Data, Error?) -> Void) {
+        complete({ try await self.extendedReadSingleBlock(requestFlags: requestFlags, blockNumber: blockNumber) }) { completionHandler((try? $0.get()) ?? Data(), $0.error) }
+    }
+    public func extendedWriteSingleBlock(requestFlags: RequestFlag, blockNumber: Int, dataBlock: Data, completionHandler: @escaping (Error?) -> Void) {
+        complete({ try await self.extendedWriteSingleBlock(requestFlags: requestFlags, blockNumber: blockNumber, dataBlock: dataBlock) }) { completionHandler($0.error) }
+    }
+    public func extendedLockBlock(requestFlags: RequestFlag, blockNumber: Int, completionHandler: @escaping (Error?) -> Void) {
+        complete({ try await self.extendedLockBlock(requestFlags: requestFlags, blockNumber: blockNumber) }) { completionHandler($0.error) }
+    }
+    public func extendedReadMultipleBlocks(requestFlags: RequestFlag, blockRange: NSRange, completionHandler: @escaping ([Data], Error?) -> Void) {
+        complete({ try await self.extendedReadMultipleBlocks(requestFlags: requestFlags, blockRange: blockRange) }) { completionHandler((try? $0.get()) ?? [], $0.error) }
+    }
     public func customCommand(requestFlags: RequestFlag, customCommandCode: Int, customRequestParameters: Data,
                               completionHandler: @escaping (Data, Error?) -> Void) {
         complete({ try await self.customCommand(requestFlags: requestFlags, customCommandCode: customCommandCode,

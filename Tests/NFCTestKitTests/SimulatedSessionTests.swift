@@ -159,6 +159,26 @@ final class Probe: NFCTagReaderSessionDelegate {
         #expect(count == 16 && onQueue == 7)
     }
 
+    @Test func iso15693CompletionHandlers() async throws {
+        let probe = Probe()
+        let s = try session("slix2", .iso15693, probe)
+        s.begin()
+        guard let tag = await probe.tag(), case .iso15693(let v) = tag else { Issue.record("no tag"); return }
+        try await s.connect(to: tag)
+        let (blockSize, total): (Int, Int) = await withCheckedContinuation { c in
+            v.getSystemInfo(requestFlags: [.highDataRate, .address]) { _, _, size, count, _, _ in c.resume(returning: (size, count)) }
+        }
+        #expect(blockSize == 4 && total == 80)
+        let blocks: [Data] = await withCheckedContinuation { c in
+            v.readMultipleBlocks(requestFlags: [.highDataRate, .address], blockRange: NSRange(location: 0, length: 3)) { d, _ in c.resume(returning: d) }
+        }
+        #expect(blocks.count == 3 && blocks.allSatisfy { $0.count == 4 })
+        let status: [NSNumber] = await withCheckedContinuation { c in
+            v.getMultipleBlockSecurityStatus(requestFlags: [.highDataRate, .address], blockRange: NSRange(location: 0, length: 2)) { d, _ in c.resume(returning: d) }
+        }
+        #expect(status.count == 2)
+    }
+
     @Test func sessionTimeLimit() async throws {
         let probe = Probe()
         let s = try session("ntag215", .iso14443, probe, limits: SimulatedLimits(session: 60, connection: 5))
