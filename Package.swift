@@ -85,7 +85,7 @@ let package = Package(
             dependencies: ["NFCCore", "NFCCapture", "NFCDissect", "NFCEmulator", "NFCFuzz", "NFCFuzzTargets"],
             exclude: ["FuzzRegressions"]
         ),
-        .testTarget(name: "NFCTestKitTests", dependencies: ["NFCCore", "NFCCapture", "NFCDissect", "NFCEmulator", "NFCTestKit"],
+        .testTarget(name: "NFCTestKitTests", dependencies: ["NFCCore", "NFCCrypto", "NFCCapture", "NFCDissect", "NFCEmulator", "NFCTestKit"],
                     swiftSettings: [.swiftLanguageMode(.v5)]),
         // Runs the built `nfctrace` binary: exit codes, stdin/stdout, messages.
         .testTarget(name: "NFCTraceCLITests", dependencies: ["nfctrace"], exclude: ["Python"]),

@@ -141,8 +141,11 @@ public final class SimulatedTagReaderSession: NFCTagReaderSession {
         if let air {
             // A 14443-A tag still active is halted before the field goes, as Core NFC does;
             // one that just NAKed is back in IDLE and gets no HLTA.
-            if air.technology == .iso14443a, connectedObject != nil, air.present, !lastAnswerFailed {
-                _ = try? air.transceive(ISO14443ACommand.hlta.encode().bytes, fromApp: false)
+            if air.technology == .iso14443a, let tag = connectedObject, air.present, !lastAnswerFailed {
+                // An ISO-DEP card is left with S(DESELECT), a Type 2 tag with HLTA.
+                let isoDEP = (tag as? SimulatedMiFareTag)?.isoDEP != nil || tag is SimulatedISO7816Tag
+                let goodbye = isoDEP ? ISODEPFrame(.s(kind: .deselect, cidFollows: false)).encode() : ISO14443ACommand.hlta.encode().bytes
+                _ = try? air.transceive(goodbye, fromApp: false)
             }
             air.fieldOff()
         }

@@ -48,7 +48,7 @@ public enum DESFire {
         public static let recordCount = FieldLayout(4, 3, "3-byte record count, LSB first (0: all)")
     }
 
-    static func littleEndian(_ b: ArraySlice<UInt8>) -> Int { b.reversed().reduce(0) { $0 << 8 | Int($1) } }
+    public static func littleEndian(_ b: ArraySlice<UInt8>) -> Int { b.reversed().reduce(0) { $0 << 8 | Int($1) } }
 
     /// An AID as people write it (most significant byte first): `5A 4F 49 D3` selects `D3494F`.
     public static func aid(_ data: [UInt8]) -> UInt32? {

@@ -59,13 +59,20 @@ public struct UltralightKey: Sendable, Hashable {
 /// MIFARE Ultralight C / Ultralight AES mutual authentication, for the tag, the reader and an
 /// observer of both (MF0ICU2 §7.5.5; protocols-wave2.md): reader `1A keyNo`; tag `AF` ek(RndB);
 /// reader `AF` ek(RndA ‖ RndB′); tag `00` ek(RndA′), where ′ is a rotation left by one byte.
+///
+/// MIFARE DESFire EV1's AUTHENTICATE AES (`AA keyNo`) is the same three passes with AES and the
+/// IV chained as Ultralight C chains it (`chainsIV`), so the DESFire card uses this type too.
 public struct UltralightAuthentication: Sendable {
     public let kind: UltralightCipherKind
     public let cipher: any BlockCipher
+    /// Whether each message's IV is the last cipher block before it (Ultralight C, DESFire) or
+    /// zero (Ultralight AES).
+    public let chainsIV: Bool
 
-    public init(kind: UltralightCipherKind, cipher: any BlockCipher) {
+    public init(kind: UltralightCipherKind, cipher: any BlockCipher, chainsIV: Bool? = nil) {
         self.kind = kind
         self.cipher = cipher
+        self.chainsIV = chainsIV ?? kind.chainsIV
     }
 
     /// The Ultralight C authentication with a 16-byte key (K1 ‖ K2).
@@ -76,10 +83,10 @@ public struct UltralightAuthentication: Sendable {
     var zeroIV: [UInt8] { [UInt8](repeating: 0, count: kind.blockSize) }
 
     /// The IV of the reader's message.
-    func readerIV(ekRndB: [UInt8]) -> [UInt8] { kind.chainsIV ? ekRndB : zeroIV }
+    func readerIV(ekRndB: [UInt8]) -> [UInt8] { chainsIV ? ekRndB : zeroIV }
 
     /// The IV of the tag's answer.
-    func tagIV(readerMessage: [UInt8]) -> [UInt8] { kind.chainsIV ? Array(readerMessage.suffix(kind.blockSize)) : zeroIV }
+    func tagIV(readerMessage: [UInt8]) -> [UInt8] { chainsIV ? Array(readerMessage.suffix(kind.blockSize)) : zeroIV }
 
     public static func rotated(_ b: [UInt8]) -> [UInt8] { b.isEmpty ? b : Array(b.dropFirst()) + [b[0]] }
 

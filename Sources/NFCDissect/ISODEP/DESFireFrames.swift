@@ -90,9 +90,26 @@ enum DESFireFrames {
                 fields.append(Field("desfire.mac", "MAC", "8 bytes (the file is MACed; not checked: no session key)"))
             } else if let n = apdu.data.first, let f = app.desfireFiles[n], f.communication & 0x03 == 0x03 {
                 ctx.summary = "\(joined.count) bytes enciphered, \(DESFire.statusName(status))"
+            } else {
+                plainData(joined, status, &ctx, &fields)
             }
+        case 0xBB, 0xAB:
+            plainData(joined, status, &ctx, &fields)
+        case 0x6C where joined.count == DESFire.Layout.value.width:
+            let value = Int32(bitPattern: UInt32(DESFire.littleEndian(joined[...])))
+            ctx.summary = "value \(value), \(DESFire.statusName(status))"
+            fields.append(Field("desfire.value", "Value", "\(value)"))
         default:
             break
         }
+    }
+
+    /// Data of a plain file: its bytes, and the text they hold when they read as text (the
+    /// Shift_JIS reading FeliCa blocks get, which covers ASCII).
+    static func plainData(_ data: [UInt8], _ status: UInt8, _ ctx: inout FrameContext, _ fields: inout [Field]) {
+        guard !data.isEmpty else { return }
+        let text = ShiftJIS.text(inBlock: data)
+        if let text { ctx.summary = "\(data.count) bytes \(JSONText.quoted(text)), \(DESFire.statusName(status))" }
+        fields.append(Field("desfire.data", "Data (plain)", text.map(JSONText.quoted) ?? Hex.string(data)))
     }
 }
