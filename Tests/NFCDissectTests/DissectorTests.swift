@@ -103,6 +103,23 @@ func sessions(_ events: [DissectionEvent]) -> [SessionSummary] {
         #expect(shown[9].fields.first(key: "apdu.response_data")?.children.first?.children.first?.value == "47 61 73 90 01 01 01 19 (shown: --show-secrets)")
     }
 
+    // Issue 20: the CDOL1 a record gives is what GENERATE AC's data is read against; the first
+    // GENERATE AC sends CDOL1's values, P1 asks for the cryptogram.
+    @Test func generateACIsReadAgainstTheRecordsCDOL1() {
+        let iso: [Frame] = [
+            R("26", bits: 7), T("04 00"), R("93 20"), T("01 02 03 04 04"), R("93 70 01 02 03 04 04", crc: true), T("20", crc: true),
+            R("E0 80", crc: true), T("06 75 77 81 02 80", crc: true),
+            R("02 00 B2 01 0C 00", crc: true), T("02 70 0B 8C 09 9F 02 06 9F 37 04 9F 6C 02 90 00", crc: true),
+            R("03 80 AE 80 00 0C 00 00 00 00 02 50 12 34 56 78 80 80 00", crc: true), T("03 69 85", crc: true),
+        ]
+        let d = frames(Dissector.dissect(iso))
+        #expect(d[10].summary.hasSuffix(": ARQC (go online)"), "\(d[10].summary)")
+        let values = d[10].fields.first(key: "emv.dol_values")
+        #expect(values?.label == "Values (CDOL1)")
+        #expect(values?.children.map(\.value) == ["00 00 00 00 02 50", "12 34 56 78", "80 80: online PIN required, consumer device CVM performed"])
+        #expect(values?.children.first?.range == 6..<12, "placed in the frame, after the PCB and the APDU header")
+    }
+
     @Test func versionNamesTheModelAndDrivesTheMemoryMap() {
         let events = Dissector.dissect(activation + getVersion + [R("30 84", crc: true), T("00 05 00 00 00 00 00 00 00 00 00 00 00 00 00 00", crc: true)])
         let d = frames(events)

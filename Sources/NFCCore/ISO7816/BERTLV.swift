@@ -50,18 +50,14 @@ public struct BERTLV: Sendable, Equatable {
                 i += 1
                 continue
             }
-            // Tag: one byte, or more when b5…b1 are all set; each further byte with b8 set says
-            // another follows.
             let tagStart = i
-            var tag = UInt32(bytes[i])
-            i += 1
-            if tag & 0x1F == 0x1F {
-                repeat {
-                    guard i < r.upperBound else { return (objects, DecodeError(offset: i, expected: "the next byte of tag \(Hex.value(tag, digits: 2 * (i - tagStart)))", found: "end of data")) }
-                    guard i - tagStart < 4 else { return (objects, DecodeError(offset: i, expected: "a tag of at most 4 bytes", found: "a longer one")) }
-                    tag = tag << 8 | UInt32(bytes[i])
-                    i += 1
-                } while bytes[i - 1] & 0x80 != 0
+            let tag: UInt32
+            switch readTag(bytes, at: i, end: r.upperBound) {
+            case .success(let t):
+                tag = t.tag
+                i = t.next
+            case .failure(let e):
+                return (objects, e)
             }
             let lengthStart = i
             guard i < r.upperBound else { return (objects, DecodeError(offset: i, expected: "the length of tag \(Hex.value(tag, digits: 2 * (i - tagStart)))", found: "end of data")) }
@@ -97,6 +93,24 @@ public struct BERTLV: Sendable, Equatable {
             i += length
         }
         return (objects, nil)
+    }
+
+    /// The tag at `start` and the index after it: one byte, or more when b5…b1 are all set, each
+    /// further byte with b8 set saying another follows; at most 4 bytes. (Data object lists are
+    /// tags without values, so they read tags here too.)
+    public static func readTag(_ bytes: [UInt8], at start: Int, end: Int) -> Result<(tag: UInt32, next: Int), DecodeError> {
+        var i = start
+        var tag = UInt32(bytes[i])
+        i += 1
+        if tag & 0x1F == 0x1F {
+            repeat {
+                guard i < end else { return .failure(DecodeError(offset: i, expected: "the next byte of tag \(Hex.value(tag, digits: 2 * (i - start)))", found: "end of data")) }
+                guard i - start < 4 else { return .failure(DecodeError(offset: i, expected: "a tag of at most 4 bytes", found: "a longer one")) }
+                tag = tag << 8 | UInt32(bytes[i])
+                i += 1
+            } while bytes[i - 1] & 0x80 != 0
+        }
+        return .success((tag, i))
     }
 
     /// The encoding of a tag, length and value (the emulators and fuzz shapes build with it).

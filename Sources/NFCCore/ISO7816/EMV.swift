@@ -47,9 +47,87 @@ public enum EMV {
         return masked
     }
 
-    /// What some EMV values mean, for the TLV tree: the AFL's entries and the cryptogram type.
+    /// One entry of a data object list (PDOL `9F38`, CDOL1 `8C`, CDOL2 `8D`, DDOL `9F49`): a tag
+    /// and the length of the value the terminal sends for it (protocols-wave2.md §6.1).
+    public struct DataObjectListEntry: Sendable, Hashable {
+        public var tag: UInt32
+        public var length: Int
+        public var tagHex: String
+        public init(tag: UInt32, length: Int, tagHex: String) {
+            self.tag = tag
+            self.length = length
+            self.tagHex = tagHex
+        }
+    }
+
+    /// The entries of a data object list: tags without values, each followed by a one-byte
+    /// length. Nil when the list is damaged.
+    public static func dataObjectList(_ bytes: [UInt8]) -> [DataObjectListEntry]? {
+        var out: [DataObjectListEntry] = []
+        var i = 0
+        while i < bytes.count {
+            guard case .success(let t) = BERTLV.readTag(bytes, at: i, end: bytes.count), t.next < bytes.count else { return nil }
+            out.append(DataObjectListEntry(tag: t.tag, length: Int(bytes[t.next]), tagHex: Hex.value(t.tag, digits: 2 * (t.next - i))))
+            i = t.next + 1
+        }
+        return out
+    }
+
+    /// Where each entry's value sits in the values a terminal sent for `list`, in order; nil when
+    /// the values are not exactly as long as the list asks.
+    public static func values(_ data: [UInt8], for list: [DataObjectListEntry]) -> [(entry: DataObjectListEntry, range: Range<Int>)]? {
+        var at = 0
+        var out: [(entry: DataObjectListEntry, range: Range<Int>)] = []
+        for e in list {
+            out.append((e, at..<at + e.length))
+            at += e.length
+        }
+        return at == data.count ? out : nil
+    }
+
+    /// The bits a qualifier sets, named (byte, bit 8…1, name).
+    typealias BitNames = [(byte: Int, bit: Int, name: String)]
+
+    /// Terminal transaction qualifiers `9F66` (the Proxmark3's `EMV_TTQ`, protocols-wave2.md §6.3).
+    static let ttqBits: BitNames = [
+        (1, 8, "MSD"), (1, 7, "VSDC"), (1, 6, "qVSDC"), (1, 5, "EMV contact chip"), (1, 4, "offline-only reader"),
+        (1, 3, "online PIN"), (1, 2, "signature"), (1, 1, "offline data authentication for online authorizations"),
+        (2, 8, "online cryptogram required"), (2, 7, "CVM required"), (2, 6, "contact chip offline PIN"),
+        (3, 8, "issuer update processing"), (3, 7, "consumer device CVM"),
+    ]
+
+    /// Card transaction qualifiers `9F6C` (EMV Contactless Book C-3 Annex A.2, as the Proxmark3's
+    /// `EMV_CTQ` names them).
+    static let ctqBits: BitNames = [
+        (1, 8, "online PIN required"), (1, 7, "signature required"),
+        (1, 6, "go online if offline data authentication fails and the reader is online capable"),
+        (1, 5, "switch interface if offline data authentication fails"), (1, 4, "go online if the application expired"),
+        (1, 3, "switch interface for cash transactions"), (1, 2, "switch interface for cashback transactions"),
+        (2, 8, "consumer device CVM performed"), (2, 7, "card supports issuer update processing at the POS"),
+    ]
+
+    static func bits(_ value: [UInt8], _ names: BitNames) -> String {
+        let set = names.filter { value.count >= $0.byte && value[$0.byte - 1] >> ($0.bit - 1) & 1 == 1 }.map(\.name)
+        return set.isEmpty ? "none set" : set.joined(separator: ", ")
+    }
+
+    /// GENERATE AC's P1: the cryptogram asked for (b8b7) and whether CDA is (b5).
+    public static func generateACRequest(p1: UInt8) -> String {
+        let kind = ["AAC (decline)", "TC (approve offline)", "ARQC (go online)", "RFU"][Int(p1 >> 6)]
+        return kind + (p1 & 0x10 != 0 ? ", CDA signature requested" : "")
+    }
+
+    /// What some EMV values mean, for the TLV tree: the AFL's entries, the cryptogram type, the
+    /// qualifiers' bits, a data object list's entries.
     public static func describe(tag: UInt32, value: [UInt8]) -> String? {
         switch tag {
+        case 0x9F66:
+            return value.count == 4 ? bits(value, ttqBits) : nil
+        case 0x9F6C:
+            return value.count == 2 ? bits(value, ctqBits) : nil
+        case 0x9F38, 0x8C, 0x8D, 0x9F49:
+            guard let list = dataObjectList(value), !list.isEmpty else { return nil }
+            return list.map { e in e.tagHex + (BERTLVTags.name(e.tag).map { " (\($0))" } ?? "") + " \(e.length)" }.joined(separator: ", ")
         case 0x94:
             // Application file locator: 4-byte entries, SFI << 3, first and last record, records
             // signed for offline data authentication (§6.1).

@@ -50,6 +50,7 @@ enum APDUFrames {
         }
         Type4Frames.command(apdu, &ctx, &s)
         DESFireFrames.command(apdu, placement, &ctx, &s, fields: &fields)
+        EMVFrames.command(apdu, placement, &ctx, &s, fields: &fields)
         add(fields, placement, "Command APDU", bytes.count, &ctx)
     }
 
@@ -147,6 +148,7 @@ enum APDUFrames {
             Type4Frames.response(to: command.apdu, response, &ctx, &s, fields: &fields, placement)
             DESFireFrames.response(to: command.apdu, response, &ctx, &s, fields: &fields)
         }
+        EMVFrames.response(response, &s)
         add(fields, placement, "Response APDU", bytes.count, &ctx)
     }
 

@@ -49,6 +49,11 @@ struct ISO7816Application {
     var desfireChain: (code: UInt8, data: [UInt8])?
     /// File settings read, by file number: how READ DATA answers are to be read.
     var desfireFiles: [UInt8: DESFire.FileSettings] = [:]
+    /// EMV: the data object lists the card's answers defined, and the GENERATE ACs seen.
+    var emvPDOL: [EMV.DataObjectListEntry]?
+    var emvCDOL1: [EMV.DataObjectListEntry]?
+    var emvCDOL2: [EMV.DataObjectListEntry]?
+    var emvGenerateACs = 0
     /// The CC once its first 15 bytes are known.
     var capabilityContainer: Type4CapabilityContainer? {
         guard let bytes = ccFile.knownPrefix(Type4CapabilityContainer.Layout.minimumLength) else { return nil }

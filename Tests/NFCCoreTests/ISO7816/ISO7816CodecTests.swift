@@ -109,4 +109,21 @@ import PropertyBased
         let v = try #require(DESFire.Version(Self.hex("04 01 01 01 00 18 05 04 01 01 01 04 18 05 04 6F 16 9A FC 2E 80 BA 54 4D 11 80 23 19")))
         #expect(v.generation == "MIFARE DESFire EV1" && v.storageText == "4096 bytes")
     }
+
+    /// The Visa PDOL and GPO values of `hf_visa_apple_ecp.trace` (protocols-wave2.md §6.4), and
+    /// the sheet's TTQ reading of `32 80 40 00`.
+    @Test func dataObjectListsSplitTheTerminalsValues() throws {
+        let pdol = try #require(EMV.dataObjectList(Self.hex("9F 66 04 9F 02 06 9F 03 06 9F 1A 02 95 05 5F 2A 02 9A 03 9C 01 9F 37 04 9F 4E 14")))
+        #expect(pdol.map(\.tagHex) == ["9F66", "9F02", "9F03", "9F1A", "95", "5F2A", "9A", "9C", "9F37", "9F4E"])
+        #expect(pdol.reduce(0) { $0 + $1.length } == 53)
+        let values = [UInt8](repeating: 0, count: 53)
+        #expect(EMV.values(values, for: pdol)?.map(\.range.count) == pdol.map(\.length))
+        #expect(EMV.values(Array(values.dropLast()), for: pdol) == nil, "one byte short")
+        #expect(EMV.dataObjectList(Self.hex("9F 66")) == nil, "a tag without its length")
+        #expect(EMV.describe(tag: 0x9F66, value: Self.hex("32 80 40 00")) == "qVSDC, EMV contact chip, signature, online cryptogram required, consumer device CVM")
+        #expect(EMV.describe(tag: 0x9F6C, value: Self.hex("80 80")) == "online PIN required, consumer device CVM performed")
+        #expect(EMV.describe(tag: 0x9F6C, value: Self.hex("00 00")) == "none set")
+        #expect(EMV.generateACRequest(p1: 0x80) == "ARQC (go online)")
+        #expect(EMV.generateACRequest(p1: 0x50) == "TC (approve offline), CDA signature requested")
+    }
 }
