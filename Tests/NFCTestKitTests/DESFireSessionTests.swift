@@ -94,6 +94,33 @@ import Testing
         #expect(native.first == DESFire.additionalFrame && native.count == 8)
     }
 
+    /// Native commands (`sendMiFareCommand`, what Core NFC apps send a DESFire most often) are
+    /// told from APDUs by the card and the code, and dissected like their wrapped form.
+    @Test func nativeSessionIsDissected() async throws {
+        let probe = Probe()
+        let s = try SimulatedTagReaderSession(pollingOption: .iso14443, delegate: probe, source: .model("desfire-ev1"))
+        s.begin()
+        guard let tag = await probe.tag(), case .miFare(let card) = tag else { Issue.record("no tag"); return }
+        try await s.connect(to: tag)
+        func native(_ bytes: [UInt8]) async throws -> [UInt8] { Array(try await card.sendMiFareCommand(commandPacket: Data(bytes))) }
+        var part = try await native([0x60])
+        while part.first == DESFire.additionalFrame { part = try await native([DESFire.additionalFrame]) }
+        #expect(try await native([0x5A, 0x54, 0x4E, 0x5A]) == [0x00])
+        let auth = UltralightAuthentication(kind: .aes, cipher: AES128(key: DESFireDump.demoKey)!, chainsIV: true)
+        let challenge = try await native([0xAA, 0x01])
+        #expect(challenge.first == DESFire.additionalFrame)
+        #expect(try await native([DESFire.additionalFrame] + auth.readerMessage(ekRndB: Array(challenge.dropFirst()), rndA: Self.rndA)).first == 0x00)
+        #expect(try await native([0xBD, 0x02, 0, 0, 0, 0, 0, 0]).dropFirst().count == 32)
+        let summaries = Dissector.dissect(s.frames).compactMap { e -> String? in if case .frame(let f) = e { return f.summary } else { return nil } }
+        for expected in ["GET VERSION", "ADDITIONAL FRAME (GET VERSION, next part)", "SELECT APPLICATION 5A4E54", "AUTHENTICATE AES key 1",
+                         "ek(RndB) 16 bytes, additional frame", "ek(RndA′) 16 bytes, authenticated", "READ DATA file 2, offset 0, all bytes",
+                         "32 bytes \"student 2024A1234, valid 2027-03\", operation OK"] {
+            #expect(summaries.contains(expected), "\(expected) in \(summaries)")
+        }
+        #expect(summaries.contains { $0.hasPrefix("VERSION MIFARE DESFire EV1") })
+        #expect(!summaries.contains { $0.contains("unknown") || $0.contains("malformed") })
+    }
+
     @Test func transactionsCommitOrAbort() async throws {
         let probe = Probe()
         let s = try SimulatedTagReaderSession(pollingOption: .iso14443, delegate: probe, source: .model("desfire-ev1"))

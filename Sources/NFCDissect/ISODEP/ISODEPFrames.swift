@@ -178,7 +178,15 @@ enum ISODEPFrames {
             return
         }
         if fromReader {
-            APDUFrames.command(whole, placement, &ctx, &s)
+            s.isoDEP.nativeDESFire = nil
+            if DESFireFrames.isNative(whole, s) {
+                DESFireFrames.nativeCommand(whole, placement, &ctx, &s)
+            } else {
+                APDUFrames.command(whole, placement, &ctx, &s)
+            }
+        } else if let native = s.isoDEP.nativeDESFire {
+            s.isoDEP.nativeDESFire = nil
+            DESFireFrames.nativeResponse(whole, to: native, placement, &ctx, &s)
         } else {
             APDUFrames.response(whole, placement, &ctx, &s)
         }

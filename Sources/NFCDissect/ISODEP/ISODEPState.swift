@@ -18,6 +18,8 @@ struct ISODEPState {
     /// time (S(WTX)) since the last command.
     var exchanges: [ISODEPReconstruction.Exchange] = []
     var commandBytes: [UInt8]?
+    /// A native DESFire command waiting for its answer.
+    var nativeDESFire: (code: UInt8, data: [UInt8])?
     var timeAsked = false
     /// `dissect --show-secrets`: card numbers and cardholder data printed whole.
     var revealCardData = false
