@@ -32,6 +32,9 @@ struct FuzzRun {
 
     private var before: Set<String> = []
     private var last: LibFuzzerProgress?
+    private var sawDone = false
+    /// How libFuzzer ended: exit status or signal, and whether it had to be killed.
+    private var ending: (status: Int32?, signal: Int32?, timedOut: Bool)?
     private var corpusBefore = 0
 
     init(target: FuzzTargetInfo, root: String, work: String, seconds: Int, jobs: Int, forkMode: Bool, timeout: Int, maxLength: Int,
@@ -83,6 +86,7 @@ struct FuzzRun {
         let start = Subprocess.now()
         var lastPrint = 0.0
         var latest: LibFuzzerProgress?
+        var done = false
         let name = target.name
         let log = fopen(folder + "/fuzz.log", "a")
         defer { if let log { fclose(log) } }
@@ -95,6 +99,7 @@ struct FuzzRun {
             if let log { fputs(String(line) + "\n", log) }
             guard let p = LibFuzzerProgress.parse(line) else { return }
             latest = p
+            if p.event == "DONE" { done = true }
             let now = Subprocess.now()
             if now - lastPrint >= 10 || p.event == "INITED" || p.event == "DONE" {
                 lastPrint = now
@@ -103,7 +108,8 @@ struct FuzzRun {
         }
         let result = try process.run()
         last = latest
-        if result.timedOut { CLI.warn("fuzz: libFuzzer did not stop at the time limit and was killed") }
+        sawDone = done
+        ending = (result.status, result.signal, result.timedOut)
     }
 
     /// `-merge=1` into a fresh folder, which then replaces the working corpus.
@@ -129,7 +135,8 @@ struct FuzzRun {
     }
 
     /// Groups this run's crash, timeout and OOM inputs by their stack and prints one line per
-    /// group with a reproduction command. Returns the number of groups.
+    /// group with a reproduction command. Returns the number of groups; throws when the run
+    /// found nothing because it did not really run (`LibFuzzerVerdict`).
     func report() throws(CLIFailure) -> Int {
         let found = FileSystem.list(artifacts).filter { !before.contains($0) && ($0.hasPrefix("crash-") || $0.hasPrefix("timeout-") || $0.hasPrefix("oom-") || $0.hasPrefix("leak-")) }
         var groups: [String: (report: CrashReport, inputs: [String])] = [:]
@@ -150,6 +157,12 @@ struct FuzzRun {
         if let ft = p?.features { summary += ", ft \(ft)" }
         summary += ", corpus \(FileSystem.list(corpus).count) files"
         print(summary)
+        let verdict = LibFuzzerVerdict.judge(status: ending?.status, signal: ending?.signal, timedOut: ending?.timedOut ?? false, last: p,
+                                             sawDone: sawDone, newArtifacts: found.count, forkMode: forkMode)
+        if case .failed(let why) = verdict {
+            // The log has what libFuzzer printed; its tail says why it stopped.
+            throw CLIFailure(message: "\(target.name): \(why) (log: \(folder)/fuzz.log)", code: .findings)
+        }
         print(groups.isEmpty ? "no crashes" : "\(groups.count) distinct crash\(groups.count == 1 ? "" : "es") (\(found.count) input\(found.count == 1 ? "" : "s"))")
         for (i, key) in order.enumerated() {
             guard let g = groups[key] else { continue }

@@ -90,4 +90,19 @@ import Testing
         #expect(same, "the same seed gave different inputs")
         #expect(a.pool.count > start && c.pool.count == start, "clean runs grow the pool, crashes do not")
     }
+
+    @Test func libFuzzerVerdicts() {
+        let inited = LibFuzzerProgress(executions: 2, event: "INITED"), done = LibFuzzerProgress(executions: 5000, event: "DONE")
+        func judge(_ status: Int32?, _ signal: Int32?, _ last: LibFuzzerProgress?, done sawDone: Bool, artifacts: Int = 0, fork: Bool = false, killed: Bool = false) -> LibFuzzerVerdict {
+            LibFuzzerVerdict.judge(status: status, signal: signal, timedOut: killed, last: last, sawDone: sawDone, newArtifacts: artifacts, forkMode: fork)
+        }
+        #expect(judge(0, nil, done, done: true) == .finished(executions: 5000))
+        #expect(judge(1, nil, inited, done: false, artifacts: 1) == .crashed(inputs: 1))
+        #expect(judge(nil, 4, nil, done: false, artifacts: 2) == .crashed(inputs: 2), "a crash input counts whatever the exit")
+        #expect(judge(132, nil, nil, done: false) == .failed("libFuzzer printed no progress line: the target did not start"))
+        #expect(judge(nil, 9, inited, done: false) == .failed("libFuzzer died of signal 9 and wrote no crash input"))
+        #expect(judge(0, nil, inited, done: false) == .failed("libFuzzer stopped after 2 executions without finishing its run (no DONE line)"))
+        #expect(judge(0, nil, LibFuzzerProgress(executions: 900), done: false, fork: true) == .finished(executions: 900), "fork mode prints no DONE")
+        #expect(judge(nil, 9, done, done: true, killed: true) == .failed("libFuzzer did not stop at its time limit and was killed"))
+    }
 }

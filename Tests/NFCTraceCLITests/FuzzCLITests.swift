@@ -19,6 +19,30 @@ import Testing
         }
     }
 
+    /// A run is judged by how libFuzzer ended, not by the crash files alone: a stand-in for the
+    /// libFuzzer binary (a script at the path `--no-build` uses) ends each way.
+    @Test(arguments: [
+        ("exit 132", 1, "printed no progress line: the target did not start"),
+        ("echo '#2\tINITED cov: 10 ft: 10 corp: 1/1b exec/s: 0 rss: 30Mb' >&2; kill -ILL $$", 1, "died of signal 4 and wrote no crash input"),
+        ("echo '#2\tINITED cov: 10 ft: 10 corp: 1/1b exec/s: 0 rss: 30Mb' >&2; exit 0", 1, "without finishing its run (no DONE line)"),
+        ("echo '#2\tINITED cov: 10 ft: 10 corp: 1/1b exec/s: 0 rss: 30Mb' >&2; exit 77", 1, "exited with status 77 and wrote no crash input"),
+        ("echo '#2\tINITED cov: 10 ft: 10 corp: 1/1b exec/s: 0 rss: 30Mb' >&2; echo '#5000\tDONE cov: 12 ft: 14 corp: 2/2b lim: 4 exec/s: 2500 rss: 31Mb' >&2; exit 0", 0, "no crashes"),
+    ] as [(String, Int32, String)])
+    func libFuzzerRunsAreJudgedByHowTheyEnd(script: String, status: Int32, message: String) throws {
+        let checkout = Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: checkout) }
+        let release = checkout + "/FuzzTesting/.build-fuzz/release"
+        try FileManager.default.createDirectory(atPath: release, withIntermediateDirectories: true)
+        try Data("// stand-in\n".utf8).write(to: URL(fileURLWithPath: checkout + "/FuzzTesting/Package.swift"))
+        let binary = release + "/FuzzPcap"
+        try Data("#!/bin/sh\n\(script)\n".utf8).write(to: URL(fileURLWithPath: binary))
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: binary)
+        let r = try CLI.run(["fuzz", "FuzzPcap", "--no-build", "--no-minimize", "--time", "1s", "--package-path", checkout, "--work", checkout + "/work"])
+        #expect(r.status == status, "\(r.stdout)\n\(r.stderr)")
+        #expect((r.stdout + r.stderr).contains(message), "\(r.stdout)\n\(r.stderr)")
+        if status != 0 { #expect(!r.stdout.contains("no crashes"), "a run that did not run must not say \"no crashes\"") }
+    }
+
     @Test(arguments: [
         (["fuzz"], "give a target"),
         (["fuzz", "FuzzNope"], "unknown target \"FuzzNope\""),
