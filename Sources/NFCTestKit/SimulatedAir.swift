@@ -26,12 +26,16 @@ public struct SimulatedLimits: Sendable, Hashable {
 
 /// The radio between the simulated reader and one tag: CRCs added to what the app sends and
 /// checked (and removed) on what the tag answers, as Core NFC does, every frame recorded with
-/// a simulated time, the tag removed when the fault rule says so.
+/// a simulated time, the tag removed when the fault rule says so. One exchange at a time: the
+/// session's queue (discovery, invalidation) and the app's tasks (commands) both use it, and
+/// Core NFC serialises them too.
 final class SimulatedAir {
+    private let lock = NSRecursiveLock()
     let tag: EmulatedTag
     var technology: Technology { tag.technology }
     /// Every frame both ways and the field events, as a capture would hold them.
-    private(set) var frames: [Frame] = []
+    var frames: [Frame] { lock.withLock { recorded } }
+    private var recorded: [Frame] = []
     /// Microseconds of simulated time since the session began.
     private(set) var clock: Int64 = 0
     private(set) var appExchanges = 0
@@ -46,14 +50,16 @@ final class SimulatedAir {
         if case .random(_, let seed) = removal { rng = SplitMix64(seed: seed) } else { rng = SplitMix64(seed: 0) }
     }
 
-    func advance(seconds: Double) { clock += Int64(seconds * 1_000_000) }
+    func advance(seconds: Double) { lock.withLock { clock += Int64(seconds * 1_000_000) } }
 
     private func event(_ e: Frame.Event) {
         clock += 1_000
-        frames.append(Frame(e, technology: technology, start: Timestamp(clock, .microseconds)))
+        recorded.append(Frame(e, technology: technology, start: Timestamp(clock, .microseconds)))
     }
 
     func fieldOn() {
+        lock.lock()
+        defer { lock.unlock() }
         guard !fieldIsOn else { return }
         fieldIsOn = true
         event(.fieldOn)
@@ -61,6 +67,8 @@ final class SimulatedAir {
     }
 
     func fieldOff() {
+        lock.lock()
+        defer { lock.unlock() }
         guard fieldIsOn else { return }
         fieldIsOn = false
         if present { tag.fieldOff() }
@@ -85,13 +93,15 @@ final class SimulatedAir {
         clock += Int64((Double(bits) * bitTime).rounded())
         f.end = Timestamp(clock, .microseconds)
         if technology == .felica { f.bitRate = 212 }
-        frames.append(f)
+        recorded.append(f)
     }
 
     /// The tag's answer to `payload`, CRC checked and removed when `answerCRC`.
     /// `fromApp` counts the exchange for the removal rule (discovery frames do not).
     func transceive(_ payload: [UInt8], bits: UInt8 = 8, crc: Bool = true, answerCRC: Bool = true,
                     fromApp: Bool = true) throws(NFCReaderError) -> (bytes: [UInt8], lastByteBits: UInt8) {
+        lock.lock()
+        defer { lock.unlock() }
         var request = Frame(.data(.readerToTag), technology: technology, lastByteBits: bits)
         request.setPayload(payload, crc: crc)
         if fromApp, present, removed(payload) {
