@@ -1,5 +1,6 @@
 import Foundation
 import NFCCore
+import NFCEmulator
 
 /// An ISO-DEP card one of the app's Info.plist AIDs selected during discovery, as Core NFC
 /// hands it to the app as `NFCISO7816Tag`.

@@ -1,5 +1,6 @@
 import Foundation
 import NFCCore
+import NFCEmulator
 
 /// A 14443-A tag as Core NFC hands it to the app as `NFCMiFareTag`: NTAG/Ultralight (Type 2),
 /// or an ISO-DEP card no AID of the app selected (DESFire, Plus, others).
@@ -16,7 +17,7 @@ public final class SimulatedMiFareTag: SimulatedTag, NFCMiFareTag {
         identifier = Data(activation.uid)
         historicalBytes = activation.ats.map { Data($0.historicalBytes) }
         model = activation.version.flatMap { Type2TagModel(version: $0) }
-        isoDEP = activation.ats.map { ISODEPLink(frameSize: ISO14443ACommand.frameSize(forIndex: ($0.t0 ?? 0x02) & 0x0F)) }
+        isoDEP = activation.ats.map { _ in ISODEPLink(frameSize: activation.frameSize) }
         super.init(session: session, air: air)
     }
 

@@ -3,16 +3,6 @@ import NFCCapture
 import NFCCore
 import NFCEmulator
 
-/// What discovery learnt of a 14443-A tag.
-struct ISO14443AActivation {
-    var atqa: ATQA
-    var sak: SAK
-    var uid: [UInt8]
-    var ats: ATS?
-    /// GET_VERSION's answer on a Type 2 tag (nil when it NAKed).
-    var version: [UInt8]?
-}
-
 /// `NFCTagReaderSession` in software: discovery as Core NFC does it on air (REQA, anticollision,
 /// SELECT, GET_VERSION on Type 2 tags, RATS and the Info.plist AIDs on ISO-DEP cards; Polling for
 /// the Info.plist system codes; Inventory), delegate calls on the session's queue, Core NFC's
@@ -144,7 +134,7 @@ public final class SimulatedTagReaderSession: NFCTagReaderSession {
             if air.technology == .iso14443a, let tag = connectedObject, air.present, !lastAnswerFailed {
                 // An ISO-DEP card is left with S(DESELECT), a Type 2 tag with HLTA.
                 let isoDEP = (tag as? SimulatedMiFareTag)?.isoDEP != nil || tag is SimulatedISO7816Tag
-                let goodbye = isoDEP ? ISODEPFrame(.s(kind: .deselect, cidFollows: false)).encode() : ISO14443ACommand.hlta.encode().bytes
+                let goodbye = isoDEP ? ISODEPReaderLink.deselect : ISO14443ACommand.hlta.encode().bytes
                 _ = try? air.transceive(goodbye, fromApp: false)
             }
             air.fieldOff()
@@ -206,20 +196,9 @@ public final class SimulatedTagReaderSession: NFCTagReaderSession {
     }
 
     private func activate14443A(_ air: SimulatedAir) -> ISO14443AActivation? {
-        let reqa = ISO14443ACommand.reqa.encode()
-        guard let atqaBytes = try? air.transceive(reqa.bytes, bits: reqa.lastByteBits, crc: false, answerCRC: false, fromApp: false),
-              let atqa = try? ATQA.decode(atqaBytes.bytes) else { return nil }
-        var uid: [UInt8] = []
-        for level in CascadeLevel.allCases {
-            let anticollision = ISO14443ACommand.anticollision(level: level, nvb: NVB(bytes: 2, bits: 0), knownBits: []).encode()
-            guard let levelBytes = try? air.transceive(anticollision.bytes, crc: false, answerCRC: false, fromApp: false),
-                  let levelData = try? UIDLevelData.decode(levelBytes.bytes), levelData.bccIsValid else { return nil }
-            let select = ISO14443ACommand.select(level: level, uid: levelData).encode()
-            guard let sakBytes = try? air.transceive(select.bytes, fromApp: false), let sak = try? SAK.decode(sakBytes.bytes) else { return nil }
-            uid += levelData.uidBytes
-            if !sak.uidIncomplete { return ISO14443AActivation(atqa: atqa, sak: sak, uid: uid, ats: nil) }
+        ReaderSide.activate14443A { payload, bits, crc, answerCRC in
+            try? air.transceive(payload, bits: bits, crc: crc, answerCRC: answerCRC, fromApp: false)
         }
-        return nil
     }
 
     private func discover14443A(_ air: SimulatedAir) -> SimulatedTag? {
@@ -238,10 +217,11 @@ public final class SimulatedTagReaderSession: NFCTagReaderSession {
             }
             return SimulatedMiFareTag(session: self, air: air, activation: activation, family: .ultralight)
         }
-        let rats = ISO14443ACommand.rats(fsdi: 8, cid: 0).encode()
-        guard let atsBytes = try? air.transceive(rats.bytes, fromApp: false), let ats = try? ATS.decode(atsBytes.bytes) else { return nil }
+        guard let ats = ReaderSide.requestATS({ payload, bits, crc, answerCRC in
+            try? air.transceive(payload, bits: bits, crc: crc, answerCRC: answerCRC, fromApp: false)
+        }) else { return nil }
         activation.ats = ats
-        var link = ISODEPLink(frameSize: ISO14443ACommand.frameSize(forIndex: (ats.t0 ?? 0x02) & 0x0F))
+        var link = ISODEPLink(frameSize: activation.frameSize)
         let probe = SimulatedMiFareTag(session: self, air: air, activation: activation, family: .unknown)
         for aid in entitlements.aids {
             let select = NFCISO7816APDU(instructionClass: 0x00, instructionCode: ISO7816Instruction.select, p1Parameter: 0x04,
