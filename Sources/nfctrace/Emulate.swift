@@ -21,6 +21,8 @@ struct Emulate: ParsableCommand {
             The tag comes from a dump (Flipper .nfc, Proxmark3 JSON, raw .bin page dump) or is a \
             factory-fresh tag of --model. --udp serves it to nfcpy's UDP contactless frontend \
             (nfcpy device path udp:HOST:PORT), so unmodified nfcpy reads and writes it with no hardware. \
+            --vpcd puts a 14443-A tag in the virtual reader of vsmartcard's vpcd (pcscd's driver for \
+            virtual cards, Debian vsmartcard-vpcd), so every PC/SC application sees it in "Virtual PCD 00 00". \
             --record writes every exchange as a trace; --save writes the tag's memory when the emulator \
             stops (SIGINT, SIGTERM or SIGHUP; a second signal ends it at once), so writes are not lost. \
             Both are replaced only when complete, and their paths are checked before serving starts. \
@@ -66,6 +68,9 @@ struct Emulate: ParsableCommand {
     @Option(help: "Serve over nfcpy's UDP protocol at [HOST:]PORT (default host 127.0.0.1; port 0 picks a free one).")
     var udp: String?
 
+    @Option(help: "Serve as the virtual card of vsmartcard's vpcd at [HOST:]PORT (pcscd's virtual reader; its first slot is 35963).")
+    var vpcd: String?
+
     @Option(help: "Record every exchange to this trace (format from the extension: .nfctrace, .pcap, .pcapng).")
     var record: String?
 
@@ -92,7 +97,9 @@ struct Emulate: ParsableCommand {
             for t in BuiltInTag.all { print(t.name + String(repeating: " ", count: max(1, 20 - t.name.count)) + t.description) }
             return
         }
-        guard let udp else { throw CLIFailure.usage("give --udp [HOST:]PORT to serve the tag") }
+        guard (udp == nil) != (vpcd == nil) else {
+            throw CLIFailure.usage(udp == nil ? "give --udp [HOST:]PORT (nfcpy) or --vpcd [HOST:]PORT (PC/SC) to serve the tag" : "give --udp or --vpcd, not both")
+        }
         let sources = [dump != nil ? "a dump" : nil, fromTrace != nil ? "--from-trace" : nil,
                        model != nil ? "--model" : nil, cassette != nil ? "--cassette" : nil].compactMap { $0 }
         guard sources.count <= 1 else { throw CLIFailure.usage("give one tag source, not \(sources.joined(separator: " and "))") }
@@ -107,15 +114,24 @@ struct Emulate: ParsableCommand {
         let log = PeerLog()
         var tag = try cassette.map { try makeCassette($0, log: log) } ?? makeTag(log: log)
         if let fuzz { tag = try fuzzedTag(tag, shape: fuzz, log: log) }
-        let (host, port) = try Self.address(udp)
-        if tag.technology == .iso15693 {
-            throw CLIFailure.usage("nfcpy's UDP frontend has no ISO 15693 (NFC-V): this tag cannot be served with --udp; replay against it instead (replay --against emulator:…)")
-        }
-        let server: NFCPyUDPServer
-        do {
-            server = try NFCPyUDPServer(tag: tag, host: host, port: port)
-        } catch {
-            throw CLIFailure(message: error.description, code: .ioError)
+        var server: NFCPyUDPServer? = nil
+        var vpcdClient: VPCDClient? = nil
+        if let udp {
+            let (host, port) = try Self.address(udp, option: "--udp")
+            if tag.technology == .iso15693 {
+                throw CLIFailure.usage("nfcpy's UDP frontend has no ISO 15693 (NFC-V): this tag cannot be served with --udp; replay against it instead (replay --against emulator:…)")
+            }
+            do {
+                server = try NFCPyUDPServer(tag: tag, host: host, port: port)
+            } catch {
+                throw CLIFailure(message: error.description, code: .ioError)
+            }
+        } else if let vpcd {
+            let (host, port) = try Self.address(vpcd, option: "--vpcd")
+            guard let card = PCSCContactlessCard(tag: tag) else {
+                throw CLIFailure.usage("--vpcd serves ISO 14443-A tags (NTAG/Ultralight, ISO-DEP cards); this is a \(tag.technology.displayName) tag")
+            }
+            vpcdClient = VPCDClient(card: card, host: host, port: port)
         }
         var writer: FrameWriter? = nil
         if let record {
@@ -123,7 +139,7 @@ struct Emulate: ParsableCommand {
                 throw CLIFailure.usage("cannot tell the trace format of \"\(record)\": name it .nfctrace, .pcap or .pcapng")
             }
             var metadata = TraceMetadata()
-            metadata["source"] = "nfctrace emulate over nfcpy's UDP frontend"
+            metadata["source"] = vpcdClient == nil ? "nfctrace emulate over nfcpy's UDP frontend" : "nfctrace emulate in vsmartcard's vpcd (PC/SC)"
             metadata["tech"] = tag.technology.rawValue
             writer = try Capture.create(record, format: format, metadata: metadata, resolution: .nanoseconds)
         }
@@ -133,23 +149,37 @@ struct Emulate: ParsableCommand {
             guard recordError == nil, let writer else { return }
             do { try writer.write(f) } catch { recordError = error }
         }
-        server.onExchange = { request, answer in
-            if !fieldOn {
-                fieldOn = true
-                put(Frame(.fieldOn, technology: tag.technology, start: request.start))
-            }
-            put(request)
-            if let answer { put(answer) }
-        }
-        server.onFieldOff = { t in
-            fieldOn = false
-            put(Frame(.fieldOff, technology: tag.technology, start: t))
-        }
-        server.onIgnored = { log.peer("ignored a datagram that is no nfcpy frame: \(PrintableText.escaped($0))") }
         // The signal thread (SignalPath) only asks the loop to stop: the tag is saved below.
         SignalPath.onStop = { _ in stopRequested = 1 }
-        log.own("emulating \(tag.summary) on udp \(server.host):\(server.port) (nfcpy device udp:\(server.host):\(server.port))")
-        server.serve { stopRequested != 0 }
+        if let server {
+            server.onExchange = { request, answer in
+                if !fieldOn {
+                    fieldOn = true
+                    put(Frame(.fieldOn, technology: tag.technology, start: request.start))
+                }
+                put(request)
+                if let answer { put(answer) }
+            }
+            server.onFieldOff = { t in
+                fieldOn = false
+                put(Frame(.fieldOff, technology: tag.technology, start: t))
+            }
+            server.onIgnored = { log.peer("ignored a datagram that is no nfcpy frame: \(PrintableText.escaped($0))") }
+            log.own("emulating \(tag.summary) on udp \(server.host):\(server.port) (nfcpy device udp:\(server.host):\(server.port))")
+            server.serve { stopRequested != 0 }
+        } else if let vpcdClient {
+            vpcdClient.card.onExchange = { request, answer in
+                put(request)
+                if let answer { put(answer) }
+            }
+            vpcdClient.card.onField = { on, t in put(Frame(on ? .fieldOn : .fieldOff, technology: tag.technology, start: t)) }
+            vpcdClient.onLog = { log.own($0) }
+            // vpcd's slots are 35963, 35964 …, named "Virtual PCD 00 00", "… 00 01" by pcscd.
+            let slot = Int(vpcdClient.port) - 35963
+            let reader = (0..<10).contains(slot) ? " (PC/SC reader \"Virtual PCD 00 0\(slot)\")" : ""
+            log.own("emulating \(tag.summary) as vpcd's card on tcp \(vpcdClient.host):\(vpcdClient.port)\(reader)")
+            vpcdClient.serve { stopRequested != 0 }
+        }
         // From here on stderr is written through the log (it may be a pipe nobody reads): the
         // save must not wait for it.
         var failure: Error? = nil
@@ -264,11 +294,11 @@ struct Emulate: ParsableCommand {
         return tag
     }
 
-    static func address(_ text: String) throws -> (String, UInt16) {
+    static func address(_ text: String, option: String = "--udp") throws -> (String, UInt16) {
         let parts = text.split(separator: ":", omittingEmptySubsequences: false)
         let host = parts.count == 2 ? String(parts[0]) : "127.0.0.1"
         guard let portText = parts.last, let port = UInt16(portText), parts.count <= 2 else {
-            throw CLIFailure.usage("--udp takes [HOST:]PORT, not \"\(text)\"")
+            throw CLIFailure.usage("\(option) takes [HOST:]PORT, not \"\(text)\"")
         }
         return (host.isEmpty ? "127.0.0.1" : host, port)
     }

@@ -1,0 +1,150 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import NFCCore
+
+/// An emulated 14443-A tag as a contactless PC/SC reader presents it to applications
+/// (protocols-wave2.md §7): the reader activates the tag when the card is powered, synthesises
+/// the ATR (PC/SC Part 3: the storage-card ATR for Type 2 and Classic, `3B 8n 80 01` + the ATS's
+/// historical bytes for ISO-DEP), answers the Part 3 pseudo-APDUs itself (`FF CA` UID and
+/// historical bytes, `FF B0`/`FF D6` read and update binary on Type 2 pages) and passes every
+/// other APDU of an ISO-DEP card through the block protocol. Frames to and from the tag carry
+/// their CRC, as on air; `onExchange` sees each one.
+///
+/// Not served yet: MIFARE Classic authentication (`FF 82`/`FF 86`) and blocks, FeliCa and ISO
+/// 15693 tags, ACR122 direct transmit (`FF 00 00 00`).
+public final class PCSCContactlessCard {
+    public let tag: EmulatedTag
+    public private(set) var activation: ISO14443AActivation?
+    private var link: ISODEPReaderLink?
+    /// Every reader frame and the tag's answer (nil: silence).
+    public var onExchange: ((Frame, Frame?) -> Void)?
+    /// The field went on (true) or off (false).
+    public var onField: ((Bool, Timestamp) -> Void)?
+    private var fieldIsOn = false
+
+    public init?(tag: EmulatedTag) {
+        guard tag.technology == .iso14443a else { return nil }
+        self.tag = tag
+    }
+
+    static func now() -> Timestamp {
+        var ts = timespec()
+        clock_gettime(CLOCK_REALTIME, &ts)
+        return Timestamp(Int64(ts.tv_sec) * 1_000_000_000 + Int64(ts.tv_nsec), .nanoseconds)
+    }
+
+    private func transceive(_ payload: [UInt8], _ bits: UInt8, _ crc: Bool, _ answerCRC: Bool) -> (bytes: [UInt8], lastByteBits: UInt8)? {
+        var request = Frame(.data(.readerToTag), technology: .iso14443a, lastByteBits: bits, start: Self.now())
+        request.setPayload(payload, crc: crc)
+        var answer = tag.respond(to: request)
+        answer?.start = Self.now()
+        onExchange?(request, answer)
+        guard let answer else { return nil }
+        guard answerCRC, answer.lastByteBits == 8 else { return (answer.bytes, answer.lastByteBits) }
+        return answer.payload(ifValidCRC: .a).map { (Array($0), 8) }
+    }
+
+    /// Field on and the tag activated (RATS too for an ISO-DEP card); false when no tag answers.
+    /// An activated card stays as it is (vpcd powers on a card it already asked the ATR of); one
+    /// that failed to activate gets a fresh field first, so that it starts from IDLE.
+    @discardableResult
+    public func powerOn() -> Bool {
+        if activation != nil { return true }
+        if fieldIsOn { powerOff() }
+        fieldIsOn = true
+        tag.fieldOn()
+        onField?(true, Self.now())
+        guard var a = ReaderSide.activate14443A(transceive) else {
+            activation = nil
+            return false
+        }
+        if a.sak.supportsISODEP {
+            a.ats = ReaderSide.requestATS(transceive)
+            link = a.ats.map { _ in ISODEPReaderLink(frameSize: a.frameSize) }
+        } else {
+            link = nil
+        }
+        activation = a
+        return true
+    }
+
+    public func powerOff() {
+        guard fieldIsOn else { return }
+        fieldIsOn = false
+        tag.fieldOff()
+        activation = nil
+        link = nil
+        onField?(false, Self.now())
+    }
+
+    /// The ATR a contactless reader shows for the activated tag; nil without one.
+    public var atr: [UInt8]? {
+        guard let a = activation else { return nil }
+        let body: [UInt8]
+        if let ats = a.ats {
+            let history = Array(ats.historicalBytes.prefix(15))
+            body = [0x80 | UInt8(history.count), 0x80, 0x01] + history
+        } else {
+            // Storage card: RID A0 00 00 03 06, standard 03 (ISO 14443-A part 3), card name.
+            let name: [UInt8]
+            switch a.sak.raw {
+            case 0x08, 0x88: name = [0x00, 0x01]
+            case 0x18: name = [0x00, 0x02]
+            case 0x09: name = [0x00, 0x26]
+            default: name = [0x00, 0x03]   // Ultralight / NTAG
+            }
+            body = [0x8F, 0x80, 0x01, 0x80, 0x4F, 0x0C, 0xA0, 0x00, 0x00, 0x03, 0x06, 0x03] + name + [0x00, 0x00, 0x00, 0x00]
+        }
+        return [0x3B] + body + [body.reduce(0, ^)]
+    }
+
+    static let ok = StatusWord.success
+    /// What readers answer when a command to the card failed (`63 00`, ACS manuals).
+    static let failed = StatusWord(0x6300)
+
+    /// The answer to one APDU from a PC/SC application.
+    public func transmit(_ bytes: [UInt8]) -> [UInt8] {
+        guard let a = activation else { return ResponseAPDU(status: StatusWord(0x6F00)).encode() }
+        guard let apdu = try? CommandAPDU.decode(bytes) else { return ResponseAPDU(status: .wrongLength).encode() }
+        if apdu.cla == 0xFF { return pseudo(apdu, a).encode() }
+        guard var link else { return ResponseAPDU(status: .classNotSupported).encode() }
+        defer { self.link = link }
+        do {
+            return try link.exchange(bytes) { block in
+                guard let answer = self.transceive(block, 8, true, true) else { throw ISODEPLinkError("the card did not answer") }
+                return answer.bytes
+            }
+        } catch {
+            return ResponseAPDU(status: StatusWord(0x6F00)).encode()
+        }
+    }
+
+    /// PC/SC Part 3 commands the reader answers itself.
+    private func pseudo(_ apdu: CommandAPDU, _ a: ISO14443AActivation) -> ResponseAPDU {
+        func trimmed(_ data: [UInt8]) -> [UInt8] { (apdu.le ?? 0) == 0 || (apdu.le ?? 0) >= data.count ? data : Array(data.prefix(apdu.le ?? 0)) }
+        switch apdu.ins {
+        case 0xCA where apdu.p1 == 0x00:
+            return ResponseAPDU(data: trimmed(a.uid), status: Self.ok)
+        case 0xCA where apdu.p1 == 0x01:
+            guard let ats = a.ats else { return ResponseAPDU(status: .functionNotSupported) }
+            return ResponseAPDU(data: trimmed(ats.historicalBytes), status: Self.ok)
+        case 0xB0 where a.ats == nil && !a.sak.isMIFAREClassic:
+            guard let answer = transceive(Type2Command.read(page: apdu.p2).encode(), 8, true, true), answer.lastByteBits == 8 else {
+                return ResponseAPDU(status: Self.failed)
+            }
+            return ResponseAPDU(data: trimmed(answer.bytes), status: Self.ok)
+        case 0xD6 where a.ats == nil && !a.sak.isMIFAREClassic:
+            guard apdu.data.count == 4 else { return ResponseAPDU(status: .wrongLength) }
+            guard let answer = transceive(Type2Command.write(page: apdu.p2, data: apdu.data).encode(), 8, true, false), answer.lastByteBits == 4,
+                  Type2Acknowledgement(nibble: answer.bytes.first ?? 0) == .ack else {
+                return ResponseAPDU(status: Self.failed)
+            }
+            return ResponseAPDU(status: Self.ok)
+        default:
+            return ResponseAPDU(status: .functionNotSupported)
+        }
+    }
+}

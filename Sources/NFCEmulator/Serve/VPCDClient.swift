@@ -1,0 +1,154 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import NFCCore
+
+#if canImport(Glibc)
+private var streamSocket: Int32 { Int32(SOCK_STREAM.rawValue) }
+/// A peer that went away must not kill the emulator with SIGPIPE.
+private var noSignal: Int32 { Int32(MSG_NOSIGNAL) }
+#elseif canImport(Darwin)
+private var streamSocket: Int32 { SOCK_STREAM }
+/// Darwin has no MSG_NOSIGNAL: the socket gets SO_NOSIGPIPE instead (connectOnce).
+private var noSignal: Int32 { 0 }
+#endif
+
+/// The virtual card of vsmartcard's `vpcd`, the pcscd reader driver for virtual cards
+/// (protocols-wave2.md §7.4): vpcd listens (port 35963 for its first slot), the card connects;
+/// every message both ways is a 2-byte big-endian length and a payload. A 1-byte payload is
+/// control — `00` power off, `01` power on, `02` reset, `04` the ATR (answered) — anything longer
+/// a command APDU, answered with the response APDU. Every PC/SC application then sees the
+/// emulated tag in the reader "Virtual PCD 00 00".
+public final class VPCDClient {
+    public let card: PCSCContactlessCard
+    public let host: String
+    public let port: UInt16
+    /// Progress and trouble, one line each (connected, waiting for vpcd, connection lost).
+    public var onLog: ((String) -> Void)?
+
+    public init(card: PCSCContactlessCard, host: String = "127.0.0.1", port: UInt16 = 35963) {
+        self.card = card
+        self.host = host == "localhost" ? "127.0.0.1" : host
+        self.port = port
+    }
+
+    /// The answer to one message from vpcd, or nil when it takes none.
+    public func handle(_ message: [UInt8]) -> [UInt8]? {
+        guard message.count == 1 else { return card.transmit(message) }
+        switch message[0] {
+        case 0x00:
+            card.powerOff()
+            return nil
+        case 0x01:
+            card.powerOn()
+            return nil
+        case 0x02:
+            card.powerOff()
+            card.powerOn()
+            return nil
+        case 0x04:
+            // vpcd asks for the ATR on every poll: a card not yet powered is activated first.
+            if card.activation == nil { card.powerOn() }
+            return card.atr ?? []
+        default:
+            return nil
+        }
+    }
+
+    /// Connects (again and again, once a second, until `shouldStop`) and serves until vpcd
+    /// closes the connection or `shouldStop` says so; checked at least every 100 ms.
+    public func serve(shouldStop: () -> Bool) {
+        var warned = false
+        while !shouldStop() {
+            guard let fd = connectOnce() else {
+                if !warned {
+                    onLog?("waiting for vpcd on tcp \(host):\(port) (pcscd with vsmartcard-vpcd running?)")
+                    warned = true
+                }
+                for _ in 0..<10 where !shouldStop() { usleep(100_000) }
+                continue
+            }
+            warned = false
+            onLog?("connected to vpcd on tcp \(host):\(port): the card is in the reader")
+            let reason = session(fd, shouldStop: shouldStop)
+            close(fd)
+            card.powerOff()
+            if let reason { onLog?("vpcd connection ended: \(reason); reconnecting") }
+        }
+    }
+
+    private func connectOnce() -> Int32? {
+        let fd = socket(AF_INET, streamSocket, 0)
+        guard fd >= 0 else { return nil }
+        var addr = sockaddr_in()
+        #if canImport(Darwin)
+        addr.sin_len = UInt8(MemoryLayout<sockaddr_in>.size)
+        #endif
+        addr.sin_family = sa_family_t(AF_INET)
+        addr.sin_port = port.bigEndian
+        guard inet_pton(AF_INET, host, &addr.sin_addr) == 1 else {
+            close(fd)
+            return nil
+        }
+        let connected = withUnsafePointer(to: &addr) { p in
+            p.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard connected == 0 else {
+            close(fd)
+            return nil
+        }
+        // vpcd writes length and payload in two sends; without NODELAY each APDU waits ~40 ms
+        // on Nagle and delayed ACK (protocols-wave2.md §7.4).
+        var yes: Int32 = 1
+        setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &yes, socklen_t(MemoryLayout<Int32>.size))
+        #if canImport(Darwin)
+        setsockopt(fd, SOL_SOCKET, SO_NOSIGPIPE, &yes, socklen_t(MemoryLayout<Int32>.size))
+        #endif
+        return fd
+    }
+
+    /// Serves one connection; the reason it ended, nil when asked to stop.
+    private func session(_ fd: Int32, shouldStop: () -> Bool) -> String? {
+        while !shouldStop() {
+            var pfd = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&pfd, 1, 100)
+            if ready == 0 { continue }
+            guard ready > 0 else { return "poll: \(String(cString: strerror(errno)))" }
+            guard let head = read(fd, count: 2) else { return "vpcd closed the connection" }
+            let length = Int(head[0]) << 8 | Int(head[1])
+            guard let message = read(fd, count: length) else { return "vpcd closed the connection inside a message" }
+            let reply = handle(message)
+            if getenv("NFCTRACE_VPCD_DEBUG") != nil { onLog?("vpcd → \(Hex.string(message)), ← \(reply.map { Hex.string($0) } ?? "nothing")") }
+            guard let reply else { continue }
+            let out = [UInt8(reply.count >> 8 & 0xFF), UInt8(reply.count & 0xFF)] + reply
+            guard write(fd, out) else { return "cannot write to vpcd: \(String(cString: strerror(errno)))" }
+        }
+        return nil
+    }
+
+    private func read(_ fd: Int32, count: Int) -> [UInt8]? {
+        guard count > 0 else { return [] }
+        var out = [UInt8](repeating: 0, count: count)
+        var got = 0
+        while got < count {
+            let n = out.withUnsafeMutableBytes { recv(fd, $0.baseAddress! + got, count - got, 0) }
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else { return nil }
+            got += n
+        }
+        return out
+    }
+
+    private func write(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
+        var sent = 0
+        while sent < bytes.count {
+            let n = bytes.withUnsafeBytes { send(fd, $0.baseAddress! + sent, bytes.count - sent, noSignal) }
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else { return false }
+            sent += n
+        }
+        return true
+    }
+}

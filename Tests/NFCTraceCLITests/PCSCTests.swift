@@ -1,0 +1,145 @@
+import Foundation
+import Testing
+
+/// `nfctrace emulate --vpcd` in the real PC/SC stack: Debian's pcscd with vsmartcard's vpcd
+/// driver, started here as a child and stopped by its PID, and unmodified PC/SC clients
+/// (`opensc-tool`, `pcsc_scan`, a pyscard program) reading the emulated cards.
+@Suite(.serialized) struct PCSCTests {
+    static let pcscd = "/usr/sbin/pcscd"
+    static let vpcdDriver = "/usr/lib/pcsc/drivers/serial/libifdvpcd.so"
+    static let client = CLI.root + "/Tests/NFCTraceCLITests/Python/pcsc_client.py"
+
+    /// pyscard's interpreter; nil (and a failure when the oracles are required) when the PC/SC
+    /// stack or pyscard is missing.
+    func ready() -> String? {
+        let python = [ProcessInfo.processInfo.environment["NFCTRACE_PYTHON"], CLI.root + "/.build-venv/bin/python"].compactMap { $0 }
+            .first { FileManager.default.isExecutableFile(atPath: $0) && Python.hasModule($0, "smartcard") }
+        let missing = [FileManager.default.isExecutableFile(atPath: Self.pcscd) ? nil : "pcscd",
+                       FileManager.default.fileExists(atPath: Self.vpcdDriver) ? nil : "vsmartcard-vpcd",
+                       python == nil ? "pyscard" : nil].compactMap { $0 }
+        if !missing.isEmpty {
+            if Python.required { Issue.record("\(missing.joined(separator: ", ")) missing: scripts/setup installs them") }
+            return nil
+        }
+        if (try? ChildProcess.run("/usr/bin/pgrep", ["-x", "pcscd"], seconds: 10))?.status == 0 {
+            Issue.record("a pcscd is already running (its socket is fixed): stop it before these tests")
+            return nil
+        }
+        return python
+    }
+
+    /// pcscd in the foreground, as a child of this test.
+    final class PCSCDaemon {
+        let process = Process()
+        init() throws {
+            process.executableURL = URL(fileURLWithPath: PCSCTests.pcscd)
+            process.arguments = ["--foreground", "--apdu"]
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+        }
+        func stop() {
+            process.terminate()
+            if !ChildProcess.wait(process, seconds: 10) { kill(process.processIdentifier, SIGKILL) }
+        }
+    }
+
+    /// `nfctrace emulate … --vpcd 127.0.0.1:35963`, until it says the card is in the reader.
+    final class VPCDEmulator {
+        let process = Process()
+        let stderr = Pipe()
+        private(set) var log = ""
+        init(_ arguments: [String]) throws {
+            process.executableURL = URL(fileURLWithPath: CLI.binary)
+            process.arguments = ["emulate"] + arguments + ["--vpcd", "127.0.0.1:35963"]
+            process.standardError = stderr
+            process.standardOutput = FileHandle.nullDevice
+            try process.run()
+            let deadline = Date().addingTimeInterval(20)
+            while !log.contains("the card is in the reader") && Date() < deadline && process.isRunning {
+                log += String(decoding: stderr.fileHandleForReading.availableData, as: UTF8.self)
+            }
+        }
+        func stop() -> Int32 {
+            process.terminate()
+            if !ChildProcess.wait(process, seconds: 10) {
+                kill(process.processIdentifier, SIGKILL)
+                Issue.record("the emulator did not stop within 10 s of SIGTERM")
+                _ = ChildProcess.wait(process, seconds: 5)
+            }
+            log += String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            return process.terminationStatus
+        }
+    }
+
+    func run(_ python: String, _ arguments: [String]) throws -> [String: Any] {
+        let r = try ChildProcess.run(python, [Self.client, "Virtual PCD 00 00"] + arguments, seconds: 60)
+        return (try? JSONSerialization.jsonObject(with: r.stdout) as? [String: Any]) ?? ["error": String(decoding: r.stdout + r.stderr, as: UTF8.self)]
+    }
+
+    func steps(_ out: [String: Any]) -> [(data: String, sw: String)] {
+        ((out["steps"] as? [[String: String]]) ?? []).map { ($0["data"] ?? "", $0["sw"] ?? "") }
+    }
+
+    @Test func type4TagReadByPyscardOpenSCAndPCSCScan() throws {
+        guard let python = ready() else { return }
+        let daemon = try PCSCDaemon()
+        defer { daemon.stop() }
+        let dir = NSTemporaryDirectory() + "nfctrace-pcsc-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let trace = dir + "/type4.nfctrace"
+        let emulator = try VPCDEmulator(["--model", "type4-ndef", "--record", trace])
+        let out = try run(python, ["type4"])
+        // The ATS of the Type 4 Tag has no historical bytes: 3B 80 80 01 and TCK (PC/SC Part 3).
+        #expect(out["atr"] as? String == "3b80800101", "\(out)")
+        let s = steps(out)
+        #expect(s.count == 5 && s.allSatisfy { $0.sw == "9000" }, "\(out)")
+        #expect(s.dropFirst(2).first?.data.hasPrefix("000f20") == true, "the CC file: CCLEN 15, mapping 2.0")
+        #expect(s.last?.data == "0000", "an empty NDEF file")
+        let atr = try ChildProcess.run("/usr/bin/opensc-tool", ["--reader", "0", "--atr"], seconds: 30)
+        #expect(String(decoding: atr.stdout, as: UTF8.self).contains("3b:80:80:01:01"), "\(String(decoding: atr.stdout + atr.stderr, as: UTF8.self))")
+        let scan = try ChildProcess.run("/usr/bin/pcsc_scan", ["-r"], seconds: 30)
+        #expect(String(decoding: scan.stdout, as: UTF8.self).contains("Virtual PCD 00 00"))
+        #expect(emulator.stop() == 0, "\(emulator.log)")
+        // What pcscd's clients made the reader send, as a trace nfctrace dissects whole.
+        let dissected = try CLI.run(["dissect", trace])
+        #expect(dissected.status == 0)
+        #expect(dissected.stdout.contains("SELECT NDEF Tag Application") && dissected.stdout.contains("RATS"), "\(dissected.stdout)")
+        #expect(!dissected.stdout.contains("unknown") && !dissected.stdout.contains("malformed"), "\(dissected.stdout)")
+    }
+
+    @Test func ntagPagesThroughPartThreePseudoAPDUs() throws {
+        guard let python = ready() else { return }
+        let daemon = try PCSCDaemon()
+        defer { daemon.stop() }
+        let emulator = try VPCDEmulator(["--model", "ntag215"])
+        defer { _ = emulator.stop() }
+        let out = try run(python, ["ntag"])
+        // The storage-card ATR with standard 03 and card name 0003, as protocols-wave2.md §7.2 computes it.
+        #expect(out["atr"] as? String == "3b8f8001804f0ca0000003060300030000000068", "\(out)")
+        let s = steps(out)
+        #expect(s.count == 6, "\(out)")
+        guard s.count == 6 else { return }
+        #expect(s[0].data == "04e17a204b2c80" && s[0].sw == "9000", "FF CA: the UID")
+        #expect(s[1].data.count == 32 && s[1].data.hasPrefix("04e17a") && s[1].sw == "9000", "FF B0 page 0: 16 bytes")
+        #expect(s[2].data.hasPrefix("0300fe") && s[2].sw == "9000", "page 4: the empty NDEF TLV")
+        #expect(s[3].sw == "9000", "FF D6 page 0x10")
+        #expect(s[4].data == "cafef00d", "read back")
+        #expect(s[5].sw == "6A81", "no historical bytes on a storage card")
+    }
+
+    @Test func desfireAPDUsPassThrough() throws {
+        guard let python = ready() else { return }
+        let daemon = try PCSCDaemon()
+        defer { daemon.stop() }
+        let emulator = try VPCDEmulator(["--model", "desfire-ev1"])
+        defer { _ = emulator.stop() }
+        let out = try run(python, ["apdu", "9060000000", "90AF000000", "90AF000000", "906A000000"])
+        // A DESFire's ATR: 3B 81 80 01 80 80 (protocols-wave2.md §7.2).
+        #expect(out["atr"] as? String == "3b8180018080", "\(out)")
+        let s = steps(out)
+        #expect(s.map(\.sw) == ["91AF", "91AF", "9100", "9100"], "\(out)")
+        #expect(s.last?.data == "544e5a", "application 5A4E54")
+    }
+}
