@@ -9,7 +9,7 @@ public struct KeyList: Sendable {
     /// Whether card numbers and cardholder data inside APDUs are printed whole
     /// (`dissect --show-secrets`); masked by default.
     public var revealCardData = false
-    /// How many key searches (mfkey32/mfkey64, about 0.2 s each in a release build) one
+    /// How many key searches (mfkey32 about 0.2 s each in a release build, mfkey64 a few ms) one
     /// dissection may run: a capture of made-up authentications must not buy minutes of work
     /// with a few kilobytes; real sessions need a handful.
     public var keySearchBudget = 16

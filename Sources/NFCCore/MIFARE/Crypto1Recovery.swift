@@ -6,7 +6,9 @@
 /// only on the even-indexed cells. Each half is searched alone: the 2²⁰ values of the 20 cells
 /// the first output of that half reads, kept when they give it, then one cell more per further
 /// output, kept when they give it. The feedback is linear, so each half's share of every
-/// feedback equation is computed, and the two lists are joined where their shares agree.
+/// feedback equation is computed, and the two lists are joined where their shares agree. With
+/// 64 bits or more, one half's search and the feedback solved for the other are much faster
+/// (`Search64`, Crypto1Recovery64.swift).
 public enum Crypto1Recovery {
     /// Bit i of a 20-cell window is the cell the filter reads at offset 9 + 2i.
     @inline(__always)
@@ -86,6 +88,7 @@ public enum Crypto1Recovery {
     public static func states(keystream bits: [UInt8]) -> [UInt64] {
         let n = bits.count & ~1
         guard n >= 32 else { return [] }
+        if n >= 64 { return Search64.states(keystream: bits) }
         // The halves are searched with at most 40 bits (20 each): the lists keep about 2¹⁹
         // entries whatever the length, so later bits only cost time there; 30 feedback
         // equations then leave a few hundred pairs, and every pair is checked on all `n` bits.

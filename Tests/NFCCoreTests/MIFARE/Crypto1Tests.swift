@@ -132,6 +132,48 @@ import Testing
         #expect(key == Hex.parse("A0A1A2A3A4A5"))
     }
 
+    /// Whole authentications made with random keys, UIDs and nonces on the reader's side: the
+    /// key comes back from uid, nT, {nR}, {aR}, {aT} alone, and a wrong {aT} gives none.
+    @Test func mfkey64RoundTripsRandomAuthentications() {
+        var rng = SplitMix64(seed: 64)
+        for _ in 0..<3 {
+            let key = (0..<6).map { _ in UInt8(truncatingIfNeeded: rng.next()) }
+            let uid = UInt32(truncatingIfNeeded: rng.next()), nt = UInt32(truncatingIfNeeded: rng.next())
+            let nr = UInt32(truncatingIfNeeded: rng.next())
+            var reader = Crypto1(key: key)
+            reader.word(input: uid ^ nt)
+            let encryptedNR = nr ^ reader.word(input: nr)
+            let encryptedAR = MIFARENonce.successor(nt, 64) ^ reader.word()
+            let encryptedAT = MIFARENonce.successor(nt, 96) ^ reader.word()
+            #expect(Crypto1Recovery.key(uid: uid, nt: nt, encryptedNR: encryptedNR, encryptedAR: encryptedAR, encryptedAT: encryptedAT) == key)
+            #expect(Crypto1Recovery.key(uid: uid, nt: nt, encryptedNR: encryptedNR, encryptedAR: encryptedAR, encryptedAT: encryptedAT ^ 1 << 20) == nil)
+        }
+    }
+
+    /// More than 64 bits: the search uses the first 64 and every state it returns fits them all.
+    @Test func stateFromSeventyTwoKeystreamBits() {
+        var rng = SplitMix64(seed: 72)
+        let state = rng.next() & 0xFFFF_FFFF_FFFF
+        var c = Crypto1(state: state)
+        let bits = (0..<72).map { _ in c.clock() }
+        #expect(Crypto1Recovery.states(keystream: bits) == [state])
+    }
+
+    /// The 64-bit search reads the filter through its tables, cells newest first: they must agree
+    /// with the filter on every window they are asked about.
+    @Test func sixtyFourBitSearchTablesAgreeWithTheFilter() {
+        let search = Crypto1Recovery.Search64.Search(tables: Crypto1Recovery.Search64.tables, bits: Array(repeating: 0, count: 64),
+                                                     kept: .allocate(capacity: 1), evens: .allocate(capacity: 1))
+        defer { search.kept.deallocate(); search.evens.deallocate() }
+        var rng = SplitMix64(seed: 20)
+        for _ in 0..<2000 {
+            let forward = rng.next() & 0xFFFFF
+            var newestFirst: UInt64 = 0
+            for i in 0..<20 { newestFirst |= (forward >> UInt64(i) & 1) << UInt64(19 - i) }
+            #expect(search.filter(newestFirst) == Crypto1Recovery.filter20(forward))
+        }
+    }
+
     @Test func mfkey32v2Example() {
         let key = Crypto1Recovery.key(uid: Self.word("52B0F519"),
                                       .init(nt: Self.word("5417D1F8"), encryptedNR: Self.word("4D545EA7"), encryptedAR: Self.word("E15AC8C2")),
