@@ -64,4 +64,5 @@ let benchmarks: @Sendable () -> Void = {
 
     replayBenchmarks()
     apduBenchmarks()
+    mifareBenchmarks()
 }
