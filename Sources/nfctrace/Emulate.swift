@@ -168,11 +168,7 @@ struct Emulate: ParsableCommand {
             log.own("emulating \(tag.summary) on udp \(server.host):\(server.port) (nfcpy device udp:\(server.host):\(server.port))")
             server.serve { stopRequested != 0 }
         } else if let vpcdClient {
-            vpcdClient.card.onExchange = { request, answer in
-                put(request)
-                if let answer { put(answer) }
-            }
-            vpcdClient.card.onField = { on, t in put(Frame(on ? .fieldOn : .fieldOff, technology: tag.technology, start: t)) }
+            vpcdClient.card.onFrame = { put($0) }
             vpcdClient.onLog = { log.own($0) }
             // vpcd's slots are 35963, 35964 …, named "Virtual PCD 00 00", "… 00 01" by pcscd.
             let slot = Int(vpcdClient.port) - 35963

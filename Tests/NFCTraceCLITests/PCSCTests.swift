@@ -142,4 +142,34 @@ import Testing
         #expect(s.map(\.sw) == ["91AF", "91AF", "9100", "9100"], "\(out)")
         #expect(s.last?.data == "544e5a", "application 5A4E54")
     }
+
+    /// MIFARE Classic through PC/SC Part 3: LOAD KEYS, GENERAL AUTHENTICATE per sector (nested
+    /// authentications from the second on), READ BINARY of every block; the reader side runs
+    /// Crypto1. What `--record` wrote dissects with every key named and replays against the card
+    /// rebuilt from it. `NFCTRACE_MAKE_TRACES=1` keeps the recording as
+    /// `Traces/mifare-classic-1k-pcsc.nfctrace`.
+    @Test func classicCardReadSectorBySector() throws {
+        guard let python = ready() else { return }
+        let daemon = try PCSCDaemon()
+        defer { daemon.stop() }
+        let make = ProcessInfo.processInfo.environment["NFCTRACE_MAKE_TRACES"] == "1"
+        let trace = make ? CLI.root + "/Traces/mifare-classic-1k-pcsc.nfctrace" : NSTemporaryDirectory() + "nfctrace-pcsc-classic-\(UUID().uuidString).nfctrace"
+        defer { if !make { try? FileManager.default.removeItem(atPath: trace) } }
+        if make { try? FileManager.default.removeItem(atPath: trace) }
+        let emulator = try VPCDEmulator(["--model", "mifare-classic-1k", "--record", trace])
+        let out = try run(python, ["classic", "FFFFFFFFFFFF"])
+        #expect(out["atr"] as? String == "3b8f8001804f0ca000000306030001000000006a", "Classic 1K's ATR (protocols-wave2.md §7.2)")
+        let s = steps(out)
+        #expect(s.count == 1 + 16 * 5 && s.allSatisfy { $0.sw == "9000" }, "\(out)")
+        // Every trailer reads as the transport configuration: key A as zeros, FF 07 80 69, key B.
+        for sector in 0..<16 where s.count == 81 {
+            #expect(s[1 + sector * 5 + 4].data == "000000000000ff078069ffffffffffff", "sector \(sector)")
+        }
+        #expect(emulator.stop() == 0, "\(emulator.log)")
+        let dissected = try CLI.run(["dissect", trace])
+        #expect(dissected.stdout.contains("Key (sector 15, key A): FFFFFFFFFFFF"), "\(dissected.stdout.suffix(3000))")
+        #expect(!dissected.stdout.contains("unknown") && !dissected.stdout.contains("encrypted (no key"), "\(dissected.stdout.suffix(3000))")
+        let replay = try CLI.run(["replay", trace])
+        #expect(replay.status == 0 && replay.stdout.contains("PASS"), "\(replay.stdout)\n\(replay.stderr)")
+    }
 }

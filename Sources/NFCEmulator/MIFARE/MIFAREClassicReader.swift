@@ -17,6 +17,13 @@ public final class MIFAREClassicReader {
 
     public init(_ tag: EmulatedTag) { self.tag = tag }
 
+    /// A reader for a card another reader side already activated (`uid`: the last cascade
+    /// level's 4 bytes are what Crypto1 takes).
+    public init(_ tag: EmulatedTag, activatedUID uid: [UInt8]) {
+        self.tag = tag
+        self.uid = Array(uid.suffix(4))
+    }
+
     private func record(_ frame: Frame, after gap: Int64) {
         var f = frame
         let bits = f.bytes.isEmpty ? 0 : (f.bytes.count - 1) * 9 + Int(f.lastByteBits) + (f.lastByteBits == 8 ? 1 : 0)

@@ -9,20 +9,25 @@ import NFCCore
 /// (protocols-wave2.md §7): the reader activates the tag when the card is powered, synthesises
 /// the ATR (PC/SC Part 3: the storage-card ATR for Type 2 and Classic, `3B 8n 80 01` + the ATS's
 /// historical bytes for ISO-DEP), answers the Part 3 pseudo-APDUs itself (`FF CA` UID and
-/// historical bytes, `FF B0`/`FF D6` read and update binary on Type 2 pages) and passes every
-/// other APDU of an ISO-DEP card through the block protocol. Frames to and from the tag carry
-/// their CRC, as on air; `onExchange` sees each one.
+/// historical bytes, `FF B0`/`FF D6` read and update binary on Type 2 pages and MIFARE Classic
+/// blocks, `FF 82` LOAD KEYS and `FF 86`/`FF 88` authentication, the reader running Crypto1 as a
+/// reader's chip does) and passes every other APDU of an ISO-DEP card through the block
+/// protocol. Frames to and from the tag carry their CRC, as on air; `onFrame` sees each one.
 ///
-/// Not served yet: MIFARE Classic authentication (`FF 82`/`FF 86`) and blocks, FeliCa and ISO
-/// 15693 tags, ACR122 direct transmit (`FF 00 00 00`).
+/// Not served yet: Classic value operations, FeliCa and ISO 15693 tags, ACR122 direct transmit
+/// (`FF 00 00 00`).
 public final class PCSCContactlessCard {
     public let tag: EmulatedTag
     public private(set) var activation: ISO14443AActivation?
     private var link: ISODEPReaderLink?
-    /// Every reader frame and the tag's answer (nil: silence).
-    public var onExchange: ((Frame, Frame?) -> Void)?
-    /// The field went on (true) or off (false).
-    public var onField: ((Bool, Timestamp) -> Void)?
+    /// A MIFARE Classic card's reader side: Crypto1 sessions, nested authentications.
+    private var classic: MIFAREClassicReader?
+    private var classicForwarded = 0
+    /// The keys LOAD KEYS put in the reader's volatile slots.
+    private var keys: [UInt8: UInt64] = [:]
+    private var readerNonce: UInt32 = 0x4E46_4354
+    /// Every frame both ways and the field events, as a capture holds them.
+    public var onFrame: ((Frame) -> Void)?
     private var fieldIsOn = false
 
     public init?(tag: EmulatedTag) {
@@ -41,7 +46,8 @@ public final class PCSCContactlessCard {
         request.setPayload(payload, crc: crc)
         var answer = tag.respond(to: request)
         answer?.start = Self.now()
-        onExchange?(request, answer)
+        onFrame?(request)
+        if let answer { onFrame?(answer) }
         guard let answer else { return nil }
         guard answerCRC, answer.lastByteBits == 8 else { return (answer.bytes, answer.lastByteBits) }
         return answer.payload(ifValidCRC: .a).map { (Array($0), 8) }
@@ -56,16 +62,19 @@ public final class PCSCContactlessCard {
         if fieldIsOn { powerOff() }
         fieldIsOn = true
         tag.fieldOn()
-        onField?(true, Self.now())
+        onFrame?(Frame(.fieldOn, start: Self.now()))
         guard var a = ReaderSide.activate14443A(transceive) else {
             activation = nil
             return false
         }
+        link = nil
+        classic = nil
         if a.sak.supportsISODEP {
             a.ats = ReaderSide.requestATS(transceive)
             link = a.ats.map { _ in ISODEPReaderLink(frameSize: a.frameSize) }
-        } else {
-            link = nil
+        } else if a.sak.isMIFAREClassic {
+            classic = MIFAREClassicReader(tag, activatedUID: a.uid)
+            classicForwarded = 0
         }
         activation = a
         return true
@@ -77,7 +86,8 @@ public final class PCSCContactlessCard {
         tag.fieldOff()
         activation = nil
         link = nil
-        onField?(false, Self.now())
+        classic = nil
+        onFrame?(Frame(.fieldOff, start: Self.now()))
     }
 
     /// The ATR a contactless reader shows for the activated tag; nil without one.
@@ -122,8 +132,66 @@ public final class PCSCContactlessCard {
         }
     }
 
+    /// The frames the Classic reader side sent and got since last time, stamped now.
+    private func forwardClassicFrames() {
+        guard let classic else { return }
+        for var f in classic.frames.dropFirst(classicForwarded) {
+            f.start = Self.now()
+            f.end = nil
+            onFrame?(f)
+        }
+        classicForwarded = classic.frames.count
+    }
+
+    /// MIFARE Classic through Part 3: authentication with a loaded key, blocks read and written
+    /// in the Crypto1 session (a WRITE in its two phases).
+    private func classicCommand(_ apdu: CommandAPDU, _ reader: MIFAREClassicReader) -> ResponseAPDU {
+        defer { forwardClassicFrames() }
+        switch apdu.ins {
+        case 0x86, 0x88:
+            // 86: data 01 00 block keyType slot; 88 (PC/SC 2.01): P2 block, data keyType slot.
+            let block: UInt8, type: UInt8, slot: UInt8
+            if apdu.ins == 0x86 {
+                guard apdu.data.count == 5, apdu.data[0] == 0x01 else { return ResponseAPDU(status: .wrongLength) }
+                (block, type, slot) = (apdu.data[2], apdu.data[3], apdu.data[4])
+            } else {
+                guard apdu.data.count == 2 else { return ResponseAPDU(status: .wrongLength) }
+                (block, type, slot) = (apdu.p2, apdu.data[0], apdu.data[1])
+            }
+            guard let key = keys[slot], type == 0x60 || type == 0x61 else { return ResponseAPDU(status: StatusWord(0x6982)) }
+            readerNonce = readerNonce &* 1_103_515_245 &+ 12_345
+            if reader.authenticate(type == 0x60 ? .a : .b, block: block, key: key, nr: readerNonce) { return ResponseAPDU(status: Self.ok) }
+            // A refused authentication leaves the card in IDLE: readers select it again.
+            forwardClassicFrames()
+            powerOff()
+            powerOn()
+            return ResponseAPDU(status: Self.failed)
+        case 0xB0:
+            guard let answer = reader.send(MIFAREClassicCommand.read(block: apdu.p2).encode()), answer.count >= 16 else {
+                return ResponseAPDU(status: Self.failed)
+            }
+            return ResponseAPDU(data: Array(answer.prefix((apdu.le ?? 0) == 0 ? 16 : min(16, apdu.le ?? 16))), status: Self.ok)
+        case 0xD6:
+            guard apdu.data.count == 16 else { return ResponseAPDU(status: .wrongLength) }
+            guard reader.send(MIFAREClassicCommand.write(block: apdu.p2).encode()) == [Type2Acknowledgement.ack.nibble],
+                  reader.send(MIFAREClassicCommand.writeData(apdu.data).encode()) == [Type2Acknowledgement.ack.nibble] else {
+                return ResponseAPDU(status: Self.failed)
+            }
+            return ResponseAPDU(status: Self.ok)
+        default:
+            return ResponseAPDU(status: .functionNotSupported)
+        }
+    }
+
     /// PC/SC Part 3 commands the reader answers itself.
     private func pseudo(_ apdu: CommandAPDU, _ a: ISO14443AActivation) -> ResponseAPDU {
+        if apdu.ins == 0x82 {
+            // LOAD KEYS into a volatile slot (P2).
+            guard apdu.data.count == 6 else { return ResponseAPDU(status: .wrongLength) }
+            keys[apdu.p2] = apdu.data.reduce(0) { $0 << 8 | UInt64($1) }
+            return ResponseAPDU(status: Self.ok)
+        }
+        if let classic, [0x86, 0x88, 0xB0, 0xD6].contains(apdu.ins) { return classicCommand(apdu, classic) }
         func trimmed(_ data: [UInt8]) -> [UInt8] { (apdu.le ?? 0) == 0 || (apdu.le ?? 0) >= data.count ? data : Array(data.prefix(apdu.le ?? 0)) }
         switch apdu.ins {
         case 0xCA where apdu.p1 == 0x00:

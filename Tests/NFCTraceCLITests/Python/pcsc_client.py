@@ -6,6 +6,8 @@ prints JSON. Used by PCSCTests with `nfctrace emulate --vpcd` in vsmartcard's vp
   pcsc_client.py READER type4            SELECT the NDEF application, read the CC and NDEF file
   pcsc_client.py READER ntag             FF CA UID, FF B0 reads of pages 0 and 4, FF D6 write + read back of page 0x10
   pcsc_client.py READER apdu HEX...      send each APDU, answers in order
+  pcsc_client.py READER classic KEY      LOAD KEYS KEY, then every sector of a 1K card: GENERAL
+                                         AUTHENTICATE with key A and READ BINARY of its 4 blocks
 """
 import json
 import sys
@@ -50,6 +52,12 @@ def main():
     elif step == "ntag":
         out["steps"] = [tx(c, "FFCA000000"), tx(c, "FFB0000010"), tx(c, "FFB0000410"),
                         tx(c, "FFD6001004CAFEF00D"), tx(c, "FFB0001004"), tx(c, "FFCA010000")]
+    elif step == "classic":
+        steps = [tx(c, "FF82000006" + sys.argv[3])]
+        for sector in range(16):
+            steps.append(tx(c, "FF860000050100%02X6000" % (4 * sector)))
+            steps += [tx(c, "FFB000%02X10" % (4 * sector + b)) for b in range(4)]
+        out["steps"] = steps
     elif step == "apdu":
         out["steps"] = [tx(c, h) for h in sys.argv[3:]]
     c.disconnect()
