@@ -172,4 +172,39 @@ import Testing
         let replay = try CLI.run(["replay", trace])
         #expect(replay.status == 0 && replay.stdout.contains("PASS"), "\(replay.stdout)\n\(replay.stderr)")
     }
+
+    /// The Classic sessions of issue 19, made by a PC/SC program against cards rebuilt from the
+    /// in-process traces and recorded by `emulate --vpcd --record`: a key no list holds (the
+    /// dissector recovers it from the recording), a value block decremented and transferred
+    /// (ACS's FF D7), MAD and NDEF sectors with their public keys. `NFCTRACE_MAKE_TRACES=1` keeps
+    /// them as `Traces/mifare-classic-<name>-pcsc.nfctrace`.
+    @Test(arguments: [
+        ("recovered-key", ["FF82000006A1B2C3D4E5F6", "FF860000050100046000", "FFB0000410", "FFB0000510", "FFB0000610", "FFB0000710"],
+         ["recovered from frames", "(mfkey64)"]),
+        ("value-block", ["FF82000006FFFFFFFFFFFF", "FF860000050100086000", "FFB1000804", "FFD700080502000000FA", "FFB1000804"],
+         ["DECREMENT block 0x08", "TRANSFER block 0x08"]),
+        ("mad-ndef", ["FF82000006A0A1A2A3A4A5", "FF82000106D3F7D3F7D3F7", "FF860000050100006000", "FFB0000010", "FFB0000110", "FFB0000210",
+                      "FFB0000310", "FF860000050100046001", "FFB0000410", "FFB0000510", "FFB0000610", "FFB0000710"],
+         ["MAD", "NDEF"]),
+    ] as [(String, [String], [String])])
+    func classicSessionsRecordedThroughPCSC(name: String, apdus: [String], expected: [String]) throws {
+        guard let python = ready() else { return }
+        let daemon = try PCSCDaemon()
+        defer { daemon.stop() }
+        let make = ProcessInfo.processInfo.environment["NFCTRACE_MAKE_TRACES"] == "1"
+        let trace = make ? CLI.root + "/Traces/mifare-classic-\(name)-pcsc.nfctrace" : NSTemporaryDirectory() + "nfctrace-pcsc-\(name)-\(UUID().uuidString).nfctrace"
+        defer { if !make { try? FileManager.default.removeItem(atPath: trace) } }
+        if make { try? FileManager.default.removeItem(atPath: trace) }
+        let emulator = try VPCDEmulator(["--from-trace", CLI.root + "/Traces/mifare-classic-\(name).nfctrace", "--record", trace])
+        let out = try run(python, ["apdu"] + apdus)
+        let s = steps(out)
+        #expect(s.count == apdus.count && s.allSatisfy { $0.sw == "9000" }, "\(out)")
+        if name == "value-block", s.count == 5 { #expect(s[2].data == "000003e8" && s[4].data == "000002ee", "1000, then 750") }
+        #expect(emulator.stop() == 0, "\(emulator.log)")
+        let dissected = try CLI.run(["dissect", trace])
+        for e in expected { #expect(dissected.stdout.contains(e), "\(e) in \(dissected.stdout.suffix(2500))") }
+        #expect(!dissected.stdout.contains("unknown") && !dissected.stdout.contains("encrypted (no key"), "\(dissected.stdout.suffix(2500))")
+        let replay = try CLI.run(["replay", trace])
+        #expect(replay.status == 0 && replay.stdout.contains("PASS"), "\(replay.stdout)\n\(replay.stderr)")
+    }
 }

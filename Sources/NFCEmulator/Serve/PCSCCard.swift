@@ -14,8 +14,8 @@ import NFCCore
 /// reader's chip does) and passes every other APDU of an ISO-DEP card through the block
 /// protocol. Frames to and from the tag carry their CRC, as on air; `onFrame` sees each one.
 ///
-/// Not served yet: Classic value operations, FeliCa and ISO 15693 tags, ACR122 direct transmit
-/// (`FF 00 00 00`).
+/// Classic value blocks go through ACS's `FF D7`/`FF B1`, which ACR122U-family readers offer.
+/// Not served yet: FeliCa and ISO 15693 tags, ACR122 direct transmit (`FF 00 00 00`).
 public final class PCSCContactlessCard {
     public let tag: EmulatedTag
     public private(set) var activation: ISO14443AActivation?
@@ -178,8 +178,46 @@ public final class PCSCContactlessCard {
                 return ResponseAPDU(status: Self.failed)
             }
             return ResponseAPDU(status: Self.ok)
+        case 0xB1:
+            // ACS READ VALUE BLOCK: the value, most significant byte first.
+            guard let answer = reader.send(MIFAREClassicCommand.read(block: apdu.p2).encode()), answer.count >= 16,
+                  let value = MIFAREClassicValueBlock(Array(answer.prefix(16))) else { return ResponseAPDU(status: Self.failed) }
+            let v = UInt32(bitPattern: value.value)
+            return ResponseAPDU(data: (0..<4).reversed().map { UInt8(truncatingIfNeeded: v >> (8 * $0)) }, status: Self.ok)
+        case 0xD7:
+            return valueOperation(apdu, reader)
         default:
             return ResponseAPDU(status: .functionNotSupported)
+        }
+    }
+
+    /// ACS's VALUE BLOCK OPERATION (`FF D7 00 block 05 op value`, value most significant byte
+    /// first; op 00 store, 01 increment, 02 decrement, the result transferred to the same block)
+    /// and RESTORE VALUE BLOCK (`FF D7 00 source 02 03 target`), as ACR122U-family readers offer
+    /// them: the card's two-phase value commands, then TRANSFER.
+    private func valueOperation(_ apdu: CommandAPDU, _ reader: MIFAREClassicReader) -> ResponseAPDU {
+        let ack: [UInt8] = [Type2Acknowledgement.ack.nibble]
+        let block = apdu.p2
+        if apdu.data.count == 2, apdu.data[0] == 0x03 {
+            guard reader.send(MIFAREClassicCommand.restore(block: block).encode()) == ack else { return ResponseAPDU(status: Self.failed) }
+            _ = reader.send(MIFAREClassicCommand.valueOperand(0).encode())   // the card takes the operand silently
+            return reader.send(MIFAREClassicCommand.transfer(block: apdu.data[1]).encode()) == ack ? ResponseAPDU(status: Self.ok) : ResponseAPDU(status: Self.failed)
+        }
+        guard apdu.data.count == 5 else { return ResponseAPDU(status: .wrongLength) }
+        let value = Int32(bitPattern: apdu.data[1...4].reduce(0) { $0 << 8 | UInt32($1) })
+        switch apdu.data[0] {
+        case 0x00:
+            let image = MIFAREClassicValueBlock(value: value, address: block).encode()
+            guard reader.send(MIFAREClassicCommand.write(block: block).encode()) == ack,
+                  reader.send(MIFAREClassicCommand.writeData(image).encode()) == ack else { return ResponseAPDU(status: Self.failed) }
+            return ResponseAPDU(status: Self.ok)
+        case 0x01, 0x02:
+            let command: MIFAREClassicCommand = apdu.data[0] == 0x01 ? .increment(block: block) : .decrement(block: block)
+            guard reader.send(command.encode()) == ack else { return ResponseAPDU(status: Self.failed) }
+            _ = reader.send(MIFAREClassicCommand.valueOperand(value).encode())
+            return reader.send(MIFAREClassicCommand.transfer(block: block).encode()) == ack ? ResponseAPDU(status: Self.ok) : ResponseAPDU(status: Self.failed)
+        default:
+            return ResponseAPDU(status: .incorrectP1P2)
         }
     }
 
@@ -191,7 +229,7 @@ public final class PCSCContactlessCard {
             keys[apdu.p2] = apdu.data.reduce(0) { $0 << 8 | UInt64($1) }
             return ResponseAPDU(status: Self.ok)
         }
-        if let classic, [0x86, 0x88, 0xB0, 0xD6].contains(apdu.ins) { return classicCommand(apdu, classic) }
+        if let classic, [0x86, 0x88, 0xB0, 0xB1, 0xD6, 0xD7].contains(apdu.ins) { return classicCommand(apdu, classic) }
         func trimmed(_ data: [UInt8]) -> [UInt8] { (apdu.le ?? 0) == 0 || (apdu.le ?? 0) >= data.count ? data : Array(data.prefix(apdu.le ?? 0)) }
         switch apdu.ins {
         case 0xCA where apdu.p1 == 0x00:
