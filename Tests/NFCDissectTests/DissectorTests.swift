@@ -85,6 +85,26 @@ func sessions(_ events: [DissectionEvent]) -> [SessionSummary] {
         #expect(d[11].summary == "S(DESELECT), tag deselected")
     }
 
+    // Issue 18: captures that start after activation (NFCGate's) or lost the RATS: an I-block
+    // carrying an APDU, after an SAK announcing ISO-DEP or with no activation at all, is ISO-DEP,
+    // said so in a note; a Type 2 command that parses as an I-block is not.
+    @Test func isoDEPIsInferredWithoutARATS() {
+        let apdus: [Frame] = [R("02 00 A4 04 00 07 D2 76 00 00 85 01 01 00", crc: true), T("02 90 00", crc: true)]
+        let afterSAK: [Frame] = [
+            R("26", bits: 7), T("04 00"), R("93 20"), T("01 02 03 04 04"), R("93 70 01 02 03 04 04", crc: true), T("20", crc: true),
+        ] + apdus
+        for (capture, first) in [(afterSAK, 6), (apdus, 0)] {
+            let d = frames(Dissector.dissect(capture))
+            #expect(d[first].summary == "SELECT NDEF Tag Application (mapping 2.0+)", "\(d.map(\.summary))")
+            #expect(d[first].diagnostics.contains { $0.message == "ISO-DEP inferred: no RATS in the capture" })
+            #expect(d[first + 1].summary == "NDEF Tag Application selected, SW 9000")
+        }
+        let ntag = frames(Dissector.dissect([R("1B 12 34 56 78", crc: true), T("80 80", crc: true)]))
+        #expect(ntag[0].summary == "PWD_AUTH pwd 12 34 56 78")
+        let type2 = frames(Dissector.dissect(activation + [R("02 00 A4 04 00 07 D2 76 00 00 85 01 01 00", crc: true)]))
+        #expect(type2[10].layer != "Type 4 Tag" && !type2[10].summary.contains("SELECT"), "SAK 00 never turns into ISO-DEP")
+    }
+
     // Issue 20: a card number in an APDU answer shows its first 6 and last 4 digits only, unless
     // the user asks (`dissect --show-secrets`).
     @Test func cardNumbersAreMaskedUnlessAskedFor() {

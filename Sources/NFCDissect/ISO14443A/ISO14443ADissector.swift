@@ -77,6 +77,10 @@ final class ISO14443ADissector: SessionDissector {
             }
             return
         }
+        if !s.isoDEPActive, ISODEPFrames.inferable(ctx.frame, s) {
+            s.isoDEPInferred = true
+            ctx.note("ISO-DEP inferred: no RATS in the capture")
+        }
         if s.isoDEPActive || ISODEPFrames.isLoneDeselect(ctx.frame) {
             if !s.isoDEPActive { ctx.note("S(DESELECT) without an ATS in this session: the reader is still in the ISO-DEP state of an earlier one") }
             let block = ISODEPFrames.describeRequest(&ctx, session: &s)

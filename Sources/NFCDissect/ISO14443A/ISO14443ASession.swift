@@ -124,8 +124,13 @@ struct ISO14443ASession: DissectorSession {
         return MIFARENonce.value(Array(last.uidSlice.suffix(4)))
     }
 
-    /// Whether frames should be read as ISO-DEP blocks (only after an ATS, never by guessing).
-    var isoDEPActive: Bool { ats != nil }
+    /// The capture has no RATS, but the SAK announced ISO-DEP (or no activation was captured at
+    /// all) and a reader frame is an I-block carrying an APDU (`ISODEPFrames.inferable`).
+    var isoDEPInferred = false
+
+    /// Whether frames should be read as ISO-DEP blocks: after an ATS, or inferred as above —
+    /// never from a first byte alone.
+    var isoDEPActive: Bool { ats != nil || isoDEPInferred }
 
     /// The tag family as far as activation tells (used when GET_VERSION is absent).
     var familyFromActivation: String? {

@@ -16,6 +16,18 @@ enum ISODEPFrames {
         return frame.bytes.count == (cid ? 4 : 3) && (!cid || frame.bytes[1] & 0x0F <= 14)
     }
 
+    /// Whether a reader frame of a session without an ATS is ISO-DEP after all (issue 18: NFCGate
+    /// and other captures start after activation): its CRC_A is right, it is an I-block whose INF
+    /// is a command APDU, and either the SAK announced ISO 14443-4 or no activation was captured.
+    /// A Type 2 or Classic command is never taken: their SAK says otherwise, and without one the
+    /// APDU test rules them out (PWD_AUTH `1B` parses as an I-block, its 3-byte INF as no APDU).
+    static func inferable(_ frame: Frame, _ s: ISO14443ASession) -> Bool {
+        guard s.ats == nil, s.sak?.supportsISODEP == true || (s.sak == nil && s.atqa == nil),
+              let payload = frame.payload(ifValidCRC: .a), let f = try? ISODEPFrame.decode(Array(payload)),
+              case .i = f.block, (try? CommandAPDU.decode(f.inf)) != nil else { return false }
+        return true
+    }
+
     /// A reader block; returns it for pairing, or nil when it is no valid block.
     static func describeRequest(_ ctx: inout FrameContext, session s: inout ISO14443ASession) -> ISODEPBlock? {
         guard let frame = decode(&ctx) else { return nil }
