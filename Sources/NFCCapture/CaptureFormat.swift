@@ -8,6 +8,8 @@ public enum CaptureFormat: String, Sendable, CaseIterable {
     case nfctrace
     /// Proxmark3 tracelog (`trace save`), no header.
     case proxmark3 = "pm3"
+    /// nfc-laboratory's JSON frame export (read only).
+    case nfcLaboratory = "nfclab"
 
     public init?(name: some StringProtocol) {
         switch name.lowercased() {
@@ -15,6 +17,7 @@ public enum CaptureFormat: String, Sendable, CaseIterable {
         case "pcapng": self = .pcapng
         case "nfctrace", "text", "txt": self = .nfctrace
         case "pm3", "trace", "proxmark3", "proxmark": self = .proxmark3
+        case "nfclab", "nfc-laboratory", "nfclaboratory": self = .nfcLaboratory
         default: return nil
         }
     }
@@ -46,6 +49,7 @@ public enum CaptureFormat: String, Sendable, CaseIterable {
             }
         }
         if TextTraceSyntax.looksLikeTextTrace(p) { return .nfctrace }
+        if NFCLaboratory.looksLikeExport(p) { return .nfcLaboratory }
         if Proxmark3Trace.looksLikeTrace(p, complete: complete) { return .proxmark3 }
         return nil
     }
@@ -99,6 +103,7 @@ public enum Capture {
         case .pcap, .pcapng: return try PcapReader(input: input, format: format, options: options)
         case .nfctrace: return try TextTraceReader(input: input, options: options)
         case .proxmark3: return Proxmark3TraceReader(input: input, technology: options.technology ?? .iso14443a)
+        case .nfcLaboratory: return try NFCLaboratoryReader(input: input)
         }
     }
 
@@ -124,6 +129,7 @@ extension Capture {
         case .pcapng: return PcapngWriter(output: try ByteOutput.create(path), resolution: resolution, encapsulation: encapsulation)
         case .nfctrace: return TextTraceWriter(output: try ByteOutput.create(path), metadata: metadata)
         case .proxmark3: return Proxmark3TraceWriter(output: try ByteOutput.create(path), times: proxmark3Times)
+        case .nfcLaboratory: throw CaptureError.cannotOpen(path: path, reason: "nfctrace reads nfc-laboratory exports but does not write them")
         }
     }
 }

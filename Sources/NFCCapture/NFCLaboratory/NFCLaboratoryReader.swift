@@ -1,0 +1,142 @@
+import NFCCore
+
+/// nfc-laboratory's JSON frame export (josevcm/nfc-laboratory, the SDR decoder): `{"frames":
+/// [{…}, …]}`, one object per frame with `frameData` (hex bytes joined by `:`, CRC included),
+/// `timeStart`/`timeEnd` in seconds, `techType`, `frameType`, `frameFlags`, `frameRate` in bit/s.
+/// The numeric codes are those of the lab's frame model (`RawFrame.h`): techType 0x0101 NFC-A,
+/// 0x0102 NFC-B, 0x0103 NFC-F, 0x0104 NFC-V; frameType 0x0100 carrier off, 0x0101 carrier on,
+/// 0x0102 poll (reader → tag), 0x0103 listen (tag → reader); frameFlags 0x01 short frame,
+/// 0x02 encrypted, 0x08 truncated, 0x10 parity error, 0x20 CRC error, 0x40 sync error.
+public enum NFCLaboratory {
+    static let technologies: [Int: Technology] = [0x0101: .iso14443a, 0x0102: .iso14443b, 0x0103: .felica, 0x0104: .iso15693]
+    static let carrierOff = 0x0100, carrierOn = 0x0101, poll = 0x0102, listen = 0x0103
+    static let flagNames: [(Int, String)] = [(0x02, "encrypted"), (0x08, "truncated"), (0x10, "parity error"), (0x20, "CRC error"), (0x40, "sync error")]
+    static let shortFrame = 0x01
+    /// The whole export is read at once (frames are objects inside one array): this bounds it.
+    public static let sizeLimit = 256 << 20
+
+    /// A JSON object whose first member names the frame list, with a frame field close by.
+    static func looksLikeExport(_ p: [UInt8]) -> Bool {
+        guard let first = p.firstIndex(where: { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }), p[first] == 0x7B else { return false }
+        let head = String(decoding: p.prefix(4096), as: UTF8.self)
+        return head.contains("\"frames\"") && (head.contains("\"frameData\"") || head.contains("\"techType\""))
+    }
+}
+
+/// Reads an nfc-laboratory export object by object, so that a file cut short or damaged yields
+/// the frames before the damage, then the damage with its offset and frame number.
+final class NFCLaboratoryReader: FrameReader {
+    let format = CaptureFormat.nfcLaboratory
+    private(set) var metadata = TraceMetadata()
+    private let name: String
+    private let bytes: [UInt8]
+    private var at = 0
+    private var frameNumber = 0
+    private var finished = false
+
+    init(input: ByteInput) throws(CaptureError) {
+        name = input.name
+        bytes = try input.readAll(limit: NFCLaboratory.sizeLimit, what: "an nfc-laboratory export")
+        metadata["source"] = "nfc-laboratory JSON export"
+        metadata["timebase"] = TimeUnit.nanoseconds.rawValue
+        // The frame list: after `"frames"`, its `[`.
+        guard let key = Self.find(Array("\"frames\"".utf8), in: bytes, from: 0),
+              let open = bytes[key...].firstIndex(of: 0x5B) else {
+            throw CaptureError.damaged(path: name, offset: 0, frame: 1, reason: "no \"frames\" array")
+        }
+        at = open + 1
+    }
+
+    static func find(_ needle: [UInt8], in hay: [UInt8], from: Int) -> Int? {
+        guard needle.count <= hay.count else { return nil }
+        var i = from
+        while i + needle.count <= hay.count {
+            if hay[i] == needle[0], Array(hay[i..<i + needle.count]) == needle { return i }
+            i += 1
+        }
+        return nil
+    }
+
+    private func damage(_ reason: String, at offset: Int) -> CaptureError {
+        finished = true
+        return CaptureError.damaged(path: name, offset: offset, frame: frameNumber + 1, reason: reason)
+    }
+
+    /// The end of the object starting at `start` (string-aware brace matching), nil when the
+    /// file ends first.
+    private func objectEnd(_ start: Int) -> Int? {
+        var depth = 0, inString = false, escaped = false
+        var i = start
+        while i < bytes.count {
+            let b = bytes[i]
+            if inString {
+                if escaped { escaped = false } else if b == 0x5C { escaped = true } else if b == 0x22 { inString = false }
+            } else if b == 0x22 {
+                inString = true
+            } else if b == 0x7B {
+                depth += 1
+            } else if b == 0x7D {
+                depth -= 1
+                if depth == 0 { return i + 1 }
+            }
+            i += 1
+        }
+        return nil
+    }
+
+    func next() throws(CaptureError) -> Frame? {
+        while !finished {
+            // Between objects: commas and white space, then an object or the end of the list.
+            while at < bytes.count, [0x20, 0x0A, 0x0D, 0x09, 0x2C].contains(bytes[at]) { at += 1 }
+            guard at < bytes.count else { throw damage("the file ends inside the frame list", at: at) }
+            if bytes[at] == 0x5D {
+                finished = true
+                return nil
+            }
+            guard bytes[at] == 0x7B else { throw damage("expected a frame object, found \(Hex.byte(bytes[at]))", at: at) }
+            let start = at
+            guard let end = objectEnd(start) else { throw damage("the file ends inside a frame object", at: start) }
+            at = end
+            let object: JSONValue
+            do {
+                object = try JSONValue.parse(Array(bytes[start..<end]))
+            } catch {
+                throw damage("frame object: \(error)", at: start + error.offset)
+            }
+            if let frame = try frame(object, offset: start) { return frame }
+        }
+        return nil
+    }
+
+    private func frame(_ o: JSONValue, offset: Int) throws(CaptureError) -> Frame? {
+        guard let type = o["frameType"]?.number.map(Int.init), let tech = o["techType"]?.number.map(Int.init) else {
+            throw damage("a frame without frameType or techType", at: offset)
+        }
+        guard let technology = NFCLaboratory.technologies[tech] else {
+            throw damage("techType \(tech) is none of NFC-A, -B, -F, -V (0x0101…0x0104)", at: offset)
+        }
+        let seconds = o["timeStart"]?.number ?? 0
+        guard seconds.isFinite, abs(seconds) < 9e9 else { throw damage("timeStart \(seconds) is no time in seconds", at: offset) }
+        let start = Timestamp(Int64((seconds * 1e9).rounded()), .nanoseconds)
+        if metadata["tech"] == nil { metadata["tech"] = technology.rawValue }
+        frameNumber += 1
+        switch type {
+        case NFCLaboratory.carrierOn: return Frame(.fieldOn, technology: technology, start: start)
+        case NFCLaboratory.carrierOff: return Frame(.fieldOff, technology: technology, start: start)
+        case NFCLaboratory.poll, NFCLaboratory.listen: break
+        default: throw damage("frameType \(type) is none of carrier off/on, poll, listen (0x0100…0x0103)", at: offset)
+        }
+        let text = o["frameData"]?.string ?? ""
+        guard let data = Hex.parse(String(text.map { $0 == ":" ? " " : $0 })) else {
+            throw damage("frameData \"\(PrintableText.escaped(Array(text.utf8).prefix(40)))\" is no hex", at: offset)
+        }
+        let flags = o["frameFlags"]?.number.map(Int.init) ?? 0
+        let end = o["timeEnd"]?.number.flatMap { $0.isFinite && abs($0) < 9e9 ? Timestamp(Int64(($0 * 1e9).rounded()), .nanoseconds) : nil }
+        let rate = o["frameRate"]?.number.map { Int(($0 / 1000).rounded()) }
+        let notes = NFCLaboratory.flagNames.filter { flags & $0.0 != 0 }.map(\.1)
+        let short = flags & NFCLaboratory.shortFrame != 0 && data.count == 1
+        return Frame(.data(type == NFCLaboratory.poll ? .readerToTag : .tagToReader), technology: technology, bytes: data,
+                     lastByteBits: short ? 7 : 8, start: start, end: end, bitRate: rate,
+                     comment: notes.isEmpty ? nil : "nfc-laboratory: " + notes.joined(separator: ", "))
+    }
+}
