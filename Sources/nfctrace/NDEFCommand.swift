@@ -2,6 +2,7 @@ import ArgumentParser
 import NFCCapture
 import NFCCore
 import NFCDissect
+import NFCEmulator
 
 struct NDEFCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -141,7 +142,10 @@ struct NDEFCommand: ParsableCommand {
                 guard let m = [Type2TagModel.ntag213, .ntag215, .ntag216].first(where: { $0.rawValue.lowercased() == model.lowercased() }) else {
                     throw CLIFailure.usage("--model takes ntag213, ntag215 or ntag216")
                 }
-                do { bytes = try Type2Memory.image(model: m, message: message) } catch { throw CLIFailure.usage("\(error)") }
+                // The header of a factory tag (an NXP UID 04 …, its BCCs, the internal byte):
+                // no NXP tag has the all-zero UID (issue 18).
+                let header = Array(Type2TagMemory.factory(m, uid: Type2Dump.defaultUID).pages.prefix(12))
+                do { bytes = try Type2Memory.image(model: m, message: message, header: header) } catch { throw CLIFailure.usage("\(error)") }
             case .type5:
                 do { bytes = try Type5Memory.image(message: message, memorySize: memorySize) } catch { throw CLIFailure.usage("\(error)") }
             }

@@ -105,6 +105,13 @@ func sessions(_ events: [DissectionEvent]) -> [SessionSummary] {
         #expect(type2[10].layer != "Type 4 Tag" && !type2[10].summary.contains("SELECT"), "SAK 00 never turns into ISO-DEP")
     }
 
+    // Issue 18: a Type 2 tag NAKs the RATS it does not know; that is no malformed ATS.
+    @Test func ratsAnsweredWithANAK() {
+        let d = frames(Dissector.dissect(activation + [R("E0 80", crc: true), T("00", bits: 4)]))
+        #expect(d[11].summary == "NAK 0 to RATS: the tag does not speak ISO-DEP", "\(d[11].summary)")
+        #expect(d[11].diagnostics.allSatisfy { $0.severity != .error })
+    }
+
     // Issue 20: a card number in an APDU answer shows its first 6 and last 4 digits only, unless
     // the user asks (`dissect --show-secrets`).
     @Test func cardNumbersAreMaskedUnlessAskedFor() {

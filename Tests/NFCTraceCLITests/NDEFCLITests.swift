@@ -22,6 +22,10 @@ import Testing
         let e = try CLI.run(["ndef", "encode", "--uri", "https://example.com", "--output", "type2", "--model", "ntag213", "--format", "raw"])
         #expect(e.status == 0)
         #expect(e.stdoutBytes.count == 45 * 4)
+        // A factory tag's header: an NXP UID (04 …) with both BCCs right, not zeros (issue 18).
+        let header = [UInt8](e.stdoutBytes.prefix(12))
+        #expect(header.first == 0x04)
+        #expect(header[3] == 0x88 ^ header[0] ^ header[1] ^ header[2] && header[8] == header[4] ^ header[5] ^ header[6] ^ header[7])
         let d = try CLI.run(["ndef", "decode", "--format", "json", "-"], stdin: e.stdoutBytes)
         let o = try JSONSerialization.jsonObject(with: Data(d.stdout.utf8)) as? [String: Any]
         #expect(o?["kind"] as? String == "type2")

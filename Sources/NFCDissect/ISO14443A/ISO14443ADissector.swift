@@ -381,6 +381,11 @@ final class ISO14443ADissector: SessionDissector {
             ctx.apply(CRCSplit(unknownFrame: ctx.frame, kind: .a), key: "iso14443a.crc")
             ctx.summary = "answer to HLTA"
             ctx.warn("a tag must not answer HLTA; the reader takes any answer as 'not acknowledged'")
+        case .rats where Type2Acknowledgement.looksLike(ctx.frame.bytes, lastByteBits: ctx.frame.lastByteBits):
+            // A Type 2 tag NAKs the RATS it does not know (issue 18): no ATS, no ISO-DEP.
+            ctx.layer = "ISO14443-4"
+            let nibble = ctx.frame.bytes[0] & 0x0F
+            ctx.summary = "NAK \(Hex.value(nibble, digits: 1)) to RATS: the tag does not speak ISO-DEP"
         case .rats:
             ctx.layer = "ISO14443-4"
             let split = CRCSplit(ctx.frame, expected: true, kind: .a)
