@@ -50,6 +50,9 @@ public enum DESFire {
 
     public static func littleEndian(_ b: ArraySlice<UInt8>) -> Int { b.reversed().reduce(0) { $0 << 8 | Int($1) } }
 
+    /// `value` as `count` bytes, least significant first: how DESFire sends AIDs, offsets, lengths, values.
+    public static func littleEndian(_ value: Int, count: Int) -> [UInt8] { (0..<count).map { UInt8(truncatingIfNeeded: value >> (8 * $0)) } }
+
     /// An AID as people write it (most significant byte first): `5A 4F 49 D3` selects `D3494F`.
     public static func aid(_ data: [UInt8]) -> UInt32? {
         guard data.count >= Layout.aid.end else { return nil }

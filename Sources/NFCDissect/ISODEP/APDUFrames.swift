@@ -148,7 +148,7 @@ enum APDUFrames {
             Type4Frames.response(to: command.apdu, response, &ctx, &s, fields: &fields, placement)
             DESFireFrames.response(to: command.apdu, response, &ctx, &s, fields: &fields)
         }
-        EMVFrames.response(response, &s)
+        EMVFrames.response(to: command?.apdu, response, &s)
         add(fields, placement, "Response APDU", bytes.count, &ctx)
     }
 

@@ -5,9 +5,11 @@ import NFCCore
 /// its records), and the values the terminal then sends — GET PROCESSING OPTIONS' `83` template,
 /// GENERATE AC's data — are split along them, each named and read (TTQ bits, amounts…).
 enum EMVFrames {
-    /// The lists a card's answer defines, kept for the commands that follow.
-    static func response(_ response: ResponseAPDU, _ s: inout ISO14443ASession) {
-        guard response.status.isSuccess, !response.data.isEmpty else { return }
+    /// The lists a card's answer defines, kept for the commands that follow. Only the answers
+    /// that carry them are parsed again: SELECT's FCI (PDOL) and READ RECORD's records (CDOLs).
+    static func response(to command: CommandAPDU?, _ response: ResponseAPDU, _ s: inout ISO14443ASession) {
+        guard let ins = command?.ins, ins == ISO7816Instruction.select || ins == ISO7816Instruction.readRecord,
+              response.status.isSuccess, !response.data.isEmpty else { return }
         let (objects, _) = BERTLV.parse(response.data)
         for o in objects {
             if let pdol = o.first(0x9F38).flatMap({ EMV.dataObjectList($0.value) }) { s.isoDEP.application.emvPDOL = pdol }

@@ -25,15 +25,13 @@ public struct DESFireFile: Sendable, Equatable {
     var write: UInt8 { UInt8(accessRights >> 8 & 0xF) }
     var readWrite: UInt8 { UInt8(accessRights >> 4 & 0xF) }
 
-    static func le(_ v: Int, _ n: Int) -> [UInt8] { (0..<n).map { UInt8(truncatingIfNeeded: v >> (8 * $0)) } }
-
     /// GET FILE SETTINGS' answer: type, communication, access rights, then the type's sizes.
     var settings: [UInt8] {
         let head = [communication, UInt8(accessRights & 0xFF), UInt8(accessRights >> 8)]
         switch content {
-        case .data(let d): return [0x00] + head + Self.le(d.count, 3)
-        case .value(_, let lower, let upper): return [0x02] + head + Self.le(Int(lower), 4) + Self.le(Int(upper), 4) + Self.le(0, 4) + [0x00]
-        case .records(let size, let capacity, let records): return [0x03] + head + Self.le(size, 3) + Self.le(capacity, 3) + Self.le(records.count, 3)
+        case .data(let d): return [0x00] + head + DESFire.littleEndian(d.count, count: 3)
+        case .value(_, let lower, let upper): return [0x02] + head + DESFire.littleEndian(Int(lower), count: 4) + DESFire.littleEndian(Int(upper), count: 4) + DESFire.littleEndian(0, count: 4) + [0x00]
+        case .records(let size, let capacity, let records): return [0x03] + head + DESFire.littleEndian(size, count: 3) + DESFire.littleEndian(capacity, count: 3) + DESFire.littleEndian(records.count, count: 3)
         }
     }
 }
@@ -123,7 +121,7 @@ public final class DESFireCard: APDUApplication {
             return frames([Array(version.prefix(7)), Array(version.dropFirst(7).prefix(7)), Array(version.dropFirst(14))])
         case 0x6A:
             guard selected == 0 else { return (Self.permissionDenied, []) }
-            return reply(applications.flatMap { DESFireFile.le(Int($0.aid), 3) })
+            return reply(applications.flatMap { DESFire.littleEndian(Int($0.aid), count: 3) })
         case 0x5A:
             guard let aid = DESFire.aid(data), data.count == DESFire.Layout.aid.width else { return (Self.lengthError, []) }
             guard aid == 0 || applications.contains(where: { $0.aid == aid }) else { return (Self.applicationNotFound, []) }
@@ -148,7 +146,7 @@ public final class DESFireCard: APDUApplication {
         case 0x6C:
             guard let (_, file) = file(data), case .value(let v, _, _) = file.content else { return (Self.fileNotFound, []) }
             guard allowed(file, file.read, file.write, file.readWrite) else { return (Self.permissionDenied, []) }
-            return (Self.ok, DESFireFile.le(Int(v), 4))
+            return (Self.ok, DESFire.littleEndian(Int(v), count: 4))
         case 0x0C, 0xDC:
             return changeValue(data, credit: code == 0x0C)
         case 0xBB:
@@ -165,7 +163,7 @@ public final class DESFireCard: APDUApplication {
             transaction = [:]
             return (Self.ok, [])
         case 0x6E:
-            return (Self.ok, DESFireFile.le(4096, 3))
+            return (Self.ok, DESFire.littleEndian(4096, count: 3))
         default:
             return (Self.illegalCommand, [])
         }
@@ -203,7 +201,7 @@ public final class DESFireCard: APDUApplication {
         guard keys.indices.contains(n), let aes = AES128(key: keys[n]) else { return (Self.noSuchKey, []) }
         authenticatedKey = nil
         let auth = UltralightAuthentication(kind: .aes, cipher: aes, chainsIV: true)
-        let rndB = (0..<2).flatMap { _ in DESFireFile.le(Int(truncatingIfNeeded: random.next()), 8) }
+        let rndB = (0..<2).flatMap { _ in DESFire.littleEndian(Int(truncatingIfNeeded: random.next()), count: 8) }
         let ekRndB = auth.challenge(rndB: rndB)
         pendingAuthentication = (n, rndB, ekRndB, auth)
         return (DESFire.additionalFrame, ekRndB)

@@ -56,13 +56,7 @@ public final class NFCPyUDPServer {
         guard fd >= 0 else { throw ServeError(message: "socket: \(String(cString: strerror(errno)))") }
         var yes: Int32 = 1
         setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
-        var addr = sockaddr_in()
-        #if canImport(Darwin)
-        addr.sin_len = UInt8(MemoryLayout<sockaddr_in>.size)   // BSD sockaddrs carry their length
-        #endif
-        addr.sin_family = sa_family_t(AF_INET)
-        addr.sin_port = port.bigEndian
-        guard inet_pton(AF_INET, host == "localhost" ? "127.0.0.1" : host, &addr.sin_addr) == 1 else {
+        guard var addr = ServeSupport.address(host, port) else {
             close(fd)
             throw ServeError(message: "\(host) is no IPv4 address")
         }
@@ -84,12 +78,6 @@ public final class NFCPyUDPServer {
     }
 
     deinit { close(fd) }
-
-    static func now() -> Timestamp {
-        var ts = timespec()
-        clock_gettime(CLOCK_REALTIME, &ts)
-        return Timestamp(Int64(ts.tv_sec) * 1_000_000_000 + Int64(ts.tv_nsec), .nanoseconds)
-    }
 
     /// Handles datagrams until `shouldStop` says so (checked at least every 100 ms).
     public func serve(shouldStop: () -> Bool) {
@@ -122,7 +110,7 @@ public final class NFCPyUDPServer {
             if fieldIsOn {
                 tag.fieldOff()
                 fieldIsOn = false
-                onFieldOff?(Self.now())
+                onFieldOff?(ServeSupport.now())
             }
             return nil
         }
@@ -140,10 +128,10 @@ public final class NFCPyUDPServer {
         // nfcpy sends REQA/WUPA as whole bytes; on air they are 7-bit short frames.
         let shortFrame = tag.technology == .iso14443a && bytes.count == 1 && (bytes[0] == ISO14443A.reqa || bytes[0] == ISO14443A.wupa)
         let frame = Frame(.data(.readerToTag), technology: tag.technology, bytes: bytes, lastByteBits: shortFrame ? 7 : 8,
-                          crcStripped: true, start: Self.now(), bitRate: kbps)
+                          crcStripped: true, start: ServeSupport.now(), bitRate: kbps)
         var answer = tag.respond(to: frame)
         if answer != nil {
-            answer?.start = Self.now()
+            answer?.start = ServeSupport.now()
             answer?.bitRate = kbps
         }
         onExchange?(frame, answer)

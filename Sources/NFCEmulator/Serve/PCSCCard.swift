@@ -35,17 +35,11 @@ public final class PCSCContactlessCard {
         self.tag = tag
     }
 
-    static func now() -> Timestamp {
-        var ts = timespec()
-        clock_gettime(CLOCK_REALTIME, &ts)
-        return Timestamp(Int64(ts.tv_sec) * 1_000_000_000 + Int64(ts.tv_nsec), .nanoseconds)
-    }
-
     private func transceive(_ payload: [UInt8], _ bits: UInt8, _ crc: Bool, _ answerCRC: Bool) -> (bytes: [UInt8], lastByteBits: UInt8)? {
-        var request = Frame(.data(.readerToTag), technology: .iso14443a, lastByteBits: bits, start: Self.now())
+        var request = Frame(.data(.readerToTag), technology: .iso14443a, lastByteBits: bits, start: ServeSupport.now())
         request.setPayload(payload, crc: crc)
         var answer = tag.respond(to: request)
-        answer?.start = Self.now()
+        answer?.start = ServeSupport.now()
         onFrame?(request)
         if let answer { onFrame?(answer) }
         guard let answer else { return nil }
@@ -62,7 +56,7 @@ public final class PCSCContactlessCard {
         if fieldIsOn { powerOff() }
         fieldIsOn = true
         tag.fieldOn()
-        onFrame?(Frame(.fieldOn, start: Self.now()))
+        onFrame?(Frame(.fieldOn, start: ServeSupport.now()))
         guard var a = ReaderSide.activate14443A(transceive) else {
             activation = nil
             return false
@@ -87,7 +81,7 @@ public final class PCSCContactlessCard {
         activation = nil
         link = nil
         classic = nil
-        onFrame?(Frame(.fieldOff, start: Self.now()))
+        onFrame?(Frame(.fieldOff, start: ServeSupport.now()))
     }
 
     /// The ATR a contactless reader shows for the activated tag; nil without one.
@@ -136,7 +130,7 @@ public final class PCSCContactlessCard {
     private func forwardClassicFrames() {
         guard let classic else { return }
         for var f in classic.frames.dropFirst(classicForwarded) {
-            f.start = Self.now()
+            f.start = ServeSupport.now()
             f.end = nil
             onFrame?(f)
         }

@@ -82,13 +82,7 @@ public final class VPCDClient {
     private func connectOnce() -> Int32? {
         let fd = socket(AF_INET, streamSocket, 0)
         guard fd >= 0 else { return nil }
-        var addr = sockaddr_in()
-        #if canImport(Darwin)
-        addr.sin_len = UInt8(MemoryLayout<sockaddr_in>.size)
-        #endif
-        addr.sin_family = sa_family_t(AF_INET)
-        addr.sin_port = port.bigEndian
-        guard inet_pton(AF_INET, host, &addr.sin_addr) == 1 else {
+        guard var addr = ServeSupport.address(host, port) else {
             close(fd)
             return nil
         }
