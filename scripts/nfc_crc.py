@@ -4,13 +4,18 @@ Each returns the two CRC bytes as a list, in the order they follow the frame on 
 (../shared/protocols.md §1.6, §5.1, §6.3)."""
 
 
+def _reflected(data, reg):
+    """The reflected CRC-16 (polynomial 0x1021 bit-reversed: 0x8408) from register value `reg`."""
+    for b in data:
+        reg ^= b
+        for _ in range(8):
+            reg = (reg >> 1) ^ 0x8408 if reg & 1 else reg >> 1
+    return reg
+
+
 def crc_a(data):
     """ISO/IEC 14443-A CRC_A: reflected 0x1021 (0x8408), init 0x6363, LSB first."""
-    crc = 0x6363
-    for b in data:
-        crc ^= b
-        for _ in range(8):
-            crc = (crc >> 1) ^ 0x8408 if crc & 1 else crc >> 1
+    crc = _reflected(data, 0x6363)
     return [crc & 0xFF, crc >> 8]
 
 
@@ -27,10 +32,16 @@ def crc_f(data):
 
 def crc_15693(data):
     """ISO/IEC 15693 CRC: reflected 0x1021 (0x8408), init 0xFFFF, inverted, LSB first."""
-    reg = 0xFFFF
-    for b in data:
-        reg ^= b
-        for _ in range(8):
-            reg = (reg >> 1) ^ 0x8408 if reg & 1 else reg >> 1
-    reg ^= 0xFFFF
+    reg = _reflected(data, 0xFFFF) ^ 0xFFFF
+    return [reg & 0xFF, reg >> 8]
+
+
+def crc_b(data):
+    """ISO/IEC 14443-B CRC_B: the same CRC as ISO/IEC 15693 (ISO/IEC 13239)."""
+    return crc_15693(data)
+
+
+def crc_iclass(data):
+    """HID iClass / PicoPass: reflected 0x1021 (0x8408), init 0xE012, no final XOR, LSB first."""
+    reg = _reflected(data, 0xE012)
     return [reg & 0xFF, reg >> 8]

@@ -10,6 +10,8 @@ public enum CaptureFormat: String, Sendable, CaseIterable {
     case proxmark3 = "pm3"
     /// nfc-laboratory's JSON frame export (read only).
     case nfcLaboratory = "nfclab"
+    /// The Proxmark3 client's `trace list` table, pasted into a file (read only).
+    case proxmark3Listing = "pm3list"
 
     public init?(name: some StringProtocol) {
         switch name.lowercased() {
@@ -18,6 +20,7 @@ public enum CaptureFormat: String, Sendable, CaseIterable {
         case "nfctrace", "text", "txt": self = .nfctrace
         case "pm3", "trace", "proxmark3", "proxmark": self = .proxmark3
         case "nfclab", "nfc-laboratory", "nfclaboratory": self = .nfcLaboratory
+        case "pm3list", "pm3-list", "listing", "trace-list": self = .proxmark3Listing
         default: return nil
         }
     }
@@ -51,6 +54,8 @@ public enum CaptureFormat: String, Sendable, CaseIterable {
         if TextTraceSyntax.looksLikeTextTrace(p) { return .nfctrace }
         if NFCLaboratory.looksLikeExport(p) { return .nfcLaboratory }
         if Proxmark3Trace.looksLikeTrace(p, complete: complete) { return .proxmark3 }
+        // After the binary trace: a listing is text, which no .trace's records split into.
+        if Proxmark3Listing.looksLikeListing(p) { return .proxmark3Listing }
         return nil
     }
 }
@@ -100,10 +105,14 @@ public enum Capture {
             throw CaptureError.unrecognized(path: input.name, detail: describeUnknown(prefix))
         }
         switch format {
+        case .pcapng where PcapngBlockReader.needed(Array(prefix)):
+            // Interfaces of different link types (NFCGate): libpcap refuses them.
+            return PcapngBlockReader(input: input, options: options)
         case .pcap, .pcapng: return try PcapReader(input: input, format: format, options: options)
         case .nfctrace: return try TextTraceReader(input: input, options: options)
         case .proxmark3: return Proxmark3TraceReader(input: input, technology: options.technology ?? .iso14443a)
         case .nfcLaboratory: return try NFCLaboratoryReader(input: input)
+        case .proxmark3Listing: return Proxmark3ListingReader(input: input, options: options)
         }
     }
 
@@ -130,6 +139,7 @@ extension Capture {
         case .nfctrace: return TextTraceWriter(output: try ByteOutput.create(path), metadata: metadata)
         case .proxmark3: return Proxmark3TraceWriter(output: try ByteOutput.create(path), times: proxmark3Times)
         case .nfcLaboratory: throw CaptureError.cannotOpen(path: path, reason: "nfctrace reads nfc-laboratory exports but does not write them")
+        case .proxmark3Listing: throw CaptureError.cannotOpen(path: path, reason: "nfctrace reads Proxmark3 listings but does not write them; --to pm3 writes the .trace the Proxmark3 client lists")
         }
     }
 }

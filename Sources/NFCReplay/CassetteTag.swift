@@ -108,7 +108,7 @@ public final class CassetteTag: EmulatedTag {
             var answer = Frame(.data(.tagToReader), technology: .iso15693, crcStripped: frame.crcStripped)
             answer.setPayload(ISO15693Response.error(.unknownError).encode(), crc: true)
             return answer
-        case .felica, .iso14443b: return nil   // no generic negative answer: silence
+        case .felica, .iso14443b, .iclass: return nil   // no generic negative answer: silence
         }
     }
 

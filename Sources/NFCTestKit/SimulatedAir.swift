@@ -81,7 +81,7 @@ final class SimulatedAir {
         switch technology {
         case .iso14443a, .iso14443b: return 9.44
         case .felica: return 4.72
-        case .iso15693: return 37.76
+        case .iso15693, .iclass: return 37.76
         }
     }
 

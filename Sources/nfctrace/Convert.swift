@@ -30,7 +30,7 @@ struct Convert: ParsableCommand {
     @Option(name: .customLong("pm3-times"), help: "Proxmark3 output: how times fit its 32-bit carrier counter (316.7 s): first (count from the first frame) or wrap (modulo 2^32, as the device's counter). Default: as they are, and a time outside the counter fails.")
     var pm3Times: Proxmark3Times?
 
-    @Option(name: .customLong("link-type"), help: "pcap/pcapng link type: iso14443 (264) or nfctrace (USER3, every technology). Default: iso14443 when the first frame is ISO 14443, nfctrace otherwise.")
+    @Option(name: .customLong("link-type"), help: "pcap/pcapng link type: iso14443 (264) or nfctrace (USER3, every technology). Default: iso14443 when the frames are ISO 14443-A only or -B only, nfctrace when the trace holds another technology or mixes them (decided from the first 65,536 frames, with a note).")
     var linkType: PcapEncapsulation?
 
     func run() throws {
@@ -49,13 +49,38 @@ struct Convert: ParsableCommand {
         case let other?:
             throw CLIFailure.usage("--resolution takes us or ns, not \"\(other)\"")
         }
-        let writer = try Capture.create(output, format: format, metadata: reader.metadata, resolution: unit, encapsulation: linkType,
+        // pcap holds one link type: without --link-type, look at the first frames before choosing.
+        var ahead: [Frame] = []
+        var aheadDamage: CaptureError? = nil
+        var encapsulation = linkType
+        if encapsulation == nil, format == .pcap || format == .pcapng {
+            var technologies = Set<Technology>()
+            do {
+                while ahead.count < Self.lookAhead, let f = try reader.next() {
+                    if case .data = f.event { technologies.insert(f.technology) }
+                    ahead.append(f)
+                }
+            } catch {
+                aheadDamage = error
+            }
+            if technologies.count > 1 || technologies.contains(where: { $0 != .iso14443a && $0 != .iso14443b }) {
+                encapsulation = .nfctrace
+                if technologies.count > 1 {
+                    let names = technologies.map(\.displayName).sorted().joined(separator: ", ")
+                    CLI.warn("convert: the trace holds \(names): written with nfctrace's LINKTYPE_USER3 encapsulation (LINKTYPE_ISO_14443 carries ISO 14443 only); --link-type says otherwise")
+                }
+            } else if !technologies.isEmpty {
+                encapsulation = .iso14443
+            }
+        }
+        let writer = try Capture.create(output, format: format, metadata: reader.metadata, resolution: unit, encapsulation: encapsulation,
                                         proxmark3Times: pm3Times ?? .absolute)
         if pm3Times != nil && format != .proxmark3 { throw CLIFailure.usage("--pm3-times applies to Proxmark3 output only") }
         // Damage in the input ends the conversion with the frames before it written (then exit 65);
         // a frame the output cannot hold fails it, and the old output stays as it was.
-        var damage: CaptureError? = nil
-        while true {
+        var damage: CaptureError? = aheadDamage
+        for frame in ahead { try writer.write(frame) }
+        while damage == nil {
             let frame: Frame?
             do {
                 frame = try reader.next()
@@ -70,6 +95,11 @@ struct Convert: ParsableCommand {
         try writer.finish()
         if let damage { throw damage }
     }
+}
+
+extension Convert {
+    /// Frames read before the pcap link type is chosen (memory stays bounded).
+    static let lookAhead = 65_536
 }
 
 extension Proxmark3Times: ExpressibleByArgument {}

@@ -74,8 +74,8 @@ enum Fixtures {
             for f in frames { try w.write(f) }
             try w.finish()
             return out.memory ?? []
-        case .nfcLaboratory:
-            throw CaptureError.cannotOpen(path: "memory", reason: "nfc-laboratory exports are read only")
+        case .nfcLaboratory, .proxmark3Listing:
+            throw CaptureError.cannotOpen(path: "memory", reason: "\(format.rawValue) is read only")
         }
     }
 

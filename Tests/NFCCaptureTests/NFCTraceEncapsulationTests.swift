@@ -41,7 +41,7 @@ import NFCCore
     @Test(arguments: [
         ([0x4E, 0x47, 1, 0x0F, 0, 1, 0, 0, 0, 1, 0x06], "nfctrace pseudo-header must start with 4E 46 (\"NF\")"),
         ([0x4E, 0x46, 2, 0x0F, 0, 1, 0, 0, 0, 1, 0x06], "nfctrace pseudo-header version 2, expected 1"),
-        ([0x4E, 0x46, 1, 0x0C, 0, 1, 0, 0, 0, 1, 0x06], "nfctrace pseudo-header technology 0x0C is none of 0A, 0B, 0F, 05"),
+        ([0x4E, 0x46, 1, 0x0D, 0, 1, 0, 0, 0, 1, 0x06], "nfctrace pseudo-header technology 0x0D is none of 0A, 0B, 0F, 05, 0C"),
         ([0x4E, 0x46, 1, 0x0F, 9, 1, 0, 0, 0, 1, 0x06], "nfctrace pseudo-header event 0x09 is none of 00…03"),
         ([0x4E, 0x46, 1, 0x0F, 0, 1, 0, 0, 0, 2, 0x06], "length field says 2 bytes, the record holds 1"),
         ([0x4E, 0x46, 1, 0x0F, 0, 1], "record of 6 bytes is shorter than the 10-byte nfctrace pseudo-header"),

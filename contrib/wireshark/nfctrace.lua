@@ -13,6 +13,7 @@ local technologies = {
     [0x0B] = "ISO 14443-B",
     [0x0F] = "FeliCa",
     [0x05] = "ISO 15693",
+    [0x0C] = "iClass",
 }
 local events = {
     [0] = "reader to tag",

@@ -80,3 +80,23 @@ public enum ISO14443PseudoHeader {
         return [0x00, event.rawValue, UInt8(payload.count >> 8), UInt8(payload.count & 0xFF)] + payload
     }
 }
+
+/// LINKTYPE_ISO_14443 does not say whether a frame is Type A or Type B. Frames with a CRC tell
+/// by it (CRC_A and CRC_B differ: a frame whose CRC_B is right and CRC_A wrong is Type B);
+/// REQA/WUPA are Type A; frames without a CRC (ATQA, anticollision, 4-bit ACK) and frames whose
+/// CRC the capture removed keep the technology of the frame before them. `--tech` skips this.
+struct ISO14443TypeRecognizer {
+    private(set) var current = Technology.iso14443a
+
+    mutating func technology(of frame: Frame) -> Technology {
+        guard case .data = frame.event, !frame.crcStripped else { return current }
+        let bytes = frame.bytes
+        if bytes.count == 1, bytes[0] == 0x26 || bytes[0] == 0x52 {
+            current = .iso14443a
+        } else if bytes.count >= 3 {
+            let a = CRC.check(.a, bytes) == .ok, b = CRC.check(.b, bytes) == .ok
+            if a != b { current = a ? .iso14443a : .iso14443b }
+        }
+        return current
+    }
+}

@@ -9,7 +9,7 @@ import NFCCore
 /// offset size field
 ///  0     2    magic "NF" (4E 46)
 ///  2     1    version (1)
-///  3     1    technology: 0A ISO 14443-A, 0B ISO 14443-B, 0F FeliCa, 05 ISO 15693
+///  3     1    technology: 0A ISO 14443-A, 0B ISO 14443-B, 0F FeliCa, 05 ISO 15693, 0C iClass
 ///  4     1    event: 00 reader→tag, 01 tag→reader, 02 field on, 03 field off
 ///  5     1    flags: b0 CRC included in the data, b1…b3 reserved (0), b4…b7 valid bits of the last byte (0 = 8)
 ///  6     2    bit rate in kbit/s, big-endian (0 = unknown)
@@ -28,6 +28,7 @@ public enum NFCTracePseudoHeader {
         case .iso14443b: return 0x0B
         case .felica: return 0x0F
         case .iso15693: return 0x05
+        case .iclass: return 0x0C
         }
     }
 
@@ -37,6 +38,7 @@ public enum NFCTracePseudoHeader {
         case 0x0B: return .iso14443b
         case 0x0F: return .felica
         case 0x05: return .iso15693
+        case 0x0C: return .iclass
         default: return nil
         }
     }
@@ -55,7 +57,7 @@ public enum NFCTracePseudoHeader {
             return malformed("nfctrace pseudo-header version \(bytes.count > 2 ? String(bytes[2]) : "missing"), expected \(version)")
         }
         guard let t = try? c.readUInt8("technology"), let technology = technology(t) else {
-            return malformed("nfctrace pseudo-header technology \(bytes.count > 3 ? Hex.byte(bytes[3]) : "missing") is none of 0A, 0B, 0F, 05")
+            return malformed("nfctrace pseudo-header technology \(bytes.count > 3 ? Hex.byte(bytes[3]) : "missing") is none of 0A, 0B, 0F, 05, 0C")
         }
         guard let event = try? c.readUInt8("event"), event <= 3 else {
             return malformed("nfctrace pseudo-header event \(bytes.count > 4 ? Hex.byte(bytes[4]) : "missing") is none of 00…03")

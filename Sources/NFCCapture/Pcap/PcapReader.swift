@@ -21,6 +21,8 @@ final class PcapReader: FrameReader {
     private let unit: TimeUnit
     private var frameNumber = 0
     private var finished = false
+    /// Type A or B by content, for 264 records when the user gave no --tech.
+    private var typeRecognizer: ISO14443TypeRecognizer?
 
     init(input: ByteInput, format: CaptureFormat, options: CaptureReadOptions) throws(CaptureError) {
         self.input = input
@@ -42,6 +44,7 @@ final class PcapReader: FrameReader {
         switch linkType {
         case ISO14443PseudoHeader.linkType, NFCTracePseudoHeader.linkType:
             technology = options.technology ?? .iso14443a
+            if linkType == ISO14443PseudoHeader.linkType, options.technology == nil { typeRecognizer = ISO14443TypeRecognizer() }
         default:
             let name = pcap_datalink_val_to_name(linkType).map { String(cString: $0) }
             pcap_close(handle)
@@ -72,6 +75,7 @@ final class PcapReader: FrameReader {
             var frame = linkType == NFCTracePseudoHeader.linkType
                 ? NFCTracePseudoHeader.decode(record, fallback: technology)
                 : ISO14443PseudoHeader.decode(record, wireLength: Int(h.len), technology: technology)
+            if typeRecognizer != nil { frame.technology = typeRecognizer!.technology(of: frame) }
             // Nanosecond precision was requested; a pcapng's 64-bit time can pass the 64-bit
             // nanosecond range, which is damage rather than a wrapped time.
             let (seconds, o1) = Int64(h.ts.tv_sec).multipliedReportingOverflow(by: 1_000_000_000)

@@ -9,6 +9,9 @@ public enum CRC {
         case b = "CRC_B"
         /// JIS X 6319-4 (FeliCa): CRC-16/CCITT 0x1021 not reflected, initial 0x0000, high byte first.
         case felica = "CRC_F"
+        /// HID iClass / PicoPass: reflected 0x8408, initial 0xE012 (0x4807 bit-reversed, as the
+        /// Proxmark3 writes it), no final XOR, low byte first.
+        case iclass = "CRC_iClass"
     }
 
     static let reflectedTable: [UInt16] = (0..<256).map { i -> UInt16 in
@@ -50,6 +53,8 @@ public enum CRC {
             return reflected(bytes, initial: 0x6363)
         case .b:
             return ~reflected(bytes, initial: 0xFFFF)
+        case .iclass:
+            return reflected(bytes, initial: 0xE012)
         case .felica:
             var crc: UInt16 = 0
             forwardTable.withUnsafeBufferPointer { t in
@@ -68,7 +73,7 @@ public enum CRC {
     /// A CRC value's two bytes in transmission order: low byte first for CRC_A/CRC_B, high first for CRC_F.
     static func transmitted(_ kind: Kind, _ v: UInt16) -> (UInt8, UInt8) {
         switch kind {
-        case .a, .b: return (UInt8(v & 0xFF), UInt8(v >> 8))
+        case .a, .b, .iclass: return (UInt8(v & 0xFF), UInt8(v >> 8))
         case .felica: return (UInt8(v >> 8), UInt8(v & 0xFF))
         }
     }

@@ -4,6 +4,8 @@ public enum Technology: String, Sendable, CaseIterable, Hashable {
     case iso14443b = "14443b"
     case felica = "felica"
     case iso15693 = "15693"
+    /// HID iClass / PicoPass: ISO 15693's air interface with its own commands and CRC.
+    case iclass = "iclass"
 
     /// The CRC that frames of this technology carry.
     public var crcKind: CRC.Kind {
@@ -11,6 +13,7 @@ public enum Technology: String, Sendable, CaseIterable, Hashable {
         case .iso14443a: return .a
         case .iso14443b, .iso15693: return .b
         case .felica: return .felica
+        case .iclass: return .iclass
         }
     }
 
@@ -20,6 +23,7 @@ public enum Technology: String, Sendable, CaseIterable, Hashable {
         case .iso14443b: return "ISO/IEC 14443-B"
         case .felica: return "FeliCa (NFC-F)"
         case .iso15693: return "ISO/IEC 15693 (NFC-V)"
+        case .iclass: return "iClass (PicoPass)"
         }
     }
 
@@ -30,6 +34,7 @@ public enum Technology: String, Sendable, CaseIterable, Hashable {
         case "14443b", "14b", "iso14443b", "iso14443-b", "nfcb", "nfc-b", "b": self = .iso14443b
         case "felica", "nfcf", "nfc-f", "f", "18092": self = .felica
         case "15693", "15", "iso15693", "nfcv", "nfc-v", "v": self = .iso15693
+        case "iclass", "picopass", "hf-iclass": self = .iclass
         default: return nil
         }
     }

@@ -69,6 +69,7 @@ extension CRC.Kind {
         case .a: return "CRC_A"
         case .b: return "CRC_B"
         case .felica: return "CRC_F"
+        case .iclass: return "CRC_iClass"
         }
     }
 }

@@ -110,7 +110,8 @@ public final class Dissector {
         case .iso14443a: d = ISO14443ADissector(detail: detail, counter: counter, keys: keys)
         case .iso15693: d = ISO15693Dissector(detail: detail, counter: counter)
         case .felica: d = FeliCaDissector(detail: detail, counter: counter)
-        case .iso14443b: d = RawDissector(technology: technology, detail: detail)
+        case .iso14443b: d = ISO14443BDissector(detail: detail, counter: counter, revealCardData: keys.revealCardData)
+        case .iclass: d = RawDissector(technology: technology, detail: detail)
         }
         dissectors[technology] = d
         return d

@@ -145,3 +145,10 @@ struct ISO14443ASession: DissectorSession {
         return nil
     }
 }
+
+extension ISO14443ASession: ISODEPCarrier {
+    var crcKind: CRC.Kind { .a }
+    var frameWaitingInteger: UInt8? { ats?.fwi }
+    var announcesDESFire: Bool { atqa?.value == 0x0344 && sak?.raw == 0x20 }
+    mutating func awaitAnswer(frame: Int, block: ISODEPBlock) { pending = (frame, .isoDEP(block)) }
+}

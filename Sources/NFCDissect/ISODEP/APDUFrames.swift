@@ -21,7 +21,7 @@ enum APDUFrames {
 
     // MARK: commands
 
-    static func command(_ bytes: [UInt8], _ placement: Placement, _ ctx: inout FrameContext, _ s: inout ISO14443ASession) {
+    static func command(_ bytes: [UInt8], _ placement: Placement, _ ctx: inout FrameContext, _ s: inout some ISODEPCarrier) {
         ctx.layer = layer
         s.isoDEP.commandBytes = bytes
         s.isoDEP.timeAsked = false
@@ -118,7 +118,7 @@ enum APDUFrames {
 
     // MARK: answers
 
-    static func response(_ bytes: [UInt8], _ placement: Placement, _ ctx: inout FrameContext, _ s: inout ISO14443ASession) {
+    static func response(_ bytes: [UInt8], _ placement: Placement, _ ctx: inout FrameContext, _ s: inout some ISODEPCarrier) {
         ctx.layer = layer
         let command = s.isoDEP.command
         s.isoDEP.command = nil

@@ -17,7 +17,7 @@ enum DESFireFrames {
         var dataBase: Int?
     }
 
-    static func command(_ apdu: CommandAPDU, _ placement: APDUFrames.Placement, _ ctx: inout FrameContext, _ s: inout ISO14443ASession, fields: inout [Field]) {
+    static func command(_ apdu: CommandAPDU, _ placement: APDUFrames.Placement, _ ctx: inout FrameContext, _ s: inout some ISODEPCarrier, fields: inout [Field]) {
         guard apdu.cla == DESFire.wrappedClass else { return }
         command(Command(code: apdu.ins, data: apdu.data, codeRange: CommandAPDU.Layout.ins.range, dataBase: apdu.layout.data?.offset), placement, &ctx, &s, fields: &fields)
     }
@@ -28,13 +28,13 @@ enum DESFireFrames {
     /// command code, and either the card is a DESFire (ATQA 0344, SAK 20 — NXP's values) and
     /// the byte is no CLA an APDU to it would use (00 interindustry, 90 wrapped), or the bytes
     /// are no APDU at all.
-    static func isNative(_ inf: [UInt8], _ s: ISO14443ASession) -> Bool {
+    static func isNative(_ inf: [UInt8], _ s: some ISODEPCarrier) -> Bool {
         guard let code = inf.first, DESFire.commandNames[code] != nil, code != 0x00, code != DESFire.wrappedClass else { return false }
-        if s.atqa?.value == 0x0344, s.sak?.raw == 0x20 { return true }
+        if s.announcesDESFire { return true }
         return (try? CommandAPDU.decode(inf)) == nil
     }
 
-    static func nativeCommand(_ inf: [UInt8], _ placement: APDUFrames.Placement, _ ctx: inout FrameContext, _ s: inout ISO14443ASession) {
+    static func nativeCommand(_ inf: [UInt8], _ placement: APDUFrames.Placement, _ ctx: inout FrameContext, _ s: inout some ISODEPCarrier) {
         s.isoDEP.commandBytes = inf
         s.isoDEP.timeAsked = false
         s.isoDEP.command = nil
@@ -46,7 +46,7 @@ enum DESFireFrames {
         APDUFrames.add(fields, placement, "DESFire command", inf.count, &ctx)
     }
 
-    static func nativeResponse(_ inf: [UInt8], to command: (code: UInt8, data: [UInt8]), _ placement: APDUFrames.Placement, _ ctx: inout FrameContext, _ s: inout ISO14443ASession) {
+    static func nativeResponse(_ inf: [UInt8], to command: (code: UInt8, data: [UInt8]), _ placement: APDUFrames.Placement, _ ctx: inout FrameContext, _ s: inout some ISODEPCarrier) {
         ctx.layer = layer
         if let c = s.isoDEP.commandBytes {
             s.isoDEP.exchanges.append(ISODEPReconstruction.Exchange(command: c, response: inf, askedForTime: s.isoDEP.timeAsked))
@@ -62,7 +62,7 @@ enum DESFireFrames {
 
     // MARK: both framings
 
-    static func command(_ c: Command, _ placement: APDUFrames.Placement, _ ctx: inout FrameContext, _ s: inout ISO14443ASession, fields: inout [Field]) {
+    static func command(_ c: Command, _ placement: APDUFrames.Placement, _ ctx: inout FrameContext, _ s: inout some ISODEPCarrier, fields: inout [Field]) {
         ctx.layer = layer
         let code = c.code
         if code == DESFire.additionalFrame, let chain = s.isoDEP.application.desfireChain {
@@ -98,13 +98,13 @@ enum DESFireFrames {
         }
     }
 
-    static func response(to apdu: CommandAPDU, _ response: ResponseAPDU, _ ctx: inout FrameContext, _ s: inout ISO14443ASession, fields: inout [Field]) {
+    static func response(to apdu: CommandAPDU, _ response: ResponseAPDU, _ ctx: inout FrameContext, _ s: inout some ISODEPCarrier, fields: inout [Field]) {
         guard apdu.cla == DESFire.wrappedClass, response.status.sw1 == DESFire.statusSW1 else { return }
         self.response(code: apdu.ins, commandData: apdu.data, status: response.status.sw2, data: response.data, &ctx, &s, fields: &fields)
     }
 
     /// The answer to the command `code` with `commandData`: the native status and its data.
-    static func response(code sent: UInt8, commandData: [UInt8], status: UInt8, data: [UInt8], _ ctx: inout FrameContext, _ s: inout ISO14443ASession, fields: inout [Field]) {
+    static func response(code sent: UInt8, commandData: [UInt8], status: UInt8, data: [UInt8], _ ctx: inout FrameContext, _ s: inout some ISODEPCarrier, fields: inout [Field]) {
         ctx.layer = layer
         var app = s.isoDEP.application
         defer { s.isoDEP.application = app }

@@ -7,7 +7,7 @@ import NFCCore
 enum EMVFrames {
     /// The lists a card's answer defines, kept for the commands that follow. Only the answers
     /// that carry them are parsed again: SELECT's FCI (PDOL) and READ RECORD's records (CDOLs).
-    static func response(to command: CommandAPDU?, _ response: ResponseAPDU, _ s: inout ISO14443ASession) {
+    static func response(to command: CommandAPDU?, _ response: ResponseAPDU, _ s: inout some ISODEPCarrier) {
         guard let ins = command?.ins, ins == ISO7816Instruction.select || ins == ISO7816Instruction.readRecord,
               response.status.isSuccess, !response.data.isEmpty else { return }
         let (objects, _) = BERTLV.parse(response.data)
@@ -18,7 +18,7 @@ enum EMVFrames {
         }
     }
 
-    static func command(_ apdu: CommandAPDU, _ placement: APDUFrames.Placement, _ ctx: inout FrameContext, _ s: inout ISO14443ASession, fields: inout [Field]) {
+    static func command(_ apdu: CommandAPDU, _ placement: APDUFrames.Placement, _ ctx: inout FrameContext, _ s: inout some ISODEPCarrier, fields: inout [Field]) {
         guard apdu.cla & 0xF0 == 0x80, let dataStart = apdu.layout.data?.offset else { return }
         switch apdu.ins {
         case 0xA8:

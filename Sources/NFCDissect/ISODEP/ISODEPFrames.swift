@@ -4,6 +4,20 @@ import NFCCore
 /// checked against rules A–E, chained I-blocks joined in each direction, and each whole command
 /// and answer handed to the APDU layer. Only used once an ATS was seen, never guessed from a
 /// first byte (the Wireshark defect that mis-reads PWD_AUTH as an I-block).
+/// A tag session that carries ISO-DEP: ISO 14443-A after RATS, ISO 14443-B after ATTRIB.
+protocol ISODEPCarrier {
+    var isoDEP: ISODEPState { get set }
+    var halted: Bool { get set }
+    /// The CRC its frames carry (CRC_A or CRC_B).
+    var crcKind: CRC.Kind { get }
+    /// The FWI the card announced (ATS TB(1), ATQB protocol info), nil when unknown.
+    var frameWaitingInteger: UInt8? { get }
+    /// The activation named a DESFire (NXP's ATQA 0344 and SAK 20 on Type A).
+    var announcesDESFire: Bool { get }
+    /// The tag asked for time (S(WTX)): the reader's answer to it pairs with that frame.
+    mutating func awaitAnswer(frame: Int, block: ISODEPBlock)
+}
+
 enum ISODEPFrames {
     static let layer = "ISO14443-4"
 
@@ -29,8 +43,8 @@ enum ISODEPFrames {
     }
 
     /// A reader block; returns it for pairing, or nil when it is no valid block.
-    static func describeRequest(_ ctx: inout FrameContext, session s: inout ISO14443ASession) -> ISODEPBlock? {
-        guard let frame = decode(&ctx) else { return nil }
+    static func describeRequest(_ ctx: inout FrameContext, session s: inout some ISODEPCarrier) -> ISODEPBlock? {
+        guard let frame = decode(&ctx, crc: s.crcKind) else { return nil }
         var state = s.isoDEP
         switch frame.block {
         case .i(let chaining, _, _, let n):
@@ -55,8 +69,8 @@ enum ISODEPFrames {
         return frame.block
     }
 
-    static func describeResponse(to request: ISODEPBlock, _ ctx: inout FrameContext, session s: inout ISO14443ASession) {
-        guard let frame = decode(&ctx) else { return }
+    static func describeResponse(to request: ISODEPBlock, _ ctx: inout FrameContext, session s: inout some ISODEPCarrier) {
+        guard let frame = decode(&ctx, crc: s.crcKind) else { return }
         switch frame.block {
         case .i(let chaining, _, _, let n):
             checkTagNumber(n, &ctx, &s)
@@ -73,12 +87,12 @@ enum ISODEPFrames {
         case .s(.wtx, _):
             let m = frame.waitingTimeExtension?.multiplier ?? 0
             ctx.summary = "S(WTX) WTXM \(m): the tag asks for \(m) × FWT"
-            if let fwi = s.ats?.fwi {
+            if let fwi = s.frameWaitingInteger {
                 let fwt = (256.0 * 16 / 13.56) * Double(1 << Int(fwi))
                 ctx.note("WTXM \(m) × FWT \(Int(fwt)) µs = \(Int(fwt * Double(m))) µs for this answer")
             }
             // The reader answers S(WTX); the real answer follows that.
-            s.pending = (ctx.number, .isoDEP(frame.block))
+            s.awaitAnswer(frame: ctx.number, block: frame.block)
             s.isoDEP.timeAsked = true
         case .s(let kind, _):
             ctx.summary = "S(\(kind.name))"
@@ -86,9 +100,9 @@ enum ISODEPFrames {
     }
 
     /// Decodes the block and adds PCB, CID, NAD and WTX fields; ranges from `ISODEPFrame.Layout`.
-    private static func decode(_ ctx: inout FrameContext) -> ISODEPFrame? {
+    private static func decode(_ ctx: inout FrameContext, crc: CRC.Kind) -> ISODEPFrame? {
         ctx.layer = layer
-        let split = CRCSplit(ctx.frame, expected: true, kind: .a)
+        let split = CRCSplit(ctx.frame, expected: true, kind: crc)
         ctx.apply(split, key: "isodep.crc")
         let frame: ISODEPFrame
         do {
@@ -150,7 +164,7 @@ enum ISODEPFrames {
 
     /// Rules C–E: the tag's I-block or R(ACK) carries the number of the reader block it answers;
     /// receiving it toggles the reader's number.
-    private static func checkTagNumber(_ n: UInt8, _ ctx: inout FrameContext, _ s: inout ISO14443ASession) {
+    private static func checkTagNumber(_ n: UInt8, _ ctx: inout FrameContext, _ s: inout some ISODEPCarrier) {
         guard let reader = s.isoDEP.lastReaderBlockNumber else { return }
         if n == reader {
             s.isoDEP.readerBlockNumber = reader ^ 1
@@ -161,7 +175,7 @@ enum ISODEPFrames {
 
     /// INF of an I-block: a part of a chain is kept; the last part (or a lone block) is a whole
     /// APDU, dissected in place when it came in one block, as a reassembled field otherwise.
-    private static func information(_ frame: ISODEPFrame, chaining: Bool, fromReader: Bool, _ ctx: inout FrameContext, _ s: inout ISO14443ASession) {
+    private static func information(_ frame: ISODEPFrame, chaining: Bool, fromReader: Bool, _ ctx: inout FrameContext, _ s: inout some ISODEPCarrier) {
         let infRange = frame.layout.inf(count: frame.inf.count)
         var chain = fromReader ? s.isoDEP.readerChain : s.isoDEP.tagChain
         if chaining {

@@ -14,7 +14,7 @@ enum Type4Frames {
     }
 
     /// Names what a command does to the Type 4 application.
-    static func command(_ apdu: CommandAPDU, _ ctx: inout FrameContext, _ s: inout ISO14443ASession) {
+    static func command(_ apdu: CommandAPDU, _ ctx: inout FrameContext, _ s: inout some ISODEPCarrier) {
         let app = s.isoDEP.application
         guard apdu.isInterindustry else { return }
         switch apdu.ins {
@@ -45,7 +45,7 @@ enum Type4Frames {
     }
 
     /// What a successful answer does: selection, the files' bytes, the CC decoded.
-    static func response(to apdu: CommandAPDU, _ response: ResponseAPDU, _ ctx: inout FrameContext, _ s: inout ISO14443ASession,
+    static func response(to apdu: CommandAPDU, _ response: ResponseAPDU, _ ctx: inout FrameContext, _ s: inout some ISODEPCarrier,
                          fields: inout [Field], _ placement: APDUFrames.Placement) {
         guard response.status.isSuccess || response.status == .endOfFile, apdu.isInterindustry else { return }
         var app = s.isoDEP.application

@@ -64,6 +64,7 @@ public final class JSONRenderer {
         case .iso14443b: w.json(",\"technology\":\"14443b\"")
         case .felica: w.json(",\"technology\":\"felica\"")
         case .iso15693: w.json(",\"technology\":\"15693\"")
+        case .iclass: w.json(",\"technology\":\"iclass\"")
         }
         if let t = f.start {
             w.json(",\"start\":")
@@ -97,6 +98,7 @@ public final class JSONRenderer {
         case .ok(.a): w.json(",\"crc\":\"ok\",\"crc_kind\":\"CRC_A\"")
         case .ok(.b): w.json(",\"crc\":\"ok\",\"crc_kind\":\"CRC_B\"")
         case .ok(.felica): w.json(",\"crc\":\"ok\",\"crc_kind\":\"CRC_F\"")
+        case .ok(.iclass): w.json(",\"crc\":\"ok\",\"crc_kind\":\"CRC_iClass\"")
         case .mismatch(let k, let e, let found):
             w.string("crc", "bad"); w.string("crc_kind", k.rawValue)
             w.hex("crc_expected", e); w.hex("crc_found", found)

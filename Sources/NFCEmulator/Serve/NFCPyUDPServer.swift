@@ -42,7 +42,7 @@ public final class NFCPyUDPServer {
         case .iso14443a: return ["106A", "212A", "424A"]
         case .iso14443b: return ["106B", "212B", "424B"]
         case .felica: return ["212F", "424F"]
-        case .iso15693: return []
+        case .iso15693, .iclass: return []
         }
     }
 

@@ -12,7 +12,9 @@ public struct FramesShape: ShapeMutator {
         self.technology = technology
         switch technology {
         case .felica: dialect = FeliCaDialect()
-        case .iso15693: dialect = ISO15693Dialect()
+        // iClass shares ISO 15693's air interface; its frames are fuzzed through 15693's dialect
+        // until it has a dialect of its own (the dissector takes any bytes).
+        case .iso15693, .iclass: dialect = ISO15693Dialect()
         case .iso14443a, .iso14443b: dialect = NFCADialect()
         }
     }
@@ -20,7 +22,7 @@ public struct FramesShape: ShapeMutator {
     public var dictionary: [[UInt8]] {
         switch technology {
         case .felica: return FeliCaCommandShape().dictionary
-        case .iso15693: return ISO15693RequestShape().dictionary
+        case .iso15693, .iclass: return ISO15693RequestShape().dictionary
         case .iso14443a, .iso14443b: return [[0x26], [0x52], [0x93, 0x20], [0x93, 0x70], [0x95, 0x20], [0x50, 0x00], [0x30, 0x03], [0x3A, 0x00], [0x60], [0x1B], [0x44, 0x00], [0x88], [0xE1, 0x10]]
         }
     }

@@ -60,6 +60,7 @@ public final class UDPTarget: ReplayTarget {
         case .iso14443b: return "\(frame.bitRate ?? 106)B"
         case .felica: return "\(frame.bitRate ?? 212)F"
         case .iso15693: throw ReplayTargetError("nfcpy's UDP protocol has no ISO 15693 (NFC-V)")
+        case .iclass: throw ReplayTargetError("nfcpy's UDP protocol has no iClass")
         }
     }
 

@@ -1,0 +1,261 @@
+import NFCCore
+
+/// pcapng read block by block, for the files libpcap refuses: interfaces of different link types
+/// in one section (NFCGate writes LINKTYPE_ISO_14443 beside a LINKTYPE_USER0 interface holding
+/// the tag's activation data). Section Header, Interface Description, Enhanced, Simple and the
+/// obsolete Packet blocks are read, in either byte order; Name Resolution, Interface Statistics,
+/// custom and unknown blocks are skipped. Packets of 264 and nfctrace's USER3 interfaces become
+/// frames; NFCGate's USER0 packets become comments naming what they carry; packets of other
+/// link types become a comment each, never an error. Everything libpcap reads stays with
+/// libpcap (`PcapReader`).
+final class PcapngBlockReader: FrameReader {
+    let format = CaptureFormat.pcapng
+    private(set) var metadata = TraceMetadata()
+    private let input: ByteInput
+    private let forcedTechnology: Technology?
+    private var typeRecognizer = ISO14443TypeRecognizer()
+    private var bigEndian = false
+    private var interfaces: [Interface] = []
+    private var frameNumber = 0
+    private var finished = false
+    private var comments: [String] = []
+    /// Timestamps in µs when every interface counts µs (the pcapng default), else ns.
+    private let unit: TimeUnit
+
+    struct Interface {
+        var linkType: Int
+        /// Units per second of its timestamps: 10^n or 2^n.
+        var resolution: (base: Int, exponent: Int) = (10, 6)
+        var offsetSeconds: Int64 = 0
+    }
+
+    /// Blocks longer than this are damage, not packets (no NFC frame comes near it).
+    static let blockLimit = 16 << 20
+    static let userLinkType0 = 147
+
+    /// Whether the first section's interfaces (as far as `prefix` holds them) have more than one
+    /// link type: libpcap refuses those files.
+    static func needed(_ prefix: [UInt8]) -> Bool {
+        guard prefix.count >= 12 else { return false }
+        let big = prefix[8] == 0x1A
+        func u32(_ at: Int) -> Int {
+            guard at + 4 <= prefix.count else { return -1 }
+            let b = prefix[at..<at + 4].map(Int.init)
+            return big ? b[0] << 24 | b[1] << 16 | b[2] << 8 | b[3] : b[3] << 24 | b[2] << 16 | b[1] << 8 | b[0]
+        }
+        var at = 0
+        var linkTypes = Set<Int>()
+        var blocks = 0
+        while at + 12 <= prefix.count, blocks < 64 {
+            let type = u32(at), length = u32(at + 4)
+            guard length >= 12, length % 4 == 0 else { return false }
+            if type == 0x0A0D_0D0A, at > 0 { break }   // the next section
+            if type == 1, at + 10 <= prefix.count {
+                linkTypes.insert(big ? Int(prefix[at + 8]) << 8 | Int(prefix[at + 9]) : Int(prefix[at + 9]) << 8 | Int(prefix[at + 8]))
+            }
+            at += length
+            blocks += 1
+        }
+        return linkTypes.count > 1
+    }
+
+    init(input: ByteInput, options: CaptureReadOptions) {
+        self.input = input
+        forcedTechnology = options.technology
+        let prefix = Array(input.peek(1 << 16))
+        unit = PcapReader.pcapngResolution(prefix)
+        metadata["link-type"] = "several (pcapng interfaces of different link types)"
+        metadata["timebase"] = unit.rawValue
+        if let t = options.technology { metadata["tech"] = t.rawValue }
+    }
+
+    func takeComments() -> [String] {
+        defer { comments.removeAll() }
+        return comments
+    }
+
+    private func damage(_ reason: String, at offset: Int) -> CaptureError {
+        finished = true
+        return CaptureError.damaged(path: input.name, offset: offset, frame: frameNumber + 1, reason: reason)
+    }
+
+    private func u32(_ b: ArraySlice<UInt8>, _ at: Int) -> UInt32 {
+        let i = b.startIndex + at
+        let v = UInt32(b[i]) << 24 | UInt32(b[i + 1]) << 16 | UInt32(b[i + 2]) << 8 | UInt32(b[i + 3])
+        return bigEndian ? v : v.byteSwapped
+    }
+
+    private func u16(_ b: ArraySlice<UInt8>, _ at: Int) -> UInt16 {
+        let i = b.startIndex + at
+        let v = UInt16(b[i]) << 8 | UInt16(b[i + 1])
+        return bigEndian ? v : v.byteSwapped
+    }
+
+    func next() throws(CaptureError) -> Frame? {
+        while !finished {
+            let start = input.offset
+            let head = input.peek(12)
+            if head.isEmpty {
+                finished = true
+                if let e = input.ioError { throw CaptureError.io(path: input.name, reason: e) }
+                return nil
+            }
+            guard head.count >= 8 else { throw damage("a block header cut short: \(head.count) of 8 bytes", at: start) }
+            let rawType = Array(head.prefix(4))
+            if rawType == [0x0A, 0x0D, 0x0D, 0x0A] {
+                guard head.count >= 12 else { throw damage("a Section Header Block cut short", at: start) }
+                switch Array(head[8..<12]) {
+                case [0x1A, 0x2B, 0x3C, 0x4D]: bigEndian = true
+                case [0x4D, 0x3C, 0x2B, 0x1A]: bigEndian = false
+                default: throw damage("Section Header Block byte-order magic \(Hex.string(head[8..<12])) is neither 1A2B3C4D nor 4D3C2B1A", at: start + 8)
+                }
+                interfaces = []
+            }
+            let type = u32(head, 0)
+            let length = Int(u32(head, 4))
+            guard length >= 12, length % 4 == 0, length <= Self.blockLimit else {
+                throw damage("block length \(length) (a block is 12 bytes at least, a multiple of 4, here at most \(Self.blockLimit))", at: start + 4)
+            }
+            let block = input.peek(length)
+            guard block.count == length else { throw damage("block of \(length) bytes cut short after \(block.count)", at: start) }
+            guard Int(u32(block, length - 4)) == length else {
+                throw damage("block length \(length) at its start, \(u32(block, length - 4)) at its end", at: start + length - 4)
+            }
+            _ = input.read(length)
+            let body = block[(block.startIndex + 8)..<(block.endIndex - 4)]
+            switch type {
+            case 0x0A0D_0D0A: continue
+            case 1: try readInterface(body, at: start)
+            case 6, 2:
+                // EPB: interface u32, time high, time low, captured, original, data.
+                // Obsolete PB: interface u16, drops u16, then the same.
+                guard body.count >= 20 else { throw damage("packet block of \(length) bytes: shorter than its fixed fields", at: start) }
+                let iface = type == 6 ? Int(u32(body, 0)) : Int(u16(body, 0))
+                let time = UInt64(u32(body, 4)) << 32 | UInt64(u32(body, 8))
+                let captured = Int(u32(body, 12))
+                let original = Int(u32(body, 16))
+                guard captured <= body.count - 20 else { throw damage("packet of \(captured) bytes in a block with room for \(body.count - 20)", at: start + 20) }
+                let data = Array(body[(body.startIndex + 20)..<(body.startIndex + 20 + captured)])
+                if let f = try packet(data, original: original, interface: iface, time: time, at: start) { return f }
+            case 3:
+                // SPB: original length, data (interface 0, no time).
+                guard body.count >= 4 else { throw damage("Simple Packet Block without its length", at: start) }
+                let original = Int(u32(body, 0))
+                let data = Array(body.dropFirst(4).prefix(original))
+                if let f = try packet(data, original: original, interface: 0, time: nil, at: start) { return f }
+            default:
+                continue   // NRB, ISB, custom and unknown blocks carry no frames
+            }
+        }
+        return nil
+    }
+
+    private func readInterface(_ body: ArraySlice<UInt8>, at start: Int) throws(CaptureError) {
+        guard body.count >= 8 else { throw damage("Interface Description Block shorter than 20 bytes", at: start) }
+        var i = Interface(linkType: Int(u16(body, 0)))
+        var at = 8
+        while at + 4 <= body.count {
+            let code = u16(body, at), len = Int(u16(body, at + 2))
+            guard code != 0 else { break }
+            guard at + 4 + len <= body.count else { throw damage("option \(code) of \(len) bytes runs past its block", at: start + 8 + at) }
+            let value = body[(body.startIndex + at + 4)..<(body.startIndex + at + 4 + len)]
+            if code == 9, let v = value.first {
+                i.resolution = v & 0x80 != 0 ? (2, Int(v & 0x7F)) : (10, Int(v))
+            } else if code == 14, len == 8 {
+                i.offsetSeconds = Int64(bitPattern: UInt64(u32(value, 0)) << 32 | UInt64(u32(value, 4)))
+            }
+            at += 4 + len + (4 - len % 4) % 4
+        }
+        interfaces.append(i)
+    }
+
+    /// Nanoseconds (or µs) of a packet time in its interface's units.
+    private func timestamp(_ raw: UInt64, _ i: Interface) -> Timestamp? {
+        var ns: Int64
+        let (base, exponent) = i.resolution
+        if base == 10 {
+            if exponent <= 9 {
+                let (v, o) = Int64(clamping: raw).multipliedReportingOverflow(by: Int64(pow10(9 - exponent)))
+                guard !o else { return nil }
+                ns = v
+            } else {
+                ns = Int64(clamping: raw / UInt64(pow10(min(exponent - 9, 18))))
+            }
+        } else {
+            guard exponent < 64 else { return nil }
+            let seconds = raw >> UInt64(exponent)
+            let fraction = raw & ((1 << UInt64(exponent)) - 1)
+            let (s, o) = Int64(clamping: seconds).multipliedReportingOverflow(by: 1_000_000_000)
+            guard !o else { return nil }
+            ns = s + Int64((Double(fraction) / Double(UInt64(1) << UInt64(exponent)) * 1e9).rounded())
+        }
+        let (withOffset, o) = ns.addingReportingOverflow(i.offsetSeconds &* 1_000_000_000)
+        guard !o else { return nil }
+        ns = withOffset
+        return unit == .microseconds ? Timestamp(ns / 1000, .microseconds) : Timestamp(ns, .nanoseconds)
+    }
+
+    private func pow10(_ n: Int) -> Int64 { (0..<n).reduce(1) { v, _ in v * 10 } }
+
+    private func packet(_ data: [UInt8], original: Int, interface index: Int, time: UInt64?, at start: Int) throws(CaptureError) -> Frame? {
+        guard index < interfaces.count else { throw damage("a packet of interface \(index), and the section describes \(interfaces.count)", at: start + 8) }
+        let i = interfaces[index]
+        var frame: Frame
+        switch i.linkType {
+        case Int(ISO14443PseudoHeader.linkType):
+            frame = data.withUnsafeBytes { ISO14443PseudoHeader.decode($0, wireLength: original, technology: forcedTechnology ?? .iso14443a) }
+            if forcedTechnology == nil { frame.technology = typeRecognizer.technology(of: frame) }
+        case Int(NFCTracePseudoHeader.linkType):
+            frame = data.withUnsafeBytes { NFCTracePseudoHeader.decode($0, fallback: forcedTechnology ?? .iso14443a) }
+        case Self.userLinkType0:
+            comments.append(NFCGateInitialData.describe(data) ?? "interface \(index) (LINKTYPE_USER0): \(data.count) bytes: \(Hex.string(data.prefix(64)))\(data.count > 64 ? " …" : "")")
+            return nil
+        default:
+            comments.append("interface \(index) (link type \(i.linkType)): a packet of \(data.count) bytes, not NFC frames nfctrace reads")
+            return nil
+        }
+        frameNumber += 1
+        // What the metadata interfaces said rides on the next frame (`dissect -V` and JSON show a
+        // frame's comment); what follows the last frame comes out through takeComments().
+        if !comments.isEmpty {
+            frame.comment = ([frame.comment].compactMap { $0 } + comments).joined(separator: "; ")
+            comments.removeAll()
+        }
+        if let time {
+            guard let t = timestamp(time, i) else { throw damage("a packet time beyond the 64-bit nanosecond range", at: start + 12) }
+            frame.start = t
+        }
+        return frame
+    }
+}
+
+/// NFCGate's USER0 packets: the tag's activation data as NCI listen parameters, behind the same
+/// 4-byte ISO 14443 pseudo-header and synthetic PCB `02` as its 264 packets (nfcgate/nfcgate:
+/// `ISO14443Packet`, `ConfigBuilder`; notes from its source in issue 18's research).
+enum NFCGateInitialData {
+    /// NCI listen-parameter ids (NCI 2.0 Table 46…) as NFCGate uses them.
+    static let names: [UInt8: String] = [
+        0x30: "ATQA byte 1 (LA_BIT_FRAME_SDD)", 0x31: "ATQA byte 2 (LA_PLATFORM_CONFIG)", 0x32: "SAK (LA_SEL_INFO)", 0x33: "UID (LA_NFCID1)",
+        0x38: "protocol info byte 2 (LB_SENSB_INFO)", 0x39: "PUPI (LB_NFCID0)", 0x3A: "application data (LB_APPLICATION_DATA)",
+        0x3B: "protocol info byte 1 (LB_SFGI)", 0x3C: "protocol info byte 3 (LB_ADC_FO)",
+        0x40: "system code and IDm (LF_T3T_IDENTIFIERS_1)", 0x51: "PMm (LF_T3T_PMM)", 0x53: "LF_T3T_FLAGS",
+        0x59: "historical bytes (LA_HIST_BY)", 0x5A: "higher-layer answer (LB_H_INFO_RSP)",
+    ]
+
+    /// `NFCGate initial tag data: UID 04 A1 …; SAK 20; …`, or nil when the packet is not laid out so.
+    static func describe(_ packet: [UInt8]) -> String? {
+        guard packet.count >= 5, packet[0] == 0, packet[4] == 0x02,
+              Int(packet[2]) << 8 | Int(packet[3]) == packet.count - 4 else { return nil }
+        var parts: [String] = []
+        var i = 5
+        while i + 2 <= packet.count {
+            let type = packet[i], length = Int(packet[i + 1])
+            guard i + 2 + length <= packet.count else { return nil }
+            let value = packet[(i + 2)..<(i + 2 + length)]
+            parts.append("\(names[type] ?? "parameter \(Hex.byte(type))") \(Hex.string(value))")
+            i += 2 + length
+        }
+        guard i == packet.count, !parts.isEmpty else { return nil }
+        return "NFCGate initial tag data (NCI listen parameters): " + parts.joined(separator: "; ")
+    }
+}

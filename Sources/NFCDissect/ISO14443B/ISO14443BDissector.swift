@@ -1,0 +1,341 @@
+import NFCCore
+
+/// What a Type B reader frame asked, so that the answer is read against it.
+enum ISO14443BPending {
+    case command(ISO14443BCommand)
+    case srx(SRxCommand)
+    case isoDEP(ISODEPBlock)
+    case unknown
+}
+
+/// One Type B card's conversation: its activation (ATQB, ATTRIB) or, for an ST SRx card, its
+/// Chip_ID, UID and the blocks read and written; ISO-DEP once ATTRIB was answered.
+struct ISO14443BSession: DissectorSession {
+    var number: Int
+    var firstFrame: Int
+    var lastFrame: Int
+    var atqb: ATQB?
+    var attrib: ATTRIB?
+    var attribAnswer: ATTRIBAnswer?
+    var halted = false
+    var isoDEP = ISODEPState()
+    var pending: (frame: Int, request: ISO14443BPending)?
+    /// ST SRx: the Chip_ID selected, the UID read, blocks by address as read (or written).
+    var chipID: UInt8?
+    var selected = false
+    var uid: SRxUID?
+    var blocks: [UInt8: [UInt8]] = [:]
+    var writtenBlocks = Set<UInt8>()
+    var srxCompleted = false
+    var tagAnswered = false
+    var diagnostics: [Diagnostic] = []
+
+    init(number: Int, frame: Int) {
+        self.number = number
+        firstFrame = frame
+        lastFrame = frame
+    }
+
+    var isoDEPActive: Bool { attribAnswer != nil && !halted }
+    /// The session went past polling: a new REQB/WUPB or INITIATE starts another.
+    var conversed: Bool { attrib != nil || halted || selected || srxCompleted }
+    var isSRx: Bool { chipID != nil || uid != nil || !blocks.isEmpty }
+}
+
+extension ISO14443BSession: ISODEPCarrier {
+    var crcKind: CRC.Kind { .b }
+    var frameWaitingInteger: UInt8? { atqb?.fwi }
+    var announcesDESFire: Bool { false }
+    mutating func awaitAnswer(frame: Int, block: ISODEPBlock) { pending = (frame, .isoDEP(block)) }
+}
+
+/// ISO/IEC 14443-3 Type B and what rides on it: REQB/WUPB with AFI and slots, Slot-MARKER,
+/// ATQB (PUPI, application data, protocol info), ATTRIB and its answer, HLTB; ISO-DEP once
+/// ATTRIB was answered (the same block, APDU, DESFire and EMV layers as over Type A); ST SRx
+/// and ST25TB commands. CRC_B is checked on every frame.
+///
+/// Sessions: one starts with the first frame (or at the first REQB/WUPB/INITIATE after the
+/// previous card went past polling: ATTRIB, HLTB, SELECT, COMPLETION) and ends at field off.
+final class ISO14443BDissector: SessionDissector {
+    let detail: DissectionDetail
+    let counter: SessionCounter
+    var session: ISO14443BSession?
+    private let revealCardData: Bool
+
+    static let layer = "ISO14443-3B"
+
+    init(detail: DissectionDetail, counter: SessionCounter, revealCardData: Bool = false) {
+        self.detail = detail
+        self.counter = counter
+        self.revealCardData = revealCardData
+    }
+
+    func sessionSaw(frame number: Int) -> Int? {
+        session?.lastFrame = number
+        return session?.number
+    }
+
+    func endSession() -> EndedSession? {
+        guard let s = session.take() else { return nil }
+        return EndedSession(number: s.number) { [s] in ISO14443BSessionSummary.make(s) }
+    }
+
+    private func startSession(at number: Int) {
+        var s = ISO14443BSession(number: counter.take(), frame: number)
+        s.isoDEP.revealCardData = revealCardData
+        session = s
+    }
+
+    func dataFrame(_ ctx: inout FrameContext, direction: Direction) -> EndedSession? {
+        if direction == .readerToTag {
+            let ended = beginsActivation(ctx.frame) && session?.conversed == true ? endSession() : nil
+            if session == nil { startSession(at: ctx.number) }
+            withSession { readerFrame(&ctx, &$0) }
+            return ended
+        }
+        if session == nil { startSession(at: ctx.number) }
+        withSession { tagFrame(&ctx, &$0) }
+        return nil
+    }
+
+    private func beginsActivation(_ frame: Frame) -> Bool {
+        let payload = Array(frame.payloadDroppingValidCRC())
+        if case .request? = try? ISO14443BCommand.decode(payload) { return true }
+        if let c = try? SRxCommand.decode(payload), c == .initiate || c == .pcall16 { return true }
+        return false
+    }
+
+    // MARK: reader frames
+
+    private func readerFrame(_ ctx: inout FrameContext, _ s: inout ISO14443BSession) {
+        let payload = Array(ctx.frame.payloadDroppingValidCRC())
+        let command = try? ISO14443BCommand.decode(payload)
+        // Inside ISO-DEP, blocks; REQB/WUPB, Slot-MARKER and HLTB still reach the card there (no
+        // PCB ends in 5, nor is 1D or 50 one). SRx codes 0A/0B would be I-blocks with a CID: blocks win.
+        if s.isoDEPActive, command == nil {
+            if let block = ISODEPFrames.describeRequest(&ctx, session: &s) {
+                s.pending = (ctx.number, .isoDEP(block))
+            } else {
+                s.pending = (ctx.number, .unknown)
+            }
+            return
+        }
+        let split = CRCSplit(ctx.frame, expected: true, kind: .b)
+        ctx.apply(split, key: "iso14443b.crc")
+        if case .mismatch = split.status { ctx.note("a card ignores a frame whose CRC_B is wrong: no answer is expected") }
+        if let command {
+            describe(command, &ctx, &s)
+            s.pending = (ctx.number, .command(command))
+        } else if let srx = try? SRxCommand.decode(split.payload) {
+            describe(srx, &ctx, &s)
+            s.pending = (ctx.number, .srx(srx))
+        } else {
+            ctx.summary = split.payload.first.map { "unknown command \(Hex.byte($0))" } ?? "empty frame"
+            ctx.warn("no ISO 14443-B, ST SRx or (before ATTRIB) ISO-DEP command starts with this byte")
+            ctx.sink.add(Field("iso14443b.data", "Data", Hex.string(split.payload), range: split.payload.indices))
+            s.pending = (ctx.number, .unknown)
+        }
+    }
+
+    private func describe(_ command: ISO14443BCommand, _ ctx: inout FrameContext, _ s: inout ISO14443BSession) {
+        typealias L = ISO14443BCommand.Layout
+        ctx.sink.add(Field("iso14443b.command", "Command", command.name, range: L.code.range))
+        switch command {
+        case .request(let afi, let param):
+            let slots = ISO14443BCommand.slotCount(param: param)
+            ctx.sink.add(Field("iso14443b.afi", "AFI", afi == 0 ? "00 (all families)" : Hex.byte(afi), range: L.afi.range))
+            ctx.sink.add(Field("iso14443b.slots", "Slots (N)", slots.map(String.init) ?? "RFU code \(param & 0x07)", range: L.param.range))
+            ctx.sink.add(Field("iso14443b.extended_atqb", "Extended ATQB", param & ISO14443BCommand.extendedATQBBit != 0 ? "supported by the reader" : "no", range: L.param.range))
+            ctx.summary = "\(command.name) AFI \(Hex.byte(afi)), \(slots.map { "\($0) slot\($0 == 1 ? "" : "s")" } ?? "RFU slot code")"
+            if slots == nil { ctx.warn("PARAM slot code \(param & 0x07) is RFU (ISO/IEC 14443-3: 0…4)", range: L.param.range) }
+            if param & 0xE0 != 0 { ctx.warn("PARAM b6…b8 are RFU and must be 0", range: L.param.range) }
+        case .slotMarker(let slot):
+            ctx.summary = "Slot-MARKER slot \(slot)"
+            ctx.sink.add(Field("iso14443b.slot", "Slot", "\(slot)", range: L.code.range))
+        case .attrib(let a):
+            s.attrib = a
+            ctx.sink.add(Field("iso14443b.pupi", "PUPI", Hex.string(a.pupi), range: L.pupi.range))
+            ctx.sink.add(Field("iso14443b.attrib.tr0", "Minimum TR0", a.tr0 == 0 ? "default (64/fs)" : "code \(a.tr0)", range: L.param1.range))
+            ctx.sink.add(Field("iso14443b.attrib.tr1", "Minimum TR1", a.tr1 == 0 ? "default (80/fs)" : "code \(a.tr1)", range: L.param1.range))
+            ctx.sink.add(Field("iso14443b.attrib.eof", "EOF", a.suppressesEOF ? "suppressed" : "required", range: L.param1.range))
+            ctx.sink.add(Field("iso14443b.attrib.sof", "SOF", a.suppressesSOF ? "suppressed" : "required", range: L.param1.range))
+            ctx.sink.add(Field("iso14443b.attrib.rate_tag_to_reader", "Card → reader rate", "\(a.tagToReaderRate) kbit/s", range: L.param2.range))
+            ctx.sink.add(Field("iso14443b.attrib.rate_reader_to_tag", "Reader → card rate", "\(a.readerToTagRate) kbit/s", range: L.param2.range))
+            ctx.sink.add(Field("iso14443b.attrib.fsd", "Reader frame size (FSD)", ISO14443B.frameSize(code: a.maximumFrameSizeCode).map { "\($0) bytes" } ?? "RFU code \(a.maximumFrameSizeCode)", range: L.param2.range))
+            ctx.sink.add(Field("iso14443b.attrib.protocol_type", "Protocol type", a.protocolType & 0x01 != 0 ? "ISO/IEC 14443-4" : "not ISO/IEC 14443-4 (\(a.protocolType))", range: L.param3.range))
+            ctx.sink.add(Field("iso14443b.attrib.cid", "CID", "\(a.cid)", range: L.param4.range))
+            if !a.higherLayer.isEmpty {
+                ctx.sink.add(Field("iso14443b.attrib.inf", "Higher-layer INF", Hex.string(a.higherLayer), range: L.higherLayerStart..<L.higherLayerStart + a.higherLayer.count))
+            }
+            ctx.summary = "ATTRIB PUPI \(Hex.string(a.pupi)), CID \(a.cid), FSD \(ISO14443B.frameSize(code: a.maximumFrameSizeCode).map(String.init) ?? "RFU")"
+            if let pupi = s.atqb?.pupi, pupi != a.pupi { ctx.warn("ATTRIB names PUPI \(Hex.string(a.pupi)), the card of this session answered \(Hex.string(pupi))", range: L.pupi.range) }
+        case .halt(let pupi):
+            ctx.sink.add(Field("iso14443b.pupi", "PUPI", Hex.string(pupi), range: L.pupi.range))
+            ctx.summary = "HLTB PUPI \(Hex.string(pupi))"
+        }
+    }
+
+    private func describe(_ command: SRxCommand, _ ctx: inout FrameContext, _ s: inout ISO14443BSession) {
+        typealias L = SRxCommand.Layout
+        ctx.layer = "ST SRx"
+        ctx.sink.add(Field("srx.command", "Command", command.name, range: L.code.range))
+        switch command {
+        case .initiate: ctx.summary = "INITIATE: every card answers its Chip_ID"
+        case .pcall16: ctx.summary = "PCALL16: cards answer in one of 16 slots"
+        case .slotMarker(let n): ctx.summary = "SLOT_MARKER slot \(n)"
+        case .select(let id):
+            ctx.sink.add(Field("srx.chip_id", "Chip_ID", Hex.byte(id), range: L.chipID.range))
+            ctx.summary = "SELECT Chip_ID \(Hex.byte(id))"
+        case .getUID: ctx.summary = "GET UID"
+        case .readBlock(let a):
+            ctx.sink.add(Field("srx.block", "Block", blockName(a, s), range: L.address.range))
+            ctx.summary = "READ_BLK \(blockName(a, s))"
+        case .writeBlock(let a, let d):
+            ctx.sink.add(Field("srx.block", "Block", blockName(a, s), range: L.address.range))
+            ctx.sink.add(Field("srx.data", "Data", Hex.string(d), range: L.data.range))
+            ctx.summary = "WRITE_BLK \(blockName(a, s)): \(Hex.string(d))"
+            s.blocks[a] = d
+            s.writtenBlocks.insert(a)
+        case .completion:
+            ctx.summary = "COMPLETION: the card stays silent until the field goes off"
+            s.srxCompleted = true
+        case .resetToInventory: ctx.summary = "RESET_TO_INVENTORY"
+        case .authenticate(let r):
+            ctx.sink.add(Field("srx.random", "Random", Hex.string(r), range: L.random.range))
+            ctx.summary = "AUTHENTICATE (anti-clone)"
+        }
+    }
+
+    private func blockName(_ a: UInt8, _ s: ISO14443BSession) -> String {
+        if a == SRxUID.systemBlock { return "255 (system: OTP lock bits)" }
+        switch a {
+        case 0...4: return "\(a) (resettable OTP)"
+        case 5, 6: return "\(a) (count-down counter)"
+        default: return "\(a)"
+        }
+    }
+
+    // MARK: tag frames
+
+    private func tagFrame(_ ctx: inout FrameContext, _ s: inout ISO14443BSession) {
+        s.tagAnswered = true
+        let pending = s.pending
+        s.pending = nil
+        if let p = pending { ctx.responseTo = p.frame }
+        if case .isoDEP(let block)? = pending?.request {
+            ISODEPFrames.describeResponse(to: block, &ctx, session: &s)
+            return
+        }
+        let split = CRCSplit(ctx.frame, expected: true, kind: .b)
+        ctx.apply(split, key: "iso14443b.crc")
+        let payload = split.payload
+        switch pending?.request {
+        case .command(.request)?, .command(.slotMarker)?, nil:
+            if let atqb = try? ATQB.decode(payload) {
+                describe(atqb, &ctx, &s)
+                return
+            }
+        case .command(.attrib)?:
+            if let answer = try? ATTRIBAnswer.decode(payload) {
+                describe(answer, &ctx, &s)
+                return
+            }
+        case .command(.halt)?:
+            if payload == [ISO14443B.haltAnswer] {
+                ctx.sink.add(Field("iso14443b.halt_answer", "Answer", "00: halted", range: 0..<1))
+                ctx.summary = "HLTB answer: card halted"
+                s.halted = true
+                return
+            }
+        case .srx(let command)?:
+            if describeAnswer(to: command, payload, &ctx, &s) { return }
+        case .isoDEP?, .unknown?:
+            break
+        }
+        ctx.summary = pending == nil ? "answer without a request" : "unexpected answer"
+        ctx.warn("\(payload.count) bytes that are no answer to the request before them")
+        ctx.sink.add(Field("iso14443b.data", "Data", Hex.string(payload), range: payload.indices))
+    }
+
+    private func describe(_ atqb: ATQB, _ ctx: inout FrameContext, _ s: inout ISO14443BSession) {
+        typealias L = ATQB.Layout
+        if let old = s.atqb?.pupi, old != atqb.pupi { ctx.note("another card (PUPI \(Hex.string(old)) answered before)") }
+        s.atqb = atqb
+        ctx.sink.add(Field("iso14443b.atqb", "ATQB", "PUPI \(Hex.string(atqb.pupi))", range: L.code.range))
+        ctx.sink.add(Field("iso14443b.pupi", "PUPI", Hex.string(atqb.pupi), range: L.pupi.range))
+        ctx.sink.add(Field("iso14443b.afi", "AFI", Hex.byte(atqb.afi), range: L.afi.range))
+        ctx.sink.add(Field("iso14443b.aid_crc", "CRC_B(AID)", Hex.string(atqb.applicationData.dropFirst().prefix(2)), range: L.aidCRC.range))
+        let apps = atqb.applicationCount
+        ctx.sink.add(Field("iso14443b.applications", "Applications", "\(apps >> 4) for this AFI, \(apps & 0x0F) in all", range: L.applicationCount.range))
+        let rates = atqb.bitRateCapability
+        var rateText = rates & 0x77 == 0 ? "106 kbit/s only" : "up to " + [(0x40, "847"), (0x20, "424"), (0x10, "212")].filter { Int(rates) & $0.0 != 0 }.map(\.1).joined(separator: "/") + " kbit/s card → reader"
+        if rates & 0x80 != 0 { rateText += ", same rate both ways" }
+        ctx.sink.add(Field("iso14443b.bit_rates", "Bit rates", rateText, range: L.bitRates.range))
+        if rates & 0x08 != 0 { ctx.warn("bit rate capability b4 must be 0", range: L.bitRates.range) }
+        let fsc = ISO14443B.frameSize(code: atqb.maximumFrameSizeCode)
+        ctx.sink.add(Field("iso14443b.fsc", "Card frame size (FSC)", fsc.map { "\($0) bytes" } ?? "RFU code \(atqb.maximumFrameSizeCode)", range: L.frameSizeAndType.range))
+        ctx.sink.add(Field("iso14443b.protocol_type", "Protocol type", atqb.supportsISODEP ? "ISO/IEC 14443-4" : "not ISO/IEC 14443-4", range: L.frameSizeAndType.range))
+        let fwt = 256.0 * 16 / 13.56 * Double(1 << Int(min(atqb.fwi, 14)))
+        ctx.sink.add(Field("iso14443b.fwi", "FWI", "\(atqb.fwi) (FWT \(Int(fwt)) µs)", range: L.fwiADCFO.range))
+        ctx.sink.add(Field("iso14443b.adc", "ADC", atqb.adc == 1 ? "application data coded per ISO/IEC 14443-3 (AFI, CRC_B(AID), applications)" : "proprietary (\(atqb.adc))", range: L.fwiADCFO.range))
+        ctx.sink.add(Field("iso14443b.fo", "NAD / CID", "NAD \(atqb.supportsNAD ? "supported" : "not supported"), CID \(atqb.supportsCID ? "supported" : "not supported")", range: L.fwiADCFO.range))
+        if let sfgi = atqb.sfgi { ctx.sink.add(Field("iso14443b.sfgi", "SFGI", "\(sfgi)", range: L.sfgi.range)) }
+        ctx.summary = "ATQB PUPI \(Hex.string(atqb.pupi)), \(atqb.supportsISODEP ? "ISO 14443-4" : "not ISO 14443-4"), FSC \(fsc.map(String.init) ?? "RFU"), FWI \(atqb.fwi)"
+    }
+
+    private func describe(_ answer: ATTRIBAnswer, _ ctx: inout FrameContext, _ s: inout ISO14443BSession) {
+        s.attribAnswer = answer
+        s.halted = false
+        s.isoDEP = ISODEPState()
+        s.isoDEP.revealCardData = revealCardData
+        let r = ATTRIBAnswer.Layout.mbliCID.range
+        ctx.sink.add(Field("iso14443b.mbli", "MBLI", answer.mbli == 0 ? "0 (no buffer length given)" : "\(answer.mbli)", range: r))
+        ctx.sink.add(Field("iso14443b.cid", "CID", "\(answer.cid)", range: r))
+        if !answer.higherLayer.isEmpty {
+            let start = ATTRIBAnswer.Layout.higherLayerStart
+            ctx.sink.add(Field("iso14443b.attrib_answer.inf", "Higher-layer answer", Hex.string(answer.higherLayer), range: start..<start + answer.higherLayer.count))
+        }
+        ctx.summary = "ATTRIB answer: CID \(answer.cid), MBLI \(answer.mbli); ISO-DEP follows"
+        if let sent = s.attrib, sent.cid != answer.cid { ctx.warn("the card answers CID \(answer.cid), ATTRIB gave it \(sent.cid)", range: r) }
+    }
+
+    private func describeAnswer(to command: SRxCommand, _ payload: [UInt8], _ ctx: inout FrameContext, _ s: inout ISO14443BSession) -> Bool {
+        guard let length = command.answerLength, payload.count == length else { return false }
+        ctx.layer = "ST SRx"
+        switch command {
+        case .initiate, .pcall16, .slotMarker:
+            s.chipID = payload[0]
+            ctx.sink.add(Field("srx.chip_id", "Chip_ID", Hex.byte(payload[0]), range: 0..<1))
+            ctx.summary = "Chip_ID \(Hex.byte(payload[0]))"
+        case .select(let id):
+            s.chipID = payload[0]
+            s.selected = true
+            ctx.sink.add(Field("srx.chip_id", "Chip_ID", Hex.byte(payload[0]), range: 0..<1))
+            ctx.summary = "selected, Chip_ID \(Hex.byte(payload[0]))"
+            if payload[0] != id { ctx.warn("SELECT asked for Chip_ID \(Hex.byte(id))", range: 0..<1) }
+        case .getUID:
+            let uid = SRxUID(bytes: payload)
+            s.uid = uid
+            ctx.sink.add(Field("srx.uid", "UID", Hex.string(uid.printed) + " (sent least significant byte first)", range: payload.indices))
+            if let model = uid.model {
+                ctx.sink.add(Field("srx.model", "Model", "\(model.name), \(model.blocks) blocks of 4 bytes", range: 5..<6))
+                ctx.summary = "UID \(Hex.string(uid.printed)): \(model.name)"
+            } else {
+                ctx.summary = "UID \(Hex.string(uid.printed))"
+                if !uid.isST { ctx.note("the UID does not start D0 02 (ST's manufacturer code)") }
+            }
+        case .readBlock(let a):
+            s.blocks[a] = payload
+            let value = payload.reversed().reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
+            ctx.sink.add(Field("srx.data", "Data", Hex.string(payload), range: payload.indices))
+            if a == 5 || a == 6 { ctx.sink.add(Field("srx.counter", "Counter", "\(value)", range: payload.indices)) }
+            ctx.summary = "block \(a): \(Hex.string(payload))"
+        case .authenticate:
+            ctx.sink.add(Field("srx.signature", "Signature", Hex.string(payload), range: payload.indices))
+            ctx.summary = "AUTHENTICATE answer"
+        case .writeBlock, .completion, .resetToInventory:
+            return false
+        }
+        return true
+    }
+}
