@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""Writes the ISO/IEC 14443-B, ST SRx and mixed-technology traces of Traces/ as nfctrace text
-(stdlib only).
+"""Writes the ISO/IEC 14443-B, ST SRx, iClass and mixed-technology traces of Traces/ as nfctrace
+text (stdlib only).
 
 Frames follow ISO/IEC 14443-3 Type B (REQB/WUPB `05 AFI PARAM`, ATQB `50 PUPI AppData ProtInfo`,
 ATTRIB `1D PUPI P1..P4`, its answer `MBLI|CID`, HLTB `50 PUPI` answered `00`), ISO/IEC 14443-4
@@ -8,11 +8,13 @@ blocks over B, and ST's SRI512 datasheet (INITIATE `06 00`, SELECT `0E id`, GET_
 READ_BLOCK `08 a`, WRITE_BLOCK `09 a d4`, COMPLETION `0F`); every frame ends with CRC_B. Times are
 microseconds at 106 kbit/s: 10 etu of 9.44 us per byte, SOF and EOF 22 etu in all; the card
 answers TR0+TR1 (about 160 us) after the reader, the reader sends 500 us after the card.
+The iClass read follows the Proxmark3's iClass code (opcodes, lengths, CRC over all but the
+opcode in reader frames) on ISO 15693 timing (a byte is 302.08 us at 26.48 kbit/s).
 Run: scripts/make-14443b-traces.py Traces/
 """
 import sys
 
-from nfc_crc import crc_a, crc_b, crc_f
+from nfc_crc import crc_a, crc_b, crc_f, crc_iclass
 
 ETU = 128 / 13.56              # 9.44 us
 ORIGIN = 1795392000000000
@@ -35,7 +37,12 @@ class Trace:
         if crc:
             data = data + crc(data)
         start = round(self.t)
-        duration = (len(data) * 10 + 22) * ETU if tech != "felica" else (len(data) + 6) * 8 * 4.72
+        if tech == "felica":
+            duration = (len(data) + 6) * 8 * 4.72
+        elif tech == "iclass":
+            duration = len(data) * 302.08 + 113.28
+        else:
+            duration = (len(data) * 10 + 22) * ETU
         end = round(self.t + duration)
         text = "%14s  %s  %s" % ("%d..%d" % (start, end), who, " ".join("%02X" % b for b in data))
         if bits != 8:
@@ -168,8 +175,46 @@ def mixed_polling(out):
         "@tech 14443a", "@timebase us", "@origin %d" % ORIGIN])
 
 
+def iclass(out):
+    """A PicoPass 2K read as HID readers do: ACTALL, IDENTIFY, SELECT, READCHECK[Kd], CHECK, READs."""
+    csn = [0x42, 0x20, 0x71, 0x04, 0x08, 0x00, 0x12, 0xE0]
+    anticollision = [(csn[i] >> 3 | csn[(i + 1) % 8] << 5) & 0xFF for i in range(8)]
+    config = [0x12, 0xFF, 0xFF, 0xFF, 0x7F, 0x1F, 0xFF, 0x3C]
+    epurse = [0xFE, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF]
+    blocks = {1: config, 5: [0xFF] * 8, 6: [0x03, 0x03, 0x03, 0x03, 0x00, 0x03, 0xE0, 0x17],
+              7: [0xA1, 0x9B, 0x33, 0x0C, 0x5E, 0x71, 0x04, 0xD2], 8: [0x2A, 0xD4, 0x4C, 0xB1, 0xE7, 0x55, 0x3F, 0x90],
+              9: [0x2A, 0xD4, 0x4C, 0xB1, 0xE7, 0x55, 0x3F, 0x90]}
+    t = Trace()
+    r = lambda data, note=None, answered=True: t.reader(data, note, answered=answered, tech="iclass", crc=None)
+    a = lambda data, note=None: t.tag(data, note, tech="iclass", crc=None)
+    with_crc = lambda data: data + crc_iclass(data)
+    t.comment("Anticollision and selection: ACTALL (answered by a bare SOF, not captured), IDENTIFY, SELECT")
+    t.field(True)
+    r([0x0A], "ACTALL")
+    r([0x0C], "IDENTIFY")
+    a(with_crc(anticollision), "anticollision CSN")
+    r([0x81] + anticollision, "SELECT")
+    a(with_crc(csn), "CSN")
+    t.comment("Authentication with the debit key: READCHECK[Kd](2) gives the e-purse, CHECK sends NR and the reader MAC")
+    r([0x88, 0x02], "READCHECK[Kd](2)")
+    a(epurse, "e-purse, no CRC")
+    r([0x05, 0x00, 0x00, 0x00, 0x00, 0x5C, 0xB1, 0x3E, 0x86], "CHECK")
+    a([0x8A, 0x41, 0x2F, 0xD7], "card MAC, no CRC")
+    t.comment("The configuration block, the issuer area and the HID application blocks 6-9 (7-9 3DES-encrypted)")
+    for b in [1, 5, 6, 7, 8, 9]:
+        r([0x0C, b] + crc_iclass([b]), "READ(%d)" % b)
+        a(with_crc(blocks[b]))
+    t.field(False)
+    t.write(out + "/iclass-read.nfctrace", [
+        "@tag an HID iClass / PicoPass 2K (CSN 42 20 71 04 08 00 12 E0) with a 3DES-encrypted HID credential",
+        "@source scripts/make-14443b-traces.py (synthesised from the Proxmark3's iClass code; MACs made up, not computed)",
+        "@description ACTALL, IDENTIFY, SELECT, READCHECK[Kd], CHECK, READ of blocks 1, 5, 6, 7, 8, 9",
+        "@tech iclass", "@timebase us", "@origin %d" % ORIGIN])
+
+
 if __name__ == "__main__":
     out = sys.argv[1] if len(sys.argv) > 1 else "Traces"
     type4_over_b(out)
     sri512(out)
     mixed_polling(out)
+    iclass(out)

@@ -34,6 +34,30 @@ struct CRCSplit {
         }
     }
 
+    /// A CRC at the end that covers the bytes from `start` on (iClass reader frames leave the
+    /// opcode out); the payload is the frame without it.
+    init(_ frame: borrowing Frame, kind: CRC.Kind, coveringFrom start: Int) {
+        let bytes = frame.bytes
+        payload = bytes
+        range = nil
+        if frame.crcStripped {
+            status = .stripped
+            return
+        }
+        switch CRC.check(kind, bytes, range: min(start, bytes.count)..<bytes.count) {
+        case .tooShort:
+            status = .unknown
+        case .ok:
+            status = .ok(kind)
+            payload = Array(bytes.dropLast(2))
+            range = bytes.count - 2..<bytes.count
+        case .mismatch(let expected, let found):
+            status = .mismatch(kind, expected: expected, found: found)
+            payload = Array(bytes.dropLast(2))
+            range = bytes.count - 2..<bytes.count
+        }
+    }
+
     /// For frames of unknown kind: a valid CRC at the end is taken as one, otherwise none is claimed.
     init(unknownFrame frame: borrowing Frame, kind: CRC.Kind) {
         if frame.hasValidCRC(kind) {

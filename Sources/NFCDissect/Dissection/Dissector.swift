@@ -111,7 +111,7 @@ public final class Dissector {
         case .iso15693: d = ISO15693Dissector(detail: detail, counter: counter)
         case .felica: d = FeliCaDissector(detail: detail, counter: counter)
         case .iso14443b: d = ISO14443BDissector(detail: detail, counter: counter, revealCardData: keys.revealCardData)
-        case .iclass: d = RawDissector(technology: technology, detail: detail)
+        case .iclass: d = IClassDissector(detail: detail, counter: counter)
         }
         dissectors[technology] = d
         return d
@@ -197,34 +197,4 @@ public final class Dissector {
         d.finish { out.append($0) }
         return out
     }
-}
-
-/// Technologies whose dissector has not been written yet: frames are shown, CRC checked, nothing
-/// else claimed.
-final class RawDissector: TechnologyDissector {
-    let technology: Technology
-    let detail: DissectionDetail
-
-    init(technology: Technology, detail: DissectionDetail) {
-        self.technology = technology
-        self.detail = detail
-    }
-
-    func dissect(_ frame: consuming Frame, number: Int, ended: inout EndedSessions) -> FrameDissection {
-        var d = FrameDissection(number: number, frame: frame, layer: technology.displayName)
-        switch d.frame.event {
-        case .fieldOn: d.summary = "field on"
-        case .fieldOff: d.summary = "field off"
-        case .malformed(let reason):
-            d.summary = "malformed record"
-            d.diagnostics.append(Diagnostic(.error, "malformed record: \(reason)"))
-        case .data:
-            d.crc = d.frame.crcStripped ? .stripped : .unknown
-            d.summary = "\(technology.displayName) frame"
-            d.diagnostics.append(Diagnostic(.note, "no \(technology.displayName) dissector yet; bytes shown as captured"))
-        }
-        return d
-    }
-
-    func endSession() -> EndedSession? { nil }
 }

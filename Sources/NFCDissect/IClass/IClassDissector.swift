@@ -1,0 +1,236 @@
+import NFCCore
+
+/// One iClass / PicoPass card's conversation: its CSN, the blocks read (by page), the e-purse
+/// and whether the reader's CHECK was answered.
+struct IClassSession: DissectorSession {
+    var number: Int
+    var firstFrame: Int
+    var lastFrame: Int
+    var csn: [UInt8]?
+    var page: UInt8 = 0
+    var blocks: [UInt8: [UInt8]] = [:]
+    var written = Set<UInt8>()
+    var authenticated: Bool?
+    var keyUsed: String?
+    var pending: (frame: Int, command: IClassCommand?)?
+    var diagnostics: [Diagnostic] = []
+
+    init(number: Int, frame: Int) {
+        self.number = number
+        firstFrame = frame
+        lastFrame = frame
+    }
+
+    var configuration: IClass.Configuration? { blocks[IClass.configurationBlock].map(IClass.Configuration.init) }
+}
+
+/// HID iClass / PicoPass (ISO 15693 air interface, own command set and CRC): every command and
+/// answer named as the Proxmark3 names them, the iClass CRC checked where frames carry one
+/// (reader frames over all but the opcode), and the blocks read gathered into a memory map with
+/// the configuration block decoded. Nothing is decrypted: CHECK's MACs and the HID credential
+/// blocks are shown as they are, said to be encrypted. Sessions start at ACTALL or the first
+/// frame and end at field off.
+final class IClassDissector: SessionDissector {
+    let detail: DissectionDetail
+    let counter: SessionCounter
+    var session: IClassSession?
+
+    static let layer = "iClass"
+
+    init(detail: DissectionDetail, counter: SessionCounter) {
+        self.detail = detail
+        self.counter = counter
+    }
+
+    func sessionSaw(frame number: Int) -> Int? {
+        session?.lastFrame = number
+        return session?.number
+    }
+
+    func endSession() -> EndedSession? {
+        guard let s = session.take() else { return nil }
+        return EndedSession(number: s.number) { [s] in IClassSessionSummary.make(s) }
+    }
+
+    func dataFrame(_ ctx: inout FrameContext, direction: Direction) -> EndedSession? {
+        var ended: EndedSession?
+        if direction == .readerToTag, ctx.frame.bytes == IClassCommand.actall.encode(), session?.csn != nil { ended = endSession() }
+        if session == nil { session = IClassSession(number: counter.take(), frame: ctx.number) }
+        withSession { s in
+            if direction == .readerToTag { readerFrame(&ctx, &s) } else { tagFrame(&ctx, &s) }
+        }
+        return ended
+    }
+
+    private func readerFrame(_ ctx: inout FrameContext, _ s: inout IClassSession) {
+        let bytes = ctx.frame.bytes
+        // 4- and 12-byte frames end in a CRC (READ, READ4, PAGESEL, UPDATE); the others carry none.
+        let withCRC = bytes.count == 4 || bytes.count == 12
+        let split = withCRC ? CRCSplit(ctx.frame, kind: .iclass, coveringFrom: IClass.crcStart(fromReader: true))
+                            : CRCSplit(ctx.frame, expected: false, kind: .iclass)
+        ctx.apply(split, key: "iclass.crc")
+        guard let command = try? IClassCommand.decode(split.payload) else {
+            ctx.summary = bytes.first.map { "unknown command \(Hex.byte($0))" } ?? "SOF only"
+            if !bytes.isEmpty { ctx.warn("no iClass command of \(bytes.count) bytes starts with \(Hex.byte(bytes[0]))") }
+            ctx.sink.add(Field("iclass.data", "Data", Hex.string(split.payload), range: split.payload.indices))
+            s.pending = (ctx.number, nil)
+            return
+        }
+        typealias L = IClassCommand.Layout
+        ctx.sink.add(Field("iclass.command", "Command", command.name, range: L.code.range))
+        switch command {
+        case .actall: ctx.summary = "ACTALL: cards in the field wake up"
+        case .identify: ctx.summary = "IDENTIFY: anticollision"
+        case .select(let csn):
+            ctx.sink.add(Field("iclass.csn", "CSN", Hex.string(csn), range: L.csn.range))
+            ctx.summary = "SELECT \(Hex.string(csn))"
+        case .read(let b), .read4(let b):
+            ctx.sink.add(Field("iclass.block", "Block", blockName(b, s), range: L.block.range))
+            ctx.summary = "\(command.name): \(blockName(b, s))"
+        case .readCheck(let b, let credit):
+            ctx.sink.add(Field("iclass.block", "Block", blockName(b, s), range: L.block.range))
+            ctx.sink.add(Field("iclass.key", "Key", credit ? "Kc (credit)" : "Kd (debit)", range: L.code.range))
+            s.keyUsed = credit ? "Kc" : "Kd"
+            ctx.summary = "\(command.name): the e-purse, to authenticate with \(credit ? "Kc" : "Kd")"
+        case .check(let nr, let mac):
+            ctx.sink.add(Field("iclass.nr", "Reader nonce NR", Hex.string(nr) + " (encrypted)", range: L.nr.range))
+            ctx.sink.add(Field("iclass.mac", "Reader MAC", Hex.string(mac), range: L.readerMAC.range))
+            ctx.summary = "CHECK: the reader's MAC over the e-purse and NR"
+        case .update(let b, let data, let mac):
+            ctx.sink.add(Field("iclass.block", "Block", blockName(b, s), range: L.block.range))
+            ctx.sink.add(Field("iclass.data", "Data", Hex.string(data), range: L.data.range))
+            if let mac { ctx.sink.add(Field("iclass.mac", "MAC", Hex.string(mac), range: L.updateMAC.range)) }
+            ctx.summary = "\(command.name): \(Hex.string(data))\(mac == nil ? "" : " (MACed)")"
+        case .pageSelect(let p):
+            ctx.sink.add(Field("iclass.page", "Page", "\(p)", range: L.page.range))
+            ctx.summary = "PAGESEL(\(p))"
+            s.page = p
+        case .halt: ctx.summary = "HALT"
+        case .detect: ctx.summary = "DETECT"
+        case .act: ctx.summary = "ACT"
+        }
+        s.pending = (ctx.number, command)
+    }
+
+    private func blockName(_ b: UInt8, _ s: IClassSession) -> String {
+        switch b {
+        case IClass.csnBlock: return "0 (CSN)"
+        case IClass.configurationBlock: return "1 (configuration)"
+        case IClass.epurseBlock: return "2 (e-purse)"
+        case IClass.debitKeyBlock: return "3 (Kd, debit key)"
+        case IClass.creditKeyBlock: return "4 (Kc, credit key)"
+        case IClass.issuerBlock: return "5 (application issuer area)"
+        default:
+            if let limit = s.configuration?.applicationLimit { return b <= limit ? "\(b) (application area 1)" : "\(b) (application area 2)" }
+            return "\(b)"
+        }
+    }
+
+    private func tagFrame(_ ctx: inout FrameContext, _ s: inout IClassSession) {
+        let pending = s.pending
+        s.pending = nil
+        if let p = pending { ctx.responseTo = p.frame }
+        let bytes = ctx.frame.bytes
+        guard let command = pending?.command, let expected = command.answer, bytes.count == expected.length + (expected.crc ? 2 : 0) || ctx.frame.crcStripped else {
+            let split = CRCSplit(unknownFrame: ctx.frame, kind: .iclass)
+            ctx.apply(split, key: "iclass.crc")
+            ctx.summary = bytes.isEmpty ? "SOF only" : pending == nil ? "answer without a request" : "unexpected answer"
+            if !bytes.isEmpty { ctx.warn("\(bytes.count) bytes that are no answer to the command before them") }
+            ctx.sink.add(Field("iclass.data", "Data", Hex.string(split.payload), range: split.payload.indices))
+            return
+        }
+        let split = expected.crc ? CRCSplit(ctx.frame, kind: .iclass, coveringFrom: IClass.crcStart(fromReader: false))
+                                 : CRCSplit(ctx.frame, expected: false, kind: .iclass)
+        ctx.apply(split, key: "iclass.crc")
+        let data = split.payload
+        let range = data.indices
+        switch command {
+        case .identify:
+            ctx.sink.add(Field("iclass.anticollision_csn", "Anticollision CSN", Hex.string(data), range: range))
+            ctx.summary = "anticollision CSN \(Hex.string(data))"
+        case .select:
+            s.csn = data
+            s.blocks[IClass.csnBlock] = data
+            ctx.sink.add(Field("iclass.csn", "CSN", Hex.string(data), range: range))
+            ctx.summary = "CSN \(Hex.string(data)): selected"
+        case .read(let b), .update(let b, _, _):
+            s.blocks[b] = data
+            if case .update = command { s.written.insert(b) }
+            describeBlock(b, data, range, &ctx, s)
+        case .read4(let b):
+            for i in 0..<4 { s.blocks[b &+ UInt8(i)] = Array(data[(i * 8)..<(i * 8 + 8)]) }
+            ctx.sink.add(Field("iclass.data", "Blocks \(b)–\(Int(b) + 3)", Hex.string(data), range: range))
+            ctx.summary = "blocks \(b)–\(Int(b) + 3)"
+        case .pageSelect:
+            s.blocks[IClass.configurationBlock] = data
+            describeBlock(IClass.configurationBlock, data, range, &ctx, s)
+            ctx.summary = "page \(s.page): " + ctx.summary
+        case .readCheck:
+            s.blocks[IClass.epurseBlock] = data
+            ctx.sink.add(Field("iclass.epurse", "E-purse (card challenge)", Hex.string(data), range: range))
+            ctx.summary = "e-purse \(Hex.string(data))"
+        case .check:
+            s.authenticated = true
+            ctx.sink.add(Field("iclass.mac", "Card MAC", Hex.string(data), range: range))
+            ctx.summary = "CHECK SUCCESS: the card's MAC (authenticated with \(s.keyUsed ?? "a key"))"
+        case .actall, .halt, .detect, .act:
+            break
+        }
+    }
+
+    private func describeBlock(_ b: UInt8, _ data: [UInt8], _ range: Range<Int>, _ ctx: inout FrameContext, _ s: IClassSession) {
+        ctx.sink.add(Field("iclass.data", "Block \(blockName(b, s))", Hex.string(data), range: range))
+        ctx.summary = "block \(blockName(b, s)): \(Hex.string(data))"
+        if b == IClass.configurationBlock, data.count == 8 {
+            let c = IClass.Configuration(bytes: data)
+            ctx.sink.add(Field("iclass.config.app_limit", "Application limit", "block \(c.applicationLimit) ends application area 1", range: range.lowerBound..<range.lowerBound + 1))
+            ctx.sink.add(Field("iclass.config.card", "Card", c.cardType, range: range.lowerBound + 4..<range.lowerBound + 6))
+            ctx.sink.add(Field("iclass.config.crypt", "Security", IClassSessionSummary.cryptModeName(c.cryptMode), range: range.lowerBound + 7..<range.lowerBound + 8))
+        }
+        if b > IClass.issuerBlock, let limit = s.configuration?.applicationLimit, b <= limit, b >= 7, b <= 9,
+           let enc = s.blocks[6]?.last, enc == 0x15 || enc == 0x17 {
+            ctx.note("HID credential block, \(enc == 0x17 ? "3DES" : "DES")-encrypted (block 6): shown as stored")
+        }
+    }
+}
+
+/// The end-of-session summary of an iClass card: CSN, configuration, authentication and the
+/// blocks read.
+enum IClassSessionSummary {
+    static func cryptModeName(_ mode: UInt8) -> String {
+        switch mode {
+        case 0: return "no authentication (read only if read access is set)"
+        case 1: return "non-secured page"
+        case 2: return "secured page, keys locked"
+        default: return "secured page, keys changeable"
+        }
+    }
+
+    static func make(_ s: IClassSession) -> SessionSummary {
+        var parts = ["iClass / PicoPass"]
+        var tag: [Field] = []
+        if let csn = s.csn {
+            parts.append("CSN \(Hex.string(csn))")
+            tag.append(Field("tag.csn", "CSN", .hex(csn)))
+        }
+        if let c = s.configuration {
+            parts.append(c.cardType)
+            tag.append(Field("tag.card", "Card", c.cardType))
+            tag.append(Field("tag.security", "Security", cryptModeName(c.cryptMode)))
+            tag.append(Field("tag.application_limit", "Application area 1", "blocks 6–\(c.applicationLimit)"))
+        }
+        if s.authenticated == true { parts.append("authenticated with \(s.keyUsed ?? "a key") (CHECK answered)") }
+        var memory: [Field] = []
+        let addresses = s.blocks.keys.sorted()
+        if !addresses.isEmpty {
+            memory.append(Field("memory.blocks", "Blocks seen", "\(addresses.count) of 8 bytes (\(s.written.count) written)"))
+            for b in addresses {
+                let mark = s.written.contains(b) ? " (written)" : ""
+                memory.append(Field("memory.block", FieldName("Block \(b)"), Hex.string(s.blocks[b] ?? []) + mark))
+            }
+        }
+        if parts.count == 1 && s.blocks.isEmpty { parts.append("no card answered") }
+        return SessionSummary(number: s.number, technology: .iclass, firstFrame: s.firstFrame, lastFrame: s.lastFrame,
+                              headline: parts.joined(separator: ", "), tag: tag, memory: memory, diagnostics: s.diagnostics)
+    }
+}
