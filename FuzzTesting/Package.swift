@@ -9,6 +9,7 @@ import PackageDescription
 let targets = [
     "FuzzNDEFStrict", "FuzzNDEFLenient", "FuzzType2Memory", "FuzzType3Memory", "FuzzType5Memory",
     "FuzzFeliCaCodec", "FuzzISO15693Codec", "FuzzMIFAREClassicCodec", "FuzzISO7816Codec", "FuzzTextTrace", "FuzzProxmark3Trace", "FuzzPcap", "FuzzPcapRecord",
+    "FuzzProxmark3Listing", "FuzzNFCLaboratory",
     "FuzzDissectNFCA", "FuzzDissectFeliCa", "FuzzDissectISO15693", "FuzzDumpLoad",
     "FuzzEmulateType2", "FuzzEmulateFeliCa", "FuzzEmulateISO15693",
 ]

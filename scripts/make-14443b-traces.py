@@ -156,20 +156,28 @@ def mixed_polling(out):
     t.tag([0x50, 0x11, 0x22, 0x33, 0x44, 0x00, 0x00, 0x00, 0x00, 0x00, 0x71, 0x71], "ATQB", tech="14443b")
     t.reader([0x06, 0x00, 0xFF, 0xFF, 0x01, 0x00], "Polling", answered=False, tech="felica", crc=crc_f)
     t.field(False)
-    t.comment("Round 3: a MIFARE Classic 1K (4-byte UID) answers REQA, anticollision and SELECT")
+    t.comment("Round 3: an NTAG213 (7-byte UID) answers REQA, anticollision, SELECT at two cascade levels, and READ 4")
     t.field(True)
-    uid = [0x1A, 0x2B, 0x3C, 0x4D]
-    bcc = uid[0] ^ uid[1] ^ uid[2] ^ uid[3]
+    uid = [0x04, 0xA2, 0x2C, 0x12, 0xDE, 0x5F, 0x80]
+    cl1 = [0x88] + uid[:3]
+    cl2 = uid[3:]
+    bcc = lambda b: b[0] ^ b[1] ^ b[2] ^ b[3]
     t.reader([0x26], "REQA", tech="14443a", bits=7, crc=None)
-    t.tag([0x04, 0x00], "ATQA", tech="14443a", crc=None)
+    t.tag([0x44, 0x00], "ATQA", tech="14443a", crc=None)
     t.reader([0x93, 0x20], "ANTICOLLISION CL1", tech="14443a", crc=None)
-    t.tag(uid + [bcc], tech="14443a", crc=None)
-    t.reader([0x93, 0x70] + uid + [bcc], "SELECT CL1", tech="14443a", crc=crc_a)
-    t.tag([0x08], "SAK 08", tech="14443a", crc=crc_a)
+    t.tag(cl1 + [bcc(cl1)], tech="14443a", crc=None)
+    t.reader([0x93, 0x70] + cl1 + [bcc(cl1)], "SELECT CL1", tech="14443a", crc=crc_a)
+    t.tag([0x04], "SAK 04: cascade", tech="14443a", crc=crc_a)
+    t.reader([0x95, 0x20], "ANTICOLLISION CL2", tech="14443a", crc=None)
+    t.tag(cl2 + [bcc(cl2)], tech="14443a", crc=None)
+    t.reader([0x95, 0x70] + cl2 + [bcc(cl2)], "SELECT CL2", tech="14443a", crc=crc_a)
+    t.tag([0x00], "SAK 00: Type 2", tech="14443a", crc=crc_a)
+    t.reader([0x30, 0x04], "READ 4", tech="14443a", crc=crc_a)
+    t.tag([0x03, 0x0F, 0xD1, 0x01, 0x0B, 0x55, 0x04, 0x6E, 0x66, 0x63, 0x2E, 0x64, 0x65, 0x76, 0x2F, 0x61], tech="14443a", crc=crc_a)
     t.reader([0x05, 0x00, 0x00], "REQB", answered=False, tech="14443b")
     t.field(False)
     t.write(out + "/mixed-polling-loop.nfctrace", [
-        "@tag a FeliCa card, then a Type B card, then an ISO 14443-A tag in a reader's A/B/F polling loop",
+        "@tag a FeliCa card, then a Type B card, then an NTAG213 in a reader's A/B/F polling loop",
         "@source scripts/make-14443b-traces.py (synthesised)",
         "@description three rounds of REQA, REQB and FeliCa Polling; each round finds another technology",
         "@tech 14443a", "@timebase us", "@origin %d" % ORIGIN])

@@ -35,7 +35,7 @@ public enum CaptureError: Error, Equatable, Sendable, CustomStringConvertible {
         switch self {
         case .cannotOpen(let p, let r): return "\(p): cannot open: \(r)"
         case .empty(let p): return "\(p): empty file, no capture in it"
-        case .unrecognized(let p, let d): return "\(p): not a capture nfctrace can read (\(d)); expected pcap, pcapng, an nfctrace text trace or a Proxmark3 .trace"
+        case .unrecognized(let p, let d): return "\(p): not a capture nfctrace can read (\(d)); expected pcap, pcapng, an nfctrace text trace, a Proxmark3 .trace or listing, or an nfc-laboratory export"
         case .unsupportedLinkType(let p, let lt, let name):
             let n = name.map { " (\($0))" } ?? ""
             return "\(p): pcap link type \(lt)\(n) carries no NFC frames; nfctrace reads LINKTYPE_ISO_14443 (264) and its own LINKTYPE_USER encapsulation"

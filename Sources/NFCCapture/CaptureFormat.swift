@@ -117,6 +117,9 @@ public enum Capture {
     }
 
     static func describeUnknown(_ prefix: ArraySlice<UInt8>) -> String {
+        if looksLikeLFSamples(prefix) {
+            return "a Proxmark3 LF sample file (.pm3: one signal sample per line); LF signals are not frames, nfctrace reads and dissects HF traces only"
+        }
         let head = Array(prefix.prefix(8))
         let printable = head.allSatisfy { (0x20...0x7E).contains($0) || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }
         if printable {
@@ -124,6 +127,23 @@ public enum Capture {
             return "text starting \"\(text)\""
         }
         return "starts with bytes \(Hex.string(head))"
+    }
+}
+
+extension Capture {
+    /// The Proxmark3's `data save` of an LF (or HF) signal: a decimal sample (−128…255) per line,
+    /// hundreds of them. Checked on the lines the prefix holds whole.
+    static func looksLikeLFSamples(_ prefix: ArraySlice<UInt8>) -> Bool {
+        var lines = prefix.split(separator: 0x0A, omittingEmptySubsequences: false)
+        if lines.count > 1 { lines.removeLast() }   // maybe cut
+        let samples = lines.map { $0.last == 0x0D ? $0.dropLast() : $0 }.filter { !$0.isEmpty }
+        guard samples.count >= 32 else { return false }
+        return samples.allSatisfy { line in
+            let digits = line.first == UInt8(ascii: "-") ? line.dropFirst() : line
+            guard (1...3).contains(digits.count), digits.allSatisfy({ (0x30...0x39).contains($0) }),
+                  let v = Int(String(decoding: digits, as: UTF8.self)) else { return false }
+            return v <= (line.first == UInt8(ascii: "-") ? 128 : 255)
+        }
     }
 }
 

@@ -1,5 +1,6 @@
 import NFCCapture
 import NFCCore
+import NFCFuzz
 
 /// Targets for the capture format readers, fed from memory.
 enum CaptureTargets {
@@ -78,6 +79,62 @@ enum CaptureTargets {
             check = .all(check, .expect(same, "frames differ after write → read — \(technology.rawValue), \(read.count) vs \(again.count) frames"))
         }
         return check
+    }
+
+    /// A listing (detected and forced) listed again in today's layout reads back to the same
+    /// frames: bytes, bits, parity errors, times, technology.
+    static func proxmark3Listing(_ input: [UInt8]) -> FuzzCheck {
+        _ = frames(input)
+        let read = frames(input, options: CaptureReadOptions(format: .proxmark3Listing)).frames
+        func inCarrierPeriods(_ t: Timestamp?) -> Bool { t.map { $0.unit == .carrierCycles && $0.value >= 0 } ?? false }
+        // µs listings and several tables in one file are read, not listed again.
+        guard let first = read.first, read.allSatisfy({ $0.technology == first.technology && inCarrierPeriods($0.start) && inCarrierPeriods($0.end) }) else { return .ok }
+        let model: [ForeignFrame] = read.map { f in
+            let sync: [UInt8] = f.technology == .felica ? [0xB2, 0x4D] : []
+            return ForeignFrame(kind: f.isTagFrame ? .tag : .reader, technology: f.technology, bytes: sync + f.bytes, lastByteBits: f.lastByteBits,
+                                parityErrors: f.parityErrors ?? [], start: f.start?.value ?? 0, end: f.end?.value ?? 0)
+        }
+        let again = frames(ForeignCaptureShape.listing(model), options: CaptureReadOptions(format: .proxmark3Listing)).frames
+        guard again.count == read.count else { return .mismatch("frames lost after listing → read — \(read.count) listed, \(again.count) read back") }
+        for (i, (a, b)) in zip(read, again).enumerated() {
+            let sameFrame = a.event == b.event && a.technology == b.technology && a.bytes == b.bytes && a.lastByteBits == b.lastByteBits
+            let sameMarks = (a.parityErrors ?? []) == (b.parityErrors ?? [])
+            let sameTimes = a.start == b.start && a.end == b.end
+            if !(sameFrame && sameMarks && sameTimes) { return .mismatch("a frame differs after listing → read — frame \(i + 1): \(Carried(a)) vs \(Carried(b))") }
+        }
+        return .ok
+    }
+
+    /// An export (detected and forced) exported again reads back to the same frames; times in
+    /// seconds as doubles keep nanoseconds up to their rounding.
+    static func nfcLaboratory(_ input: [UInt8]) -> FuzzCheck {
+        _ = frames(input)
+        let read = frames(input, options: CaptureReadOptions(format: .nfcLaboratory)).frames
+        guard !read.isEmpty else { return .ok }
+        let flagsByName = Dictionary(uniqueKeysWithValues: [("encrypted", 0x02), ("truncated", 0x08), ("parity error", 0x10), ("CRC error", 0x20), ("sync error", 0x40)])
+        let model: [ForeignFrame] = read.map { f in
+            let kind: FuzzFrame.Kind
+            switch f.event {
+            case .data(.readerToTag): kind = .reader
+            case .data(.tagToReader): kind = .tag
+            case .fieldOn: kind = .fieldOn
+            default: kind = .fieldOff
+            }
+            let names = f.comment.map { $0.dropFirst("nfc-laboratory: ".count).split(separator: ", ").map(String.init) } ?? []
+            let start = f.start?.nanoseconds ?? 0
+            return ForeignFrame(kind: kind, technology: f.technology, bytes: f.bytes, lastByteBits: f.lastByteBits, start: start,
+                                end: f.end?.nanoseconds ?? start, flags: names.reduce(0) { $0 | (flagsByName[$1] ?? 0) }, bitRate: f.bitRate)
+        }
+        let again = frames(ForeignCaptureShape.laboratory(model), options: CaptureReadOptions(format: .nfcLaboratory)).frames
+        guard again.count == read.count else { return .mismatch("frames lost after export → read — \(read.count) exported, \(again.count) read back") }
+        for (i, (a, b)) in zip(read, again).enumerated() {
+            let (x, y) = (a.start?.nanoseconds ?? 0, b.start?.nanoseconds ?? 0)
+            let close = abs(x - y) <= max(1, abs(x) >> 40)
+            let sameFrame = a.event == b.event && a.technology == b.technology && a.bytes == b.bytes && a.lastByteBits == b.lastByteBits
+            let sameNotes = a.comment == b.comment && a.bitRate == b.bitRate
+            if !(sameFrame && sameNotes && close) { return .mismatch("a frame differs after export → read — frame \(i + 1): \(Carried(a)) vs \(Carried(b))") }
+        }
+        return .ok
     }
 
     static func pcap(_ input: [UInt8]) -> FuzzCheck {

@@ -84,7 +84,7 @@ public enum CorpusBuilder {
             return (0...last).flatMap { m.blocks[$0] ?? [UInt8](repeating: 0, count: 16) }
         case .type4(let t):
             return t.ndefFile.count > 0 ? t.ndefFile.bytes : nil
-        case .isoDEP:
+        case .isoDEP, .iso14443b, .iclass:
             return nil
         }
     }
@@ -93,7 +93,7 @@ public enum CorpusBuilder {
         let text = traces.filter { $0.name.hasSuffix(".nfctrace") }
         switch target.name {
         case "FuzzTextTrace": return text.map(\.bytes)
-        case "FuzzPcap": return traces.filter { $0.name.hasSuffix(".pcap") }.map(\.bytes)
+        case "FuzzPcap": return traces.filter { $0.name.hasSuffix(".pcap") || $0.name.hasSuffix(".pcapng") }.map(\.bytes)
         default: break
         }
         var out: [[UInt8]] = []
@@ -127,6 +127,17 @@ public enum CorpusBuilder {
                     default: break
                     }
                 }
+            case .proxmark3Listing, .nfcLaboratory:
+                // The trace's frames of its first technology, as the other tool writes them.
+                let listing = target.shape == .proxmark3Listing
+                let model: [ForeignFrame] = frames.filter { $0.technology == technology && (!listing || $0.isReaderFrame || $0.isTagFrame) }.map { f in
+                    let kind: FuzzFrame.Kind = f.isReaderFrame ? .reader : f.isTagFrame ? .tag : f.event == .fieldOn ? .fieldOn : .fieldOff
+                    let start = (listing ? f.start?.converted(to: .carrierCycles)?.value : f.start?.nanoseconds) ?? 0
+                    let end = (listing ? f.end?.converted(to: .carrierCycles)?.value : f.end?.nanoseconds) ?? start
+                    return ForeignFrame(kind: kind, technology: f.technology, bytes: (listing && f.technology == .felica ? [0xB2, 0x4D] : []) + f.bytes,
+                                        lastByteBits: f.lastByteBits, start: max(0, start), end: max(0, end), bitRate: listing ? nil : f.bitRate)
+                }
+                if !model.isEmpty { out.append(listing ? ForeignCaptureShape.listing(model) : ForeignCaptureShape.laboratory(model)) }
             case .dump:
                 for r in images(frames) { if let saved = TagDump(reconstruction: r).makeTag()?.savedDump() { out.append(saved) } }
             default: break

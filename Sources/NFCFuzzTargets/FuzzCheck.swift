@@ -39,6 +39,8 @@ public enum FuzzTargets {
         case "FuzzTextTrace": return CaptureTargets.textTrace
         case "FuzzProxmark3Trace": return CaptureTargets.proxmark3
         case "FuzzPcap": return CaptureTargets.pcap
+        case "FuzzProxmark3Listing": return CaptureTargets.proxmark3Listing
+        case "FuzzNFCLaboratory": return CaptureTargets.nfcLaboratory
         case "FuzzPcapRecord": return CaptureTargets.pcapRecord
         case "FuzzDissectNFCA": return { SessionTargets.dissect($0, technology: .iso14443a) }
         case "FuzzDissectFeliCa": return { SessionTargets.dissect($0, technology: .felica) }

@@ -84,10 +84,10 @@ extension CaptureFormat: ExpressibleByArgument {
 
 /// Options shared by every command that reads a capture.
 struct InputOptions: ParsableArguments {
-    @Option(name: .customLong("from"), help: "Input format instead of detecting it (pcap, pcapng, nfctrace, pm3).")
+    @Option(name: .customLong("from"), help: "Input format instead of detecting it (pcap, pcapng, nfctrace, pm3, pm3list, nfclab).")
     var format: CaptureFormat?
 
-    @Option(name: .customLong("tech"), help: "Technology of frames whose format does not say (14443a, 14443b, felica, 15693). Proxmark3 traces default to 14443a.")
+    @Option(name: .customLong("tech"), help: "Technology of frames whose format does not say (14443a, 14443b, felica, 15693, iclass). Proxmark3 traces default to 14443a.")
     var technology: Technology?
 
     var readOptions: CaptureReadOptions { CaptureReadOptions(format: format, technology: technology) }

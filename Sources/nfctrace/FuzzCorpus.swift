@@ -5,7 +5,7 @@ import NFCFuzzTargets
 enum FuzzCorpus {
     static func write(into folder: String, traces: String) throws(CLIFailure) {
         var inputs: [CorpusBuilder.Trace] = []
-        for name in FileSystem.list(traces) where name.hasSuffix(".nfctrace") || name.hasSuffix(".pcap") {
+        for name in FileSystem.list(traces) where name.hasSuffix(".nfctrace") || name.hasSuffix(".pcap") || name.hasSuffix(".pcapng") {
             inputs.append(CorpusBuilder.Trace(name: name, bytes: try FileSystem.read(traces + "/" + name)))
         }
         try FileSystem.makeDirectories(folder)

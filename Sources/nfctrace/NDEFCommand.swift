@@ -49,12 +49,40 @@ struct NDEFCommand: ParsableCommand {
                 bytes = parsed
             }
             guard !bytes.isEmpty else { throw CLIFailure(message: "\(input.name): no bytes to decode", code: .dataError) }
+            var kind = self.kind
+            if !hex, kind == nil, let (image, imageKind) = try Self.dumpImage(bytes, name: input.name) {
+                // A dump file (Flipper .nfc, Proxmark3 JSON): its memory, not its text, holds the NDEF.
+                bytes = image
+                kind = imageKind
+            }
             let mode: NDEFValidation = strict ? .strict : .lenient
             let inspection = NDEFInspection.inspect(bytes, as: kind, mode: mode)
             let out = ByteOutput.standardOutput()
             out.write(format == .json ? inspection.json(mode: mode) : inspection.text(mode: mode))
             try out.finish()
             if strict && !inspection.isValid { throw CLIFailure.findings("invalid under strict NDEF rules") }
+        }
+
+        /// The memory image of a Flipper `.nfc` or Proxmark3 JSON dump and its kind; nil when the
+        /// bytes are no such dump. A dump whose tag keeps NDEF elsewhere (FeliCa services, MIFARE
+        /// Classic sectors) is refused (65) rather than decoded as text.
+        static func dumpImage(_ bytes: [UInt8], name: String) throws -> ([UInt8], NDEFInspection.Kind)? {
+            let head = String(decoding: bytes.prefix(64), as: UTF8.self)
+            let json = bytes.first(where: { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }) == 0x7B
+                && String(decoding: bytes.prefix(4096), as: UTF8.self).contains("\"FileType\"")
+            guard head.hasPrefix("Filetype:") || json else { return nil }
+            let dump: TagDump
+            do {
+                dump = try TagDump.load(bytes, name: name)
+            } catch {
+                throw CLIFailure(message: "\(error)", code: .dataError)
+            }
+            switch dump.content {
+            case let t as Type2Dump: return (t.memory.pages, .type2)
+            case let v as ISO15693Dump: return (v.memory.data, .type5)
+            default:
+                throw CLIFailure(message: "\(name): a dump of \(dump.summary): ndef decode reads Type 2 and Type 5 memory from dumps; emulate it and read it, or give the NDEF bytes", code: .dataError)
+            }
         }
     }
 

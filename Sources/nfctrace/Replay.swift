@@ -43,6 +43,8 @@ struct Replay: ParsableCommand {
 
     @OptionGroup var keyOptions: KeyOptions
 
+    @OptionGroup var inputOptions: InputOptions
+
     func run() throws {
         guard !traces.isEmpty else { throw CLIFailure.usage("give at least one trace") }
         try OutputCheck.refuseOverwriting(output, inputs: traces + [rules, dumpPath], option: "--output")
@@ -88,7 +90,7 @@ struct Replay: ParsableCommand {
         }
         let reader: FrameReader
         do {
-            reader = try Capture.open(trace)
+            reader = try Capture.open(trace, options: inputOptions.readOptions)
         } catch {
             return unreadable(error.description)
         }
@@ -160,10 +162,10 @@ struct Replay: ParsableCommand {
                                                         limit: "\(InputLimit.heldFrames) frames").description)
             }
             frames = []   // the first 200,000 are not needed for the second pass
-            let first = try Capture.open(trace)
+            let first = try Capture.open(trace, options: inputOptions.readOptions)
             guard let t = try Self.rebuiltTarget(next: { (try? first.next()) ?? nil }, keys: keys) else { return noSession }
             target = t
-            let second = try Capture.open(trace)
+            let second = try Capture.open(trace, options: inputOptions.readOptions)
             next = { try second.next() }
         }
         return Replayer(target: target, rules: rules).replay(trace: trace, next: next)

@@ -109,8 +109,8 @@ final class NFCLaboratoryReader: FrameReader {
     }
 
     private func frame(_ o: JSONValue, offset: Int) throws(CaptureError) -> Frame? {
-        guard let type = o["frameType"]?.number.map(Int.init), let tech = o["techType"]?.number.map(Int.init) else {
-            throw damage("a frame without frameType or techType", at: offset)
+        guard let type = o["frameType"]?.integer, let tech = o["techType"]?.integer else {
+            throw damage("a frame without frameType or techType (integers)", at: offset)
         }
         guard let technology = NFCLaboratory.technologies[tech] else {
             throw damage("techType \(tech) is none of NFC-A, -B, -F, -V (0x0101…0x0104)", at: offset)
@@ -130,9 +130,9 @@ final class NFCLaboratoryReader: FrameReader {
         guard let data = Hex.parse(String(text.map { $0 == ":" ? " " : $0 })) else {
             throw damage("frameData \"\(PrintableText.escaped(Array(text.utf8).prefix(40)))\" is no hex", at: offset)
         }
-        let flags = o["frameFlags"]?.number.map(Int.init) ?? 0
+        let flags = o["frameFlags"]?.integer ?? 0
         let end = o["timeEnd"]?.number.flatMap { $0.isFinite && abs($0) < 9e9 ? Timestamp(Int64(($0 * 1e9).rounded()), .nanoseconds) : nil }
-        let rate = o["frameRate"]?.number.map { Int(($0 / 1000).rounded()) }
+        let rate = o["frameRate"]?.number.flatMap { JSONValue.integer(($0 / 1000).rounded()) }
         let notes = NFCLaboratory.flagNames.filter { flags & $0.0 != 0 }.map(\.1)
         let short = flags & NFCLaboratory.shortFrame != 0 && data.count == 1
         return Frame(.data(type == NFCLaboratory.poll ? .readerToTag : .tagToReader), technology: technology, bytes: data,

@@ -39,6 +39,16 @@ public indirect enum JSONValue: Sendable, Equatable {
         return nil
     }
 
+    /// A number as an integer (its fraction dropped), nil when it is none or beyond Int's range:
+    /// a file's `1e308` must not trap a conversion.
+    public var integer: Int? { number.flatMap(JSONValue.integer) }
+
+    /// `d` without its fraction, nil when it is not finite or beyond Int's range.
+    public static func integer(_ d: Double) -> Int? {
+        guard d.isFinite, d > -9.2e18, d < 9.2e18 else { return nil }
+        return Int(d)
+    }
+
     /// Sets (or appends) a member of an object; other values are left as they are.
     public mutating func set(_ key: String, _ value: JSONValue) {
         guard case .object(var members) = self else { return }

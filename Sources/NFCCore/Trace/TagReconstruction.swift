@@ -7,6 +7,8 @@ public enum TagReconstruction: Sendable, Equatable {
     case mifareClassic(MIFAREClassicReconstruction)
     case type4(Type4Reconstruction)
     case isoDEP(ISODEPReconstruction)
+    case iso14443b(ISO14443BReconstruction)
+    case iclass(IClassReconstruction)
 
     /// What tells this tag from another in one trace (UID, IDm).
     public var identity: [UInt8] {
@@ -17,6 +19,8 @@ public enum TagReconstruction: Sendable, Equatable {
         case .mifareClassic(let m): return m.uid
         case .type4(let t): return t.uid
         case .isoDEP(let c): return c.uid
+        case .iso14443b(let b): return b.identity
+        case .iclass(let c): return c.csn
         }
     }
 
@@ -38,6 +42,14 @@ public enum TagReconstruction: Sendable, Equatable {
         case (.isoDEP(var a), .isoDEP(let b)):
             a.exchanges += b.exchanges
             return .isoDEP(a)
+        case (.iso14443b(var a), .iso14443b(let b)):
+            a.exchanges += b.exchanges
+            a.blocks.merge(b.blocks) { first, _ in first }
+            a.atqb = a.atqb ?? b.atqb
+            a.attribAnswer = a.attribAnswer ?? b.attribAnswer
+            a.chipID = a.chipID ?? b.chipID
+            a.uid = a.uid ?? b.uid
+            return .iso14443b(a)
         default:
             return nil
         }
@@ -52,6 +64,8 @@ public enum TagReconstruction: Sendable, Equatable {
         case .mifareClassic(let m): return m.blocks.count
         case .type4(let t): return t.knownByteCount
         case .isoDEP(let c): return c.exchanges.count
+        case .iso14443b(let b): return b.exchanges.count + b.blocks.count + (b.atqb == nil ? 0 : 1)
+        case .iclass(let c): return c.blocks.count
         }
     }
 }
@@ -234,5 +248,48 @@ public struct MIFAREClassicReconstruction: Sendable, Equatable {
         out.atqa = out.atqa ?? later.atqa
         out.sak = out.sak ?? later.sak
         return out
+    }
+}
+
+/// An ISO 14443-B card as a session saw it: its ATQB and ATTRIB answer with the ISO-DEP
+/// exchanges after them, or, for an ST SRx card, its Chip_ID, UID and the blocks as first seen.
+public struct ISO14443BReconstruction: Sendable, Equatable {
+    public var atqb: [UInt8]?
+    public var attribAnswer: [UInt8]?
+    public var exchanges: [ISODEPReconstruction.Exchange]
+    public var chipID: UInt8?
+    /// SRx UID as sent (least significant byte first).
+    public var uid: [UInt8]?
+    public var blocks: [UInt8: [UInt8]]
+
+    public init(atqb: [UInt8]? = nil, attribAnswer: [UInt8]? = nil, exchanges: [ISODEPReconstruction.Exchange] = [],
+                chipID: UInt8? = nil, uid: [UInt8]? = nil, blocks: [UInt8: [UInt8]] = [:]) {
+        self.atqb = atqb
+        self.attribAnswer = attribAnswer
+        self.exchanges = exchanges
+        self.chipID = chipID
+        self.uid = uid
+        self.blocks = blocks
+    }
+
+    /// PUPI, else the SRx UID, else the Chip_ID.
+    public var identity: [UInt8] {
+        if let atqb, atqb.count >= ATQB.Layout.pupi.end { return Array(atqb[ATQB.Layout.pupi.range]) }
+        return uid ?? chipID.map { [$0] } ?? []
+    }
+}
+
+/// An iClass / PicoPass card as a session saw it: its CSN, the blocks as first read, and each
+/// CHECK (reader bytes) with the card MAC it got: a card rebuilt from it answers that CHECK again
+/// (the MAC needs the card's key, which no trace holds).
+public struct IClassReconstruction: Sendable, Equatable {
+    public var csn: [UInt8]
+    public var blocks: [UInt8: [UInt8]]
+    public var checks: [[UInt8]: [UInt8]]
+
+    public init(csn: [UInt8], blocks: [UInt8: [UInt8]] = [:], checks: [[UInt8]: [UInt8]] = [:]) {
+        self.csn = csn
+        self.blocks = blocks
+        self.checks = checks
     }
 }

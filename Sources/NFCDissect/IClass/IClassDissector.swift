@@ -9,7 +9,11 @@ struct IClassSession: DissectorSession {
     var csn: [UInt8]?
     var page: UInt8 = 0
     var blocks: [UInt8: [UInt8]] = [:]
+    /// Blocks as first read before any write: the card's starting state.
+    var blocksAsFound: [UInt8: [UInt8]] = [:]
     var written = Set<UInt8>()
+    /// Each CHECK's reader bytes with the card MAC that answered it.
+    var checks: [[UInt8]: [UInt8]] = [:]
     var authenticated: Bool?
     var keyUsed: String?
     var pending: (frame: Int, command: IClassCommand?)?
@@ -151,14 +155,19 @@ final class IClassDissector: SessionDissector {
         case .select:
             s.csn = data
             s.blocks[IClass.csnBlock] = data
+            s.blocksAsFound[IClass.csnBlock] = data
             ctx.sink.add(Field("iclass.csn", "CSN", Hex.string(data), range: range))
             ctx.summary = "CSN \(Hex.string(data)): selected"
         case .read(let b), .update(let b, _, _):
             s.blocks[b] = data
-            if case .update = command { s.written.insert(b) }
+            if case .update = command { s.written.insert(b) } else if s.blocksAsFound[b] == nil, !s.written.contains(b) { s.blocksAsFound[b] = data }
             describeBlock(b, data, range, &ctx, s)
         case .read4(let b):
-            for i in 0..<4 { s.blocks[b &+ UInt8(i)] = Array(data[(i * 8)..<(i * 8 + 8)]) }
+            for i in 0..<4 {
+                let block = Array(data[(i * 8)..<(i * 8 + 8)])
+                s.blocks[b &+ UInt8(i)] = block
+                if s.blocksAsFound[b &+ UInt8(i)] == nil { s.blocksAsFound[b &+ UInt8(i)] = block }
+            }
             ctx.sink.add(Field("iclass.data", "Blocks \(b)–\(Int(b) + 3)", Hex.string(data), range: range))
             ctx.summary = "blocks \(b)–\(Int(b) + 3)"
         case .pageSelect:
@@ -167,10 +176,12 @@ final class IClassDissector: SessionDissector {
             ctx.summary = "page \(s.page): " + ctx.summary
         case .readCheck:
             s.blocks[IClass.epurseBlock] = data
+            if s.blocksAsFound[IClass.epurseBlock] == nil { s.blocksAsFound[IClass.epurseBlock] = data }
             ctx.sink.add(Field("iclass.epurse", "E-purse (card challenge)", Hex.string(data), range: range))
             ctx.summary = "e-purse \(Hex.string(data))"
-        case .check:
+        case .check(let nr, let mac):
             s.authenticated = true
+            s.checks[IClassCommand.check(nr: nr, mac: mac).encode()] = data
             ctx.sink.add(Field("iclass.mac", "Card MAC", Hex.string(data), range: range))
             ctx.summary = "CHECK SUCCESS: the card's MAC (authenticated with \(s.keyUsed ?? "a key"))"
         case .actall, .halt, .detect, .act:
@@ -230,7 +241,9 @@ enum IClassSessionSummary {
             }
         }
         if parts.count == 1 && s.blocks.isEmpty { parts.append("no card answered") }
+        let reconstruction = s.csn.map { TagReconstruction.iclass(IClassReconstruction(csn: $0, blocks: s.blocksAsFound, checks: s.checks)) }
         return SessionSummary(number: s.number, technology: .iclass, firstFrame: s.firstFrame, lastFrame: s.lastFrame,
-                              headline: parts.joined(separator: ", "), tag: tag, memory: memory, diagnostics: s.diagnostics)
+                              headline: parts.joined(separator: ", "), tag: tag, memory: memory, diagnostics: s.diagnostics,
+                              reconstruction: reconstruction)
     }
 }

@@ -25,6 +25,8 @@ struct ISO14443BSession: DissectorSession {
     var selected = false
     var uid: SRxUID?
     var blocks: [UInt8: [UInt8]] = [:]
+    /// Blocks as first read before any write of the session: the card's starting state.
+    var blocksAsFound: [UInt8: [UInt8]] = [:]
     var writtenBlocks = Set<UInt8>()
     var srxCompleted = false
     var tagAnswered = false
@@ -326,6 +328,7 @@ final class ISO14443BDissector: SessionDissector {
             }
         case .readBlock(let a):
             s.blocks[a] = payload
+            if s.blocksAsFound[a] == nil, !s.writtenBlocks.contains(a) { s.blocksAsFound[a] = payload }
             let value = payload.reversed().reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
             ctx.sink.add(Field("srx.data", "Data", Hex.string(payload), range: payload.indices))
             if a == 5 || a == 6 { ctx.sink.add(Field("srx.counter", "Counter", "\(value)", range: payload.indices)) }

@@ -44,7 +44,13 @@ enum ISO14443BSessionSummary {
             }
         }
         memory += Type4Frames.summaryFields(s.isoDEP.application, diagnostics: &diagnostics)
+        var reconstruction: TagReconstruction?
+        if s.atqb != nil || s.chipID != nil {
+            reconstruction = .iso14443b(ISO14443BReconstruction(atqb: s.atqb?.encode(), attribAnswer: s.attribAnswer?.encode(), exchanges: s.isoDEP.exchanges,
+                                                                chipID: s.chipID, uid: s.uid?.bytes, blocks: s.blocksAsFound))
+        }
         return SessionSummary(number: s.number, technology: .iso14443b, firstFrame: s.firstFrame, lastFrame: s.lastFrame,
-                              headline: parts.joined(separator: ", "), tag: tag, memory: memory, diagnostics: diagnostics)
+                              headline: parts.joined(separator: ", "), tag: tag, memory: memory, diagnostics: diagnostics,
+                              reconstruction: reconstruction)
     }
 }

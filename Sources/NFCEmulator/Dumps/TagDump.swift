@@ -70,6 +70,8 @@ public struct TagDump: Sendable {
         case .mifareClassic(let r): self.init(MIFAREClassicDump(reconstruction: r))
         case .type4(let r): self.init(Type4Dump(reconstruction: r))
         case .isoDEP(let r): self.init(ISODEPCardDump(reconstruction: r))
+        case .iso14443b(let r): self.init(ISO14443BDump(reconstruction: r))
+        case .iclass(let r): self.init(IClassDump(reconstruction: r))
         }
     }
 }

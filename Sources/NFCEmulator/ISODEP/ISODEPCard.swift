@@ -13,17 +13,13 @@ extension APDUApplication {
     public func needsTime(_ command: [UInt8]) -> Bool { false }
 }
 
-/// An ISO/IEC 14443-4 PICC of type A (protocols-wave2.md §3): ISO 14443-3 activation, RATS/ATS,
-/// and the block protocol — chaining both ways, R(ACK)/R(NAK) with retransmission and presence
-/// check, S(WTX) when the application needs time, S(DESELECT) — around an `APDUApplication`.
-/// Blocks are decoded and encoded with `ISODEPFrame`, the codec the dissector uses.
-public final class ISODEPCard: EmulatedTag {
-    public let technology = Technology.iso14443a
-    public private(set) var listener: ISO14443AListener
-    public let ats: ATS
+/// The ISO/IEC 14443-4 block protocol of a PICC (protocols-wave2.md §3.3), whatever carries it
+/// (Type A after RATS, Type B after ATTRIB): chaining both ways, R(ACK)/R(NAK) with
+/// retransmission and presence check, S(WTX) when the application needs time, S(DESELECT),
+/// around an `APDUApplication`. Blocks are decoded and encoded with `ISODEPFrame`, the codec the
+/// dissector uses. It takes a block's payload (CRC off) and gives the answer block's payload.
+public final class ISODEPLayer {
     public let application: APDUApplication
-    /// RATS answered: frames are ISO-DEP blocks.
-    public private(set) var isoDEPActive = false
     /// The PICC's block number (rule C: 1 after activation; rule D: it takes each I-block's).
     private var blockNumber: UInt8 = 1
     /// The last block sent, for a retransmission asked by R(NAK) or R(ACK) of our number.
@@ -33,8 +29,94 @@ public final class ISODEPCard: EmulatedTag {
     private var pendingAnswer: [UInt8] = []
     /// A command whose answer waits for the reader's S(WTX) reply.
     private var awaitingTime: [UInt8]?
-    /// Largest frame the reader takes (FSD from RATS), CRC included.
-    private var fsd = 256
+    /// Largest frame the reader takes (FSD from RATS or ATTRIB), CRC included.
+    public var fsd = 256
+
+    public init(application: APDUApplication) { self.application = application }
+
+    /// Activation (or power loss, DESELECT): block numbering starts again, the application resets.
+    public func reset() {
+        blockNumber = 1
+        lastSent = nil
+        commandChain = []
+        pendingAnswer = []
+        awaitingTime = nil
+        application.reset()
+    }
+
+    /// What a block asks for: an answer block (with `deselected` after S(DESELECT)), or nil
+    /// for silence (no valid block, nothing to send).
+    public func handle(_ payload: [UInt8]) -> (answer: [UInt8], deselected: Bool)? {
+        guard let f = try? ISODEPFrame.decode(payload) else { return nil }   // no valid block: ignored (§7.5.4.2)
+        switch f.block {
+        case .i(let chaining, _, _, let n):
+            blockNumber = n   // rule D: toggled to the received number
+            commandChain += f.inf
+            if chaining {
+                return (send(ISODEPFrame(.r(nak: false, cidFollows: false, blockNumber: blockNumber))), false)
+            }
+            let command = commandChain
+            commandChain = []
+            if application.needsTime(command) {
+                awaitingTime = command
+                return (send(ISODEPFrame(.s(kind: .wtx, cidFollows: false), inf: [0x01])), false)
+            }
+            pendingAnswer = application.execute(command)
+            return (nextAnswerBlock(), false)
+        case .r(let nak, _, let n):
+            if n == blockNumber {
+                // Rules 11–12: the reader did not get our last block; send it again.
+                guard let last = lastSent else { return nil }
+                return (send(last), false)
+            }
+            if nak {
+                // Presence check (rule 13): R(ACK) with our number.
+                return (send(ISODEPFrame(.r(nak: false, cidFollows: false, blockNumber: blockNumber))), false)
+            }
+            // Rule E: R(ACK) of the other number asks for the next part of a chained answer.
+            blockNumber ^= 1
+            guard !pendingAnswer.isEmpty else { return nil }
+            return (nextAnswerBlock(), false)
+        case .s(.wtx, _):
+            // The reader granted the time: now the answer.
+            guard let command = awaitingTime else { return nil }
+            awaitingTime = nil
+            pendingAnswer = application.execute(command)
+            return (nextAnswerBlock(), false)
+        case .s(.deselect, _):
+            let reply = send(ISODEPFrame(.s(kind: .deselect, cidFollows: false)))
+            reset()
+            return (reply, true)
+        case .s:
+            return nil
+        }
+    }
+
+    private func send(_ f: ISODEPFrame) -> [UInt8] {
+        lastSent = f
+        return f.encode()
+    }
+
+    /// The next part of the answer: as much as fits in FSD with PCB and CRC, chained when more follows.
+    private func nextAnswerBlock() -> [UInt8] {
+        let room = max(1, fsd - 3)
+        let part = Array(pendingAnswer.prefix(room))
+        pendingAnswer.removeFirst(part.count)
+        let more = !pendingAnswer.isEmpty
+        return send(ISODEPFrame(.i(chaining: more, cidFollows: false, nadFollows: false, blockNumber: blockNumber), inf: part))
+    }
+}
+
+/// An ISO/IEC 14443-4 PICC of type A (protocols-wave2.md §3): ISO 14443-3 activation, RATS/ATS,
+/// then the block protocol (`ISODEPLayer`) around an `APDUApplication`.
+public final class ISODEPCard: EmulatedTag {
+    public let technology = Technology.iso14443a
+    public private(set) var listener: ISO14443AListener
+    public let ats: ATS
+    public var application: APDUApplication { layer.application }
+    private let layer: ISODEPLayer
+    /// RATS answered: frames are ISO-DEP blocks.
+    public private(set) var isoDEPActive = false
     public let summary: String
     private let save: (() -> [UInt8]?)?
 
@@ -43,7 +125,7 @@ public final class ISODEPCard: EmulatedTag {
         guard let listener = ISO14443AListener(uid: uid, atqa: atqa, sak: sak) else { return nil }
         self.listener = listener
         self.ats = ats
-        self.application = application
+        self.layer = ISODEPLayer(application: application)
         self.summary = summary
         self.save = save
     }
@@ -60,12 +142,7 @@ public final class ISODEPCard: EmulatedTag {
 
     private func leaveISODEP() {
         isoDEPActive = false
-        blockNumber = 1
-        lastSent = nil
-        commandChain = []
-        pendingAnswer = []
-        awaitingTime = nil
-        application.reset()
+        layer.reset()
     }
 
     public func respond(to frame: Frame) -> Frame? {
@@ -79,7 +156,12 @@ public final class ISODEPCard: EmulatedTag {
             payload = Array(p)
         }
         if isoDEPActive, listener.state == .active {
-            return block(payload, frame: frame)
+            guard let (reply, deselected) = layer.handle(payload) else { return nil }
+            if deselected {
+                isoDEPActive = false
+                listener.halt()
+            }
+            return answer(reply, to: frame)
         }
         switch listener.handle(payload, lastByteBits: frame.lastByteBits) {
         case .answer(let b, let crc):
@@ -93,71 +175,10 @@ public final class ISODEPCard: EmulatedTag {
                 listener.fail()
                 return nil
             }
-            fsd = ISO14443ACommand.frameSize(forIndex: fsdi)
+            layer.reset()
+            layer.fsd = ISO14443ACommand.frameSize(forIndex: fsdi)
             isoDEPActive = true
-            blockNumber = 1
             return answer(ats.encode(), to: frame)
         }
-    }
-
-    private func send(_ f: ISODEPFrame, to request: Frame) -> Frame {
-        lastSent = f
-        return answer(f.encode(), to: request)
-    }
-
-    private func block(_ payload: [UInt8], frame: Frame) -> Frame? {
-        guard let f = try? ISODEPFrame.decode(payload) else { return nil }   // no valid block: ignored (§7.5.4.2)
-        switch f.block {
-        case .i(let chaining, _, _, let n):
-            blockNumber = n   // rule D: toggled to the received number
-            commandChain += f.inf
-            if chaining {
-                return send(ISODEPFrame(.r(nak: false, cidFollows: false, blockNumber: blockNumber)), to: frame)
-            }
-            let command = commandChain
-            commandChain = []
-            if application.needsTime(command) {
-                awaitingTime = command
-                return send(ISODEPFrame(.s(kind: .wtx, cidFollows: false), inf: [0x01]), to: frame)
-            }
-            pendingAnswer = application.execute(command)
-            return nextAnswerBlock(to: frame)
-        case .r(let nak, _, let n):
-            if n == blockNumber {
-                // Rules 11–12: the reader did not get our last block; send it again.
-                guard let last = lastSent else { return nil }
-                return send(last, to: frame)
-            }
-            if nak {
-                // Presence check (rule 13): R(ACK) with our number.
-                return send(ISODEPFrame(.r(nak: false, cidFollows: false, blockNumber: blockNumber)), to: frame)
-            }
-            // Rule E: R(ACK) of the other number asks for the next part of a chained answer.
-            blockNumber ^= 1
-            guard !pendingAnswer.isEmpty else { return nil }
-            return nextAnswerBlock(to: frame)
-        case .s(.wtx, _):
-            // The reader granted the time: now the answer.
-            guard let command = awaitingTime else { return nil }
-            awaitingTime = nil
-            pendingAnswer = application.execute(command)
-            return nextAnswerBlock(to: frame)
-        case .s(.deselect, _):
-            let reply = send(ISODEPFrame(.s(kind: .deselect, cidFollows: false)), to: frame)
-            leaveISODEP()
-            listener.halt()
-            return reply
-        case .s:
-            return nil
-        }
-    }
-
-    /// The next part of the answer: as much as fits in FSD with PCB and CRC, chained when more follows.
-    private func nextAnswerBlock(to frame: Frame) -> Frame {
-        let room = max(1, fsd - 3)
-        let part = Array(pendingAnswer.prefix(room))
-        pendingAnswer.removeFirst(part.count)
-        let more = !pendingAnswer.isEmpty
-        return send(ISODEPFrame(.i(chaining: more, cidFollows: false, nadFollows: false, blockNumber: blockNumber), inf: part), to: frame)
     }
 }

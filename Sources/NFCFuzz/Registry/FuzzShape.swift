@@ -17,6 +17,8 @@ public enum FuzzShape: String, Sendable, CaseIterable {
     case proxmark3 = "pm3"
     case pcap
     case pcapRecord = "pcap-record"
+    case proxmark3Listing = "pm3-listing"
+    case nfcLaboratory = "nfclab"
     case dump
     case mifareClassic = "mifare-classic"
     case iso7816
@@ -36,6 +38,8 @@ public enum FuzzShape: String, Sendable, CaseIterable {
         case .textTrace: return TextTraceShape()
         case .proxmark3: return Proxmark3TraceShape()
         case .pcap: return PcapShape()
+        case .proxmark3Listing: return ForeignCaptureShape(.proxmark3Listing)
+        case .nfcLaboratory: return ForeignCaptureShape(.nfcLaboratory)
         case .pcapRecord: return PcapRecordShape()
         case .dump: return DumpShape()
         case .mifareClassic: return MIFAREClassicShape()
@@ -59,6 +63,8 @@ public enum FuzzShape: String, Sendable, CaseIterable {
         case .proxmark3: return "Proxmark3 .trace tracelog"
         case .pcap: return "pcap/pcapng capture, link types 264 and 150"
         case .pcapRecord: return "one pcap record with its ISO 14443 or nfctrace pseudo-header"
+        case .proxmark3Listing: return "Proxmark3 trace list table (today's layout; prose, colours, old rows by mutation)"
+        case .nfcLaboratory: return "nfc-laboratory JSON frame export"
         case .dump: return "tag dump file (Flipper .nfc, Proxmark3 JSON, raw pages)"
         case .mifareClassic: return "MIFARE Classic command, sector trailer, value block or MAD with NDEF sectors (byte 0 says which)"
         case .iso7816: return "ISO-DEP block, command APDU, response APDU with a BER-TLV tree, or Type 4 CC file (byte 0 says which)"

@@ -16,6 +16,9 @@ public struct PcapShape: ShapeMutator {
         /// Original lengths when they should differ from the captured ones.
         var wireLengths: [Int: UInt32] = [:]
         var pcapng = false
+        /// pcapng: a second interface of this link type, with one packet before the records (as
+        /// NFCGate's USER0 activation data): libpcap refuses such files, nfctrace's block reader reads them.
+        var extraInterface: UInt32?
 
         func encode() -> [UInt8] {
             pcapng ? encodeNG() : encodeClassic()
@@ -39,6 +42,13 @@ public struct PcapShape: ShapeMutator {
             var out = block(0x0A0D_0D0A, le32(0x1A2B_3C4D) + le16(1) + le16(0) + le32(0xFFFF_FFFF) + le32(0xFFFF_FFFF))
             let tsresol: [UInt8] = le16(9) + le16(1) + [nanosecond ? 9 : 6, 0, 0, 0] + le32(0)
             out += block(1, le16(UInt16(truncatingIfNeeded: linkType)) + le16(0) + le32(snaplen) + tsresol)
+            if let extra = extraInterface {
+                out += block(1, le16(UInt16(truncatingIfNeeded: extra)) + le16(0) + le32(0))
+                // NFCGate's layout: 264 pseudo-header, PCB 02, NCI listen parameters (UID, SAK).
+                let tlv: [UInt8] = [0x33, 0x04, 0x01, 0x02, 0x03, 0x04, 0x32, 0x01, 0x20]
+                let packet: [UInt8] = [0x00, 0xFB] + FuzzValues.be16(UInt16(tlv.count + 1)) + [0x02] + tlv
+                out += block(6, le32(1) + le32(0) + le32(0) + le32(UInt32(packet.count)) + le32(UInt32(packet.count)) + packet)
+            }
             for (i, r) in records.enumerated() {
                 out += block(6, le32(0) + le32(0) + le32(UInt32(i * 1000)) + le32(UInt32(r.count)) + le32(wireLengths[i] ?? UInt32(r.count)) + r)
             }
@@ -99,7 +109,10 @@ public struct PcapShape: ShapeMutator {
         let a = NFCADialect().session(&m), f = FeliCaDialect().session(&m), v = ISO15693Dialect().session(&m)
         var ng = Self.capture(v, linkType: 150)
         ng.pcapng = true
-        return [Self.capture(a, linkType: 264).encode(), Self.capture(f, linkType: 150).encode(), ng.encode()]
+        var mixed = Self.capture(a, linkType: 264)
+        mixed.pcapng = true
+        mixed.extraInterface = 147
+        return [Self.capture(a, linkType: 264).encode(), Self.capture(f, linkType: 150).encode(), ng.encode(), mixed.encode()]
     }
 
     public func generate(_ m: inout MutationContext) -> [UInt8] {
@@ -107,6 +120,7 @@ public struct PcapShape: ShapeMutator {
         var capture = Self.capture(dialect.session(&m), linkType: dialect.technology == .iso14443a && m.random.bool() ? 264 : 150)
         capture.nanosecond = m.random.bool()
         capture.pcapng = m.random.chance(25)
+        if capture.pcapng, m.random.chance(40) { capture.extraInterface = m.random.pick(147, 1, 150, 264, 0xFFFF) }
         return capture.encode()
     }
 

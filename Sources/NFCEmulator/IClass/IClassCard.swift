@@ -1,0 +1,89 @@
+import NFCCore
+
+/// An iClass / PicoPass card rebuilt from a trace: IDENTIFY answers the anticollision CSN,
+/// SELECT of it (or of the CSN) the CSN, READCHECK the e-purse, READ/READ4 the blocks seen,
+/// UPDATE stores and echoes the block; a CHECK the trace showed gets the card MAC it got then
+/// (computing one needs the card's key); HALT, ACTALL and ACT are answered by a bare SOF, which
+/// is no frame here. Requests are decoded and answers encoded with `IClassCommand`; the iClass
+/// CRC is checked where a request carries one and added to answers that carry one.
+public final class IClassCard: EmulatedTag {
+    public let technology = Technology.iclass
+    public let reconstruction: IClassReconstruction
+    private var blocks: [UInt8: [UInt8]]
+    private var selected = false
+
+    public init(reconstruction: IClassReconstruction) {
+        self.reconstruction = reconstruction
+        blocks = reconstruction.blocks
+    }
+
+    public var summary: String { "iClass / PicoPass, CSN \(Hex.string(reconstruction.csn))" }
+    public func savedDump() -> [UInt8]? { nil }
+    public func fieldOn() { reset() }
+    public func fieldOff() { reset() }
+
+    private func reset() {
+        selected = false
+        blocks = reconstruction.blocks
+    }
+
+    /// Answers carry their CRC over all their bytes: the frame's own `setPayload` adds it.
+    private func reply(_ data: [UInt8], crc: Bool, to request: Frame) -> Frame {
+        answer(data, crc: crc, to: request)
+    }
+
+    public func respond(to frame: Frame) -> Frame? {
+        guard case .data(.readerToTag) = frame.event, frame.technology == .iclass else { return nil }
+        var bytes = frame.bytes
+        if bytes.count == 4 || bytes.count == 12 {
+            // Reader frames of these lengths end in a CRC over all but the opcode.
+            guard CRC.check(.iclass, bytes, range: IClass.crcStart(fromReader: true)..<bytes.count) == .ok else { return nil }
+            bytes.removeLast(2)
+        }
+        guard let command = try? IClassCommand.decode(bytes) else { return nil }
+        let csn = reconstruction.csn
+        switch command {
+        case .identify:
+            return reply(IClass.anticollisionCSN(csn), crc: true, to: frame)
+        case .select(let asked):
+            selected = asked == IClass.anticollisionCSN(csn) || asked == csn
+            return selected ? reply(csn, crc: true, to: frame) : nil
+        case .read(let b):
+            guard selected, let data = blocks[b] else { return nil }
+            return reply(data, crc: true, to: frame)
+        case .read4(let b):
+            guard selected else { return nil }
+            let four = (0..<4).compactMap { blocks[b &+ UInt8($0)] }
+            return four.count == 4 ? reply(four.flatMap { $0 }, crc: true, to: frame) : nil
+        case .readCheck:
+            guard selected, let epurse = blocks[IClass.epurseBlock] else { return nil }
+            return reply(epurse, crc: false, to: frame)
+        case .check:
+            guard selected, let mac = reconstruction.checks[command.encode()] else { return nil }
+            return reply(mac, crc: false, to: frame)
+        case .update(let b, let data, _):
+            guard selected else { return nil }
+            blocks[b] = data
+            return reply(data, crc: true, to: frame)
+        case .pageSelect:
+            guard selected, let config = blocks[IClass.configurationBlock] else { return nil }
+            return reply(config, crc: true, to: frame)
+        case .halt:
+            selected = false
+            return nil
+        case .actall, .act, .detect:
+            return nil
+        }
+    }
+}
+
+/// An iClass card rebuilt from a trace.
+public struct IClassDump: TagDumpContent {
+    public var reconstruction: IClassReconstruction
+    public init(reconstruction: IClassReconstruction) { self.reconstruction = reconstruction }
+    public var summary: String { "iClass / PicoPass, CSN \(Hex.string(reconstruction.csn))" }
+    public var notes: [String] {
+        ["\(reconstruction.blocks.count) blocks as the trace read them; CHECK is answered only with the MACs the trace showed (no keys here)"]
+    }
+    public func makeTag() -> EmulatedTag? { IClassCard(reconstruction: reconstruction) }
+}
