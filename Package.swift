@@ -52,7 +52,8 @@ let package = Package(
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
         // Structure-aware mutation engine, shapes and the fuzz-target registry: codecs only.
-        .target(name: "NFCFuzz", dependencies: ["NFCCore"]),
+        // NFCCapture: shapes of capture formats nfctrace writes are rendered by its writers.
+        .target(name: "NFCFuzz", dependencies: ["NFCCore", "NFCCapture"]),
         // What each fuzz target does with an input (shared by FuzzTesting/, the CLI and the
         // regression tests that replay saved crash inputs).
         .target(name: "NFCFuzzTargets", dependencies: ["NFCCore", "NFCCapture", "NFCDissect", "NFCEmulator", "NFCFuzz"]),

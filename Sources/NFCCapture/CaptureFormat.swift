@@ -8,7 +8,7 @@ public enum CaptureFormat: String, Sendable, CaseIterable {
     case nfctrace
     /// Proxmark3 tracelog (`trace save`), no header.
     case proxmark3 = "pm3"
-    /// nfc-laboratory's JSON frame export (read only).
+    /// nfc-laboratory's JSON frame export.
     case nfcLaboratory = "nfclab"
     /// The Proxmark3 client's `trace list` table, pasted into a file (read only).
     case proxmark3Listing = "pm3list"
@@ -158,7 +158,7 @@ extension Capture {
         case .pcapng: return PcapngWriter(output: try ByteOutput.create(path), resolution: resolution, encapsulation: encapsulation)
         case .nfctrace: return TextTraceWriter(output: try ByteOutput.create(path), metadata: metadata)
         case .proxmark3: return Proxmark3TraceWriter(output: try ByteOutput.create(path), times: proxmark3Times)
-        case .nfcLaboratory: throw CaptureError.cannotOpen(path: path, reason: "nfctrace reads nfc-laboratory exports but does not write them")
+        case .nfcLaboratory: return NFCLaboratoryWriter(output: try ByteOutput.create(path))
         case .proxmark3Listing: throw CaptureError.cannotOpen(path: path, reason: "nfctrace reads Proxmark3 listings but does not write them; --to pm3 writes the .trace the Proxmark3 client lists")
         }
     }

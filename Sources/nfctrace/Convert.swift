@@ -21,7 +21,7 @@ struct Convert: ParsableCommand {
 
     @OptionGroup var inputOptions: InputOptions
 
-    @Option(help: "Output format (pcap, pcapng, nfctrace, pm3).")
+    @Option(help: "Output format (pcap, pcapng, nfctrace, pm3, nfclab).")
     var to: CaptureFormat?
 
     @Option(help: "Timestamp resolution of pcap/pcapng output: us or ns (default: the input's).")

@@ -74,7 +74,13 @@ enum Fixtures {
             for f in frames { try w.write(f) }
             try w.finish()
             return out.memory ?? []
-        case .nfcLaboratory, .proxmark3Listing:
+        case .nfcLaboratory:
+            let out = ByteOutput.inMemory()
+            let w = NFCLaboratoryWriter(output: out)
+            for f in frames { try w.write(f) }
+            try w.finish()
+            return out.memory ?? []
+        case .proxmark3Listing:
             throw CaptureError.cannotOpen(path: "memory", reason: "\(format.rawValue) is read only")
         }
     }

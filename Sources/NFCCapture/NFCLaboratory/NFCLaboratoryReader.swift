@@ -10,8 +10,11 @@ import NFCCore
 public enum NFCLaboratory {
     static let technologies: [Int: Technology] = [0x0101: .iso14443a, 0x0102: .iso14443b, 0x0103: .felica, 0x0104: .iso15693]
     static let carrierOff = 0x0100, carrierOn = 0x0101, poll = 0x0102, listen = 0x0103
-    static let flagNames: [(Int, String)] = [(0x02, "encrypted"), (0x08, "truncated"), (0x10, "parity error"), (0x20, "CRC error"), (0x40, "sync error")]
+    public static let flagNames: [(Int, String)] = [(0x02, "encrypted"), (0x08, "truncated"), (0x10, "parity error"), (0x20, "CRC error"), (0x40, "sync error")]
     static let shortFrame = 0x01
+    static let parityErrorFlag = 0x10
+    /// How a frame's comment keeps the lab's flags (`nfc-laboratory: encrypted, CRC error`).
+    public static let commentPrefix = "nfc-laboratory: "
     /// The whole export is read at once (frames are objects inside one array): this bounds it.
     public static let sizeLimit = 256 << 20
 
@@ -120,9 +123,10 @@ final class NFCLaboratoryReader: FrameReader {
         let start = Timestamp(Int64((seconds * 1e9).rounded()), .nanoseconds)
         if metadata["tech"] == nil { metadata["tech"] = technology.rawValue }
         frameNumber += 1
+        let end = o["timeEnd"]?.number.flatMap { $0.isFinite && abs($0) < 9e9 ? Timestamp(Int64(($0 * 1e9).rounded()), .nanoseconds) : nil }
         switch type {
-        case NFCLaboratory.carrierOn: return Frame(.fieldOn, technology: technology, start: start)
-        case NFCLaboratory.carrierOff: return Frame(.fieldOff, technology: technology, start: start)
+        case NFCLaboratory.carrierOn: return Frame(.fieldOn, technology: technology, start: start, end: end)
+        case NFCLaboratory.carrierOff: return Frame(.fieldOff, technology: technology, start: start, end: end)
         case NFCLaboratory.poll, NFCLaboratory.listen: break
         default: throw damage("frameType \(type) is none of carrier off/on, poll, listen (0x0100…0x0103)", at: offset)
         }
@@ -131,12 +135,58 @@ final class NFCLaboratoryReader: FrameReader {
             throw damage("frameData \"\(PrintableText.escaped(Array(text.utf8).prefix(40)))\" is no hex", at: offset)
         }
         let flags = o["frameFlags"]?.integer ?? 0
-        let end = o["timeEnd"]?.number.flatMap { $0.isFinite && abs($0) < 9e9 ? Timestamp(Int64(($0 * 1e9).rounded()), .nanoseconds) : nil }
         let rate = o["frameRate"]?.number.flatMap { JSONValue.integer(($0 / 1000).rounded()) }
         let notes = NFCLaboratory.flagNames.filter { flags & $0.0 != 0 }.map(\.1)
         let short = flags & NFCLaboratory.shortFrame != 0 && data.count == 1
         return Frame(.data(type == NFCLaboratory.poll ? .readerToTag : .tagToReader), technology: technology, bytes: data,
                      lastByteBits: short ? 7 : 8, start: start, end: end, bitRate: rate,
-                     comment: notes.isEmpty ? nil : "nfc-laboratory: " + notes.joined(separator: ", "))
+                     comment: notes.isEmpty ? nil : NFCLaboratory.commentPrefix + notes.joined(separator: ", "))
+    }
+}
+
+/// Writes an nfc-laboratory JSON export (`convert --to nfclab`) with the codes the reader reads:
+/// frameType, techType, timeStart/timeEnd in seconds, frameRate in bit/s where the frame has a
+/// rate, frameFlags (short
+/// frame for a 7-bit single byte, parity error where the frame has one, and the flags a frame
+/// read from such an export kept in its comment), frameData as hex joined by `:`. The lab has no
+/// iClass and no malformed records: such frames cannot be written.
+public final class NFCLaboratoryWriter: FrameWriter {
+    private let output: ByteOutput
+    private var count = 0
+
+    public init(output: ByteOutput) { self.output = output }
+
+    public func write(_ frame: Frame) throws(CaptureError) {
+        count += 1
+        guard let tech = NFCLaboratory.technologies.first(where: { $0.value == frame.technology })?.key else {
+            throw CaptureError.unrepresentable(path: output.name, frame: count, reason: "nfc-laboratory has no \(frame.technology.displayName)")
+        }
+        let type: Int
+        switch frame.event {
+        case .data(.readerToTag): type = NFCLaboratory.poll
+        case .data(.tagToReader): type = NFCLaboratory.listen
+        case .fieldOn: type = NFCLaboratory.carrierOn
+        case .fieldOff: type = NFCLaboratory.carrierOff
+        case .malformed(let reason):
+            throw CaptureError.unrepresentable(path: output.name, frame: count, reason: "a malformed record (\(reason)) has no place in an nfc-laboratory export")
+        }
+        var flags = frame.bytes.count == 1 && frame.lastByteBits == 7 ? NFCLaboratory.shortFrame : 0
+        if let c = frame.comment, c.hasPrefix(NFCLaboratory.commentPrefix) {
+            for (bit, name) in NFCLaboratory.flagNames where c.contains(name) { flags |= bit }
+        }
+        if let p = frame.parityErrors, !p.isEmpty { flags |= NFCLaboratory.parityErrorFlag }
+        let start = frame.start.map { Double($0.nanoseconds) / 1e9 } ?? 0
+        let end = frame.end.map { Double($0.nanoseconds) / 1e9 } ?? start
+        var o = count == 1 ? "{\"frames\":[\n" : ",\n"
+        o += "{\"frameType\":\(type),\"techType\":\(tech),\"timeStart\":\(start),\"timeEnd\":\(end),\"frameFlags\":\(flags)"
+        // A rate only where the frame has one: a rate made up would come back as the frame's.
+        if let rate = frame.bitRate { o += ",\"frameRate\":\(rate * 1000)" }
+        o += ",\"frameData\":\"" + frame.bytes.map { Hex.string([$0], separator: "") }.joined(separator: ":") + "\"}"
+        output.write(Array(o.utf8))
+    }
+
+    public func finish() throws(CaptureError) {
+        output.write(Array((count == 0 ? "{\"frames\":[\n]}\n" : "\n]}\n").utf8))
+        try output.finish()
     }
 }

@@ -29,7 +29,7 @@ public struct FuzzTargetInfo: Sendable, Hashable {
         .init(name: "FuzzProxmark3Trace", shape: .proxmark3, summary: "Proxmark3 .trace reader (14443-A, FeliCa, 15693)", roundTrip: false),
         .init(name: "FuzzPcap", shape: .pcap, summary: "pcap/pcapng reader (libpcap, the pcapng block reader for mixed link types, pseudo-headers)", roundTrip: false),
         .init(name: "FuzzProxmark3Listing", shape: .proxmark3Listing, summary: "Proxmark3 listing reader; frames listed again and read back are the same", roundTrip: true),
-        .init(name: "FuzzNFCLaboratory", shape: .nfcLaboratory, summary: "nfc-laboratory JSON reader; frames exported again and read back are the same", roundTrip: true),
+        .init(name: "FuzzNFCLaboratory", shape: .nfcLaboratory, summary: "nfc-laboratory JSON reader and writer; frames written back and read again are the same", roundTrip: true),
         .init(name: "FuzzPcapRecord", shape: .pcapRecord, summary: "ISO 14443 and nfctrace pseudo-header decoders; good records re-encode", roundTrip: true),
         .init(name: "FuzzDissectNFCA", shape: .framesNFCA, summary: "14443-A/Type 2 dissector over a frame sequence, text and JSON renderers", roundTrip: false),
         .init(name: "FuzzDissectFeliCa", shape: .framesFeliCa, summary: "FeliCa dissector over a frame sequence, text and JSON renderers", roundTrip: false),

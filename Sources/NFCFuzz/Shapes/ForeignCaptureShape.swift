@@ -1,3 +1,4 @@
+import NFCCapture
 import NFCCore
 
 /// A frame as the text exports of other tools carry it (Proxmark3 listings, nfc-laboratory
@@ -11,12 +12,12 @@ public struct ForeignFrame: Sendable, Equatable {
     /// Carrier periods (listings) or nanoseconds (nfc-laboratory).
     public var start: Int64
     public var end: Int64
-    /// nfc-laboratory's frameFlags beyond the short-frame bit (0x02 encrypted … 0x40 sync error).
-    public var flags: Int
+    /// nfc-laboratory's flags beyond the short frame, as its reader keeps them (`nfc-laboratory: encrypted, CRC error`).
+    public var comment: String?
     public var bitRate: Int?
 
     public init(kind: FuzzFrame.Kind, technology: Technology, bytes: [UInt8], lastByteBits: UInt8 = 8, parityErrors: [Int] = [],
-                start: Int64, end: Int64, flags: Int = 0, bitRate: Int? = nil) {
+                start: Int64, end: Int64, comment: String? = nil, bitRate: Int? = nil) {
         self.kind = kind
         self.technology = technology
         self.bytes = bytes
@@ -24,7 +25,7 @@ public struct ForeignFrame: Sendable, Equatable {
         self.parityErrors = parityErrors
         self.start = start
         self.end = end
-        self.flags = flags
+        self.comment = comment
         self.bitRate = bitRate
     }
 }
@@ -134,29 +135,25 @@ public struct ForeignCaptureShape: ShapeMutator {
         return s.count >= 11 ? s : String(repeating: " ", count: 11 - s.count) + s
     }
 
-    static let labTechCodes: [Technology: Int] = [.iso14443a: 0x0101, .iso14443b: 0x0102, .felica: 0x0103, .iso15693: 0x0104]
-
-    /// An nfc-laboratory export: times in seconds, bytes joined by `:`, the short-frame flag
-    /// for a 7-bit 1-byte frame.
-    public static func laboratory(_ frames: [ForeignFrame]) -> [UInt8] {
-        var objects: [String] = []
-        for f in frames {
-            let type: Int
-            switch f.kind {
-            case .reader: type = 0x0102
-            case .tag: type = 0x0103
-            case .fieldOn: type = 0x0101
-            case .fieldOff: type = 0x0100
-            }
-            let tech = labTechCodes[f.technology] ?? 0x0101
-            let short = f.bytes.count == 1 && f.lastByteBits == 7 ? 1 : 0
-            var o = "{\"frameType\":\(type),\"techType\":\(tech),\"timeStart\":\(Double(f.start) / 1e9),\"timeEnd\":\(Double(f.end) / 1e9)"
-            o += ",\"frameFlags\":\(f.flags | short)"
-            if let r = f.bitRate { o += ",\"frameRate\":\(r * 1000)" }
-            o += ",\"frameData\":\"\(f.bytes.map { Hex.string([$0], separator: "") }.joined(separator: ":"))\"}"
-            objects.append(o)
+    static func frame(_ f: ForeignFrame) -> Frame {
+        let event: Frame.Event
+        switch f.kind {
+        case .reader: event = .data(.readerToTag)
+        case .tag: event = .data(.tagToReader)
+        case .fieldOn: event = .fieldOn
+        case .fieldOff: event = .fieldOff
         }
-        return Array(("{\"frames\":[\n" + objects.joined(separator: ",\n") + "\n]}\n").utf8)
+        return Frame(event, technology: f.technology, bytes: f.bytes, lastByteBits: f.lastByteBits, parityErrors: f.parityErrors.isEmpty ? nil : f.parityErrors,
+                     start: Timestamp(f.start, .nanoseconds), end: Timestamp(f.end, .nanoseconds), bitRate: f.bitRate, comment: f.comment)
+    }
+
+    /// An nfc-laboratory export, as nfctrace's writer (`convert --to nfclab`) writes it.
+    public static func laboratory(_ frames: [ForeignFrame]) -> [UInt8] {
+        let out = ByteOutput.inMemory()
+        let writer = NFCLaboratoryWriter(output: out)
+        for f in frames { try? writer.write(frame(f)) }
+        try? writer.finish()
+        return out.memory ?? []
     }
 
     func render(_ frames: [ForeignFrame]) -> [UInt8] {
@@ -213,26 +210,25 @@ public struct ForeignCaptureShape: ShapeMutator {
         return frames.isEmpty ? nil : frames
     }
 
+    /// The export read by nfctrace's reader; nil when it is damaged or holds no frame.
     static func parseLaboratory(_ input: [UInt8]) -> [ForeignFrame]? {
-        guard let json = try? JSONValue.parse(input), case .array(let list)? = json["frames"] else { return nil }
+        guard let reader = try? Capture.open(ByteInput.memory(input), options: CaptureReadOptions(format: .nfcLaboratory)) else { return nil }
         var frames: [ForeignFrame] = []
-        for o in list {
-            guard let type = o["frameType"]?.integer, let tech = o["techType"]?.integer,
-                  let technology = labTechCodes.first(where: { $0.value == tech })?.key,
-                  let start = o["timeStart"]?.number, let end = o["timeEnd"]?.number, start.isFinite, end.isFinite, abs(start) < 9e9, abs(end) < 9e9 else { return nil }
-            let kind: FuzzFrame.Kind
-            switch type {
-            case 0x0102: kind = .reader
-            case 0x0103: kind = .tag
-            case 0x0101: kind = .fieldOn
-            case 0x0100: kind = .fieldOff
-            default: return nil
+        do {
+            while frames.count < 10_000, let f = try reader.next() {
+                let kind: FuzzFrame.Kind
+                switch f.event {
+                case .data(.readerToTag): kind = .reader
+                case .data(.tagToReader): kind = .tag
+                case .fieldOn: kind = .fieldOn
+                case .fieldOff, .malformed: kind = .fieldOff
+                }
+                let start = f.start?.nanoseconds ?? 0
+                frames.append(ForeignFrame(kind: kind, technology: f.technology, bytes: f.bytes, lastByteBits: f.lastByteBits,
+                                           start: start, end: f.end?.nanoseconds ?? start, comment: f.comment, bitRate: f.bitRate))
             }
-            let bytes = (o["frameData"]?.string ?? "").split(separator: ":").compactMap { UInt8($0, radix: 16) }
-            let flags = o["frameFlags"]?.integer ?? 0
-            frames.append(ForeignFrame(kind: kind, technology: technology, bytes: bytes, lastByteBits: flags & 1 != 0 && bytes.count == 1 ? 7 : 8,
-                                       start: Int64((start * 1e9).rounded()), end: Int64((end * 1e9).rounded()), flags: flags & ~1,
-                                       bitRate: o["frameRate"]?.number.flatMap { JSONValue.integer(($0 / 1000).rounded()) }))
+        } catch {
+            return nil
         }
         return frames.isEmpty ? nil : frames
     }
@@ -271,7 +267,9 @@ public struct ForeignCaptureShape: ShapeMutator {
             frames[i].end = m.random.pick(frames[i].start, 0, top)
         case 4: frames[i].lastByteBits = UInt8(1 + m.random.below(8))
         case 5: if !frames[i].bytes.isEmpty { frames[i].parityErrors = [m.random.below(frames[i].bytes.count)] }
-        case 6: frames[i].flags = m.random.pick(0x02, 0x08, 0x10, 0x20, 0x40, 0x7E)
+        case 6:
+            let names = NFCLaboratory.flagNames.map(\.1).filter { _ in m.random.bool() }
+            frames[i].comment = names.isEmpty ? nil : NFCLaboratory.commentPrefix + names.joined(separator: ", ")
         default: frames[i].kind = m.random.element(FuzzFrame.Kind.allCases) ?? .reader
         }
         return render(frames, within: m.maxSize)
