@@ -48,14 +48,7 @@ public enum CorpusBuilder {
 
     static func fuzzFrames(_ frames: [Frame]) -> [FuzzFrame] {
         frames.map { f in
-            let kind: FuzzFrame.Kind
-            switch f.event {
-            case .data(.readerToTag): kind = .reader
-            case .data(.tagToReader): kind = .tag
-            case .fieldOn: kind = .fieldOn
-            case .fieldOff, .malformed: kind = .fieldOff
-            }
-            return FuzzFrame(kind, f.technology, bytes: Array(f.bytes.prefix(255)), crcStripped: f.crcStripped, lastByteBits: f.lastByteBits)
+            FuzzFrame(FuzzFrame.Kind(f.event), f.technology, bytes: Array(f.bytes.prefix(255)), crcStripped: f.crcStripped, lastByteBits: f.lastByteBits)
         }
     }
 
@@ -131,7 +124,7 @@ public enum CorpusBuilder {
                 // The trace's frames of its first technology, as the other tool writes them.
                 let listing = target.shape == .proxmark3Listing
                 let model: [ForeignFrame] = frames.filter { $0.technology == technology && (!listing || $0.isReaderFrame || $0.isTagFrame) }.map { f in
-                    let kind: FuzzFrame.Kind = f.isReaderFrame ? .reader : f.isTagFrame ? .tag : f.event == .fieldOn ? .fieldOn : .fieldOff
+                    let kind = FuzzFrame.Kind(f.event)
                     let start = (listing ? f.start?.converted(to: .carrierCycles)?.value : f.start?.nanoseconds) ?? 0
                     let end = (listing ? f.end?.converted(to: .carrierCycles)?.value : f.end?.nanoseconds) ?? start
                     return ForeignFrame(kind: kind, technology: f.technology, bytes: (listing && f.technology == .felica ? [0xB2, 0x4D] : []) + f.bytes,

@@ -4,6 +4,25 @@ import NFCCore
 public struct FuzzFrame: Sendable, Equatable {
     public enum Kind: UInt8, Sendable, CaseIterable {
         case reader = 0, tag = 1, fieldOn = 2, fieldOff = 3
+
+        /// A capture frame's event as a kind (a malformed record counts as field off: no data).
+        public init(_ event: Frame.Event) {
+            switch event {
+            case .data(.readerToTag): self = .reader
+            case .data(.tagToReader): self = .tag
+            case .fieldOn: self = .fieldOn
+            case .fieldOff, .malformed: self = .fieldOff
+            }
+        }
+
+        public var event: Frame.Event {
+            switch self {
+            case .reader: return .data(.readerToTag)
+            case .tag: return .data(.tagToReader)
+            case .fieldOn: return .fieldOn
+            case .fieldOff: return .fieldOff
+            }
+        }
     }
 
     public var kind: Kind
@@ -82,13 +101,7 @@ public enum FrameSequence {
         let decoded = decode(input)
         var time: Int64 = 0
         let frames = decoded.frames.map { f -> Frame in
-            let event: Frame.Event
-            switch f.kind {
-            case .reader: event = .data(.readerToTag)
-            case .tag: event = .data(.tagToReader)
-            case .fieldOn: event = .fieldOn
-            case .fieldOff: event = .fieldOff
-            }
+            let event = f.kind.event
             let start = time
             time += 100 + Int64(f.bytes.count) * 75
             let isData = f.kind == .reader || f.kind == .tag

@@ -136,14 +136,7 @@ public struct ForeignCaptureShape: ShapeMutator {
     }
 
     static func frame(_ f: ForeignFrame) -> Frame {
-        let event: Frame.Event
-        switch f.kind {
-        case .reader: event = .data(.readerToTag)
-        case .tag: event = .data(.tagToReader)
-        case .fieldOn: event = .fieldOn
-        case .fieldOff: event = .fieldOff
-        }
-        return Frame(event, technology: f.technology, bytes: f.bytes, lastByteBits: f.lastByteBits, parityErrors: f.parityErrors.isEmpty ? nil : f.parityErrors,
+        Frame(f.kind.event, technology: f.technology, bytes: f.bytes, lastByteBits: f.lastByteBits, parityErrors: f.parityErrors.isEmpty ? nil : f.parityErrors,
                      start: Timestamp(f.start, .nanoseconds), end: Timestamp(f.end, .nanoseconds), bitRate: f.bitRate, comment: f.comment)
     }
 
@@ -216,15 +209,8 @@ public struct ForeignCaptureShape: ShapeMutator {
         var frames: [ForeignFrame] = []
         do {
             while frames.count < 10_000, let f = try reader.next() {
-                let kind: FuzzFrame.Kind
-                switch f.event {
-                case .data(.readerToTag): kind = .reader
-                case .data(.tagToReader): kind = .tag
-                case .fieldOn: kind = .fieldOn
-                case .fieldOff, .malformed: kind = .fieldOff
-                }
                 let start = f.start?.nanoseconds ?? 0
-                frames.append(ForeignFrame(kind: kind, technology: f.technology, bytes: f.bytes, lastByteBits: f.lastByteBits,
+                frames.append(ForeignFrame(kind: FuzzFrame.Kind(f.event), technology: f.technology, bytes: f.bytes, lastByteBits: f.lastByteBits,
                                            start: start, end: f.end?.nanoseconds ?? start, comment: f.comment, bitRate: f.bitRate))
             }
         } catch {
