@@ -48,13 +48,13 @@ enum ISODEPFrames {
         var state = s.isoDEP
         switch frame.block {
         case .i(let chaining, _, _, let n):
-            checkReaderNumber(n, &ctx, state)
+            checkReaderNumber(n, &ctx, &state)
             state.lastReaderBlockNumber = n
             s.isoDEP = state
             information(frame, chaining: chaining, fromReader: true, &ctx, &s)
             return frame.block
         case .r(let nak, _, let n):
-            if !nak { checkReaderNumber(n, &ctx, state) }
+            if !nak { checkReaderNumber(n, &ctx, &state) }
             state.lastReaderBlockNumber = n
             ctx.summary = nak ? "R(NAK) \(n): the last block again, or are you there" : "R(ACK) \(n): the next chained block, please"
         case .s(.deselect, _):
@@ -155,9 +155,21 @@ enum ISODEPFrames {
         return frame
     }
 
+    /// A block number 0 where 1 was due, in a capture without CRCs: tools that record APDUs
+    /// above the block layer write a PCB of their own (NFCGate puts `02` before every APDU), so
+    /// the numbering is theirs, not the card's. Said once per session instead of a warning a frame.
+    private static func isToolPCB(_ n: UInt8, expected: UInt8, _ ctx: inout FrameContext, _ state: inout ISODEPState) -> Bool {
+        guard ctx.frame.crcStripped, n == 0, expected == 1 else { return false }
+        if !state.toolPCBNoted {
+            state.toolPCBNoted = true
+            ctx.note("block numbers do not toggle in this capture without CRCs: the capturing tool wrote the PCB (NFCGate writes 02 before every APDU); numbering is not checked further")
+        }
+        return true
+    }
+
     /// Rule B: the reader's I- and R(ACK)-blocks carry its current block number.
-    private static func checkReaderNumber(_ n: UInt8, _ ctx: inout FrameContext, _ state: ISODEPState) {
-        if n != state.readerBlockNumber {
+    private static func checkReaderNumber(_ n: UInt8, _ ctx: inout FrameContext, _ state: inout ISODEPState) {
+        if n != state.readerBlockNumber, !isToolPCB(n, expected: state.readerBlockNumber, &ctx, &state) {
             ctx.warn("block number \(n), but the reader's current number is \(state.readerBlockNumber) (ISO/IEC 14443-4 §7.5.3, rules A–B)", range: ISODEPFrame.Layout.pcb.range)
         }
     }
@@ -168,7 +180,7 @@ enum ISODEPFrames {
         guard let reader = s.isoDEP.lastReaderBlockNumber else { return }
         if n == reader {
             s.isoDEP.readerBlockNumber = reader ^ 1
-        } else {
+        } else if !isToolPCB(n, expected: reader, &ctx, &s.isoDEP) {
             ctx.warn("block number \(n), but the reader's block had \(reader) (ISO/IEC 14443-4 §7.5.3, rules C–E)", range: ISODEPFrame.Layout.pcb.range)
         }
     }

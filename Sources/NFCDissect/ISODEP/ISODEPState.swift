@@ -21,6 +21,8 @@ struct ISODEPState {
     /// A native DESFire command waiting for its answer.
     var nativeDESFire: (code: UInt8, data: [UInt8])?
     var timeAsked = false
+    /// The capture's tool wrote its own PCBs (said once, see `ISODEPFrames.isToolPCB`).
+    var toolPCBNoted = false
     /// `dissect --show-secrets`: card numbers and cardholder data printed whole.
     var revealCardData = false
 
