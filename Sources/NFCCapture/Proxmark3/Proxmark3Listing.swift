@@ -380,7 +380,9 @@ final class Proxmark3ListingReader: FrameReader {
             if let bits = pendingBits {
                 f.lastByteBits = bits
             } else if let s = f.start, let e = f.end, let sc = s.converted(to: .carrierCycles), let ec = e.converted(to: .carrierCycles) {
-                f.lastByteBits = Proxmark3Trace.estimatedBits(dataLength: f.bytes.count, duration: Int(clamping: ec.value - sc.value))
+                // Gaps add up with wrapping (-r): start and end can be any two values.
+                let (duration, overflow) = ec.value.subtractingReportingOverflow(sc.value)
+                if !overflow { f.lastByteBits = Proxmark3Trace.estimatedBits(dataLength: f.bytes.count, duration: Int(clamping: duration)) }
             }
             if f.lastByteBits != 8 { f.parityErrors = [] }
         } else {
