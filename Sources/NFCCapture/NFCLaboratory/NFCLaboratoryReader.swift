@@ -135,7 +135,8 @@ final class NFCLaboratoryReader: FrameReader {
             throw damage("frameData \"\(PrintableText.escaped(Array(text.utf8).prefix(40)))\" is no hex", at: offset)
         }
         let flags = o["frameFlags"]?.integer ?? 0
-        let rate = o["frameRate"]?.number.flatMap { JSONValue.integer(($0 / 1000).rounded()) }
+        // A rate beyond 1 Tbit/s is no rate (the lab's are 106 000 … 848 000 bit/s).
+        let rate = o["frameRate"]?.number.flatMap { abs($0) <= 1e12 ? JSONValue.integer(($0 / 1000).rounded()) : nil }
         let notes = NFCLaboratory.flagNames.filter { flags & $0.0 != 0 }.map(\.1)
         let short = flags & NFCLaboratory.shortFrame != 0 && data.count == 1
         return Frame(.data(type == NFCLaboratory.poll ? .readerToTag : .tagToReader), technology: technology, bytes: data,
@@ -180,7 +181,11 @@ public final class NFCLaboratoryWriter: FrameWriter {
         var o = count == 1 ? "{\"frames\":[\n" : ",\n"
         o += "{\"frameType\":\(type),\"techType\":\(tech),\"timeStart\":\(start),\"timeEnd\":\(end),\"frameFlags\":\(flags)"
         // A rate only where the frame has one: a rate made up would come back as the frame's.
-        if let rate = frame.bitRate { o += ",\"frameRate\":\(rate * 1000)" }
+        if let rate = frame.bitRate {
+            let (bits, overflow) = rate.multipliedReportingOverflow(by: 1000)
+            guard !overflow else { throw CaptureError.unrepresentable(path: output.name, frame: count, reason: "a rate of \(rate) kbit/s does not fit the export's bit/s") }
+            o += ",\"frameRate\":\(bits)"
+        }
         o += ",\"frameData\":\"" + frame.bytes.map { Hex.string([$0], separator: "") }.joined(separator: ":") + "\"}"
         output.write(Array(o.utf8))
     }

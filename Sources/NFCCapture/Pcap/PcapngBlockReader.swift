@@ -94,7 +94,7 @@ final class PcapngBlockReader: FrameReader {
     func next() throws(CaptureError) -> Frame? {
         while !finished {
             let start = input.offset
-            let head = input.peek(12)
+            let head = Array(input.peek(12))
             if head.isEmpty {
                 finished = true
                 if let e = input.ioError { throw CaptureError.io(path: input.name, reason: e) }
@@ -111,8 +111,8 @@ final class PcapngBlockReader: FrameReader {
                 }
                 interfaces = []
             }
-            let type = u32(head, 0)
-            let length = Int(u32(head, 4))
+            let type = u32(head[...], 0)
+            let length = Int(u32(head[...], 4))
             guard length >= 12, length % 4 == 0, length <= Self.blockLimit else {
                 throw damage("block length \(length) (a block is 12 bytes at least, a multiple of 4, here at most \(Self.blockLimit))", at: start + 4)
             }
