@@ -67,6 +67,7 @@ import NFCCore
         let events = Dissector.dissect([Frame(.data(.readerToTag), technology: .iso14443b, bytes: bytes)])
         let d = frames(events)[0]
         guard case .mismatch(.b, _, _) = d.crc else { Issue.record("expected a CRC_B mismatch, got \(d.crc)"); return }
+        #expect(d.summary == "WUPB AFI 0x00, 1 slot", "named all the same")
         #expect(d.diagnostics.contains { $0.message.hasPrefix("CRC_B mismatch") })
     }
 

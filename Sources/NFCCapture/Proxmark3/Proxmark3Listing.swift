@@ -29,7 +29,7 @@ public enum Proxmark3Listing {
 
     /// Some table header or a few rows in the first 64 KiB, after prose, colours and prefixes.
     static func looksLikeListing(_ p: [UInt8]) -> Bool {
-        // Binary files (pcap, .trace) have NULs or bytes below space other than tab/CR/LF/ESC.
+        // Detection tries the binary formats first (CaptureFormat.detect); a listing is text.
         var rows = 0
         var scratch: [UInt8] = []
         for line in p.split(separator: 0x0A, omittingEmptySubsequences: true).prefix(400) {
@@ -273,12 +273,13 @@ final class Proxmark3ListingReader: FrameReader {
     /// `-r`: Gap and Duration columns instead of Start and End.
     private var relative = false
     private var lastEnd: Int64 = 0
+    /// Pre-2014 rows count from the previous frame's start.
+    private var lastStart: Int64 = 0
     private var frameNumber = 0
     private var failed = false
     private var scratch: [UInt8] = []
     /// The frame being gathered: its rows' bytes so far.
     private var pending: Frame?
-    private var pendingOffset = 0
     private var pendingBits: UInt8?
     private let ending: ByteInput.LineEnding
 
@@ -416,7 +417,6 @@ final class Proxmark3ListingReader: FrameReader {
         frame.end = stamp(e)
         frame.parityErrors = []
         pending = frame
-        pendingOffset = offset
         pendingBits = nil
         try more(data, offset: offset)
     }
@@ -463,8 +463,6 @@ final class Proxmark3ListingReader: FrameReader {
         }
         frame.parityErrors = errors
         pending = frame
-        pendingOffset = offset
         pendingBits = nil
     }
-    private var lastStart: Int64 = 0
 }

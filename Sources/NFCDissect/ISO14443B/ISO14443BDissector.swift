@@ -110,8 +110,10 @@ final class ISO14443BDissector: SessionDissector {
     // MARK: reader frames
 
     private func readerFrame(_ ctx: inout FrameContext, _ s: inout ISO14443BSession) {
-        let payload = Array(ctx.frame.payloadDroppingValidCRC())
-        let command = try? ISO14443BCommand.decode(payload)
+        // The command is read without its last two bytes even when their CRC is wrong (it is
+        // named, and the CRC flagged).
+        let split = CRCSplit(ctx.frame, expected: true, kind: .b)
+        let command = try? ISO14443BCommand.decode(split.payload)
         // Inside ISO-DEP, blocks; REQB/WUPB, Slot-MARKER and HLTB still reach the card there (no
         // PCB ends in 5, nor is 1D or 50 one). SRx codes 0A/0B would be I-blocks with a CID: blocks win.
         if s.isoDEPActive, command == nil {
@@ -122,7 +124,6 @@ final class ISO14443BDissector: SessionDissector {
             }
             return
         }
-        let split = CRCSplit(ctx.frame, expected: true, kind: .b)
         ctx.apply(split, key: "iso14443b.crc")
         if case .mismatch = split.status { ctx.note("a card ignores a frame whose CRC_B is wrong: no answer is expected") }
         if let command {
