@@ -56,12 +56,37 @@ struct FuzzRun {
         CLI.warn("fuzz: building \(target.name) (release, \(asan ? "fuzzer+address" : "fuzzer")) in \(scratch)")
         let arguments = ["swift", "build", "--package-path", root + "/FuzzTesting", "-c", "release", "--sanitize=fuzzer"]
             + (asan ? ["-Xswiftc", "-sanitize=fuzzer,address"] : []) + ["--scratch-path", scratch, "--product", target.name]
-        let result = try Subprocess(arguments: arguments, ownProcessGroup: false).run()
+        var result = try Subprocess(arguments: arguments, ownProcessGroup: false).run()
+        if result.status != 0, removeBuildPlan() {
+            // SwiftPM keeps a build plan in the scratch folder; when the root package's targets
+            // gain files or dependencies, an old plan fails the build ("missing required modules",
+            // "cannot find … in scope"). Once without it, as scripts/fuzz-smoke does before building.
+            CLI.warn("fuzz: the build failed with the build plan in \(scratch); building again without it")
+            result = try Subprocess(arguments: arguments, ownProcessGroup: false).run()
+        }
         guard result.status == 0 else {
             let text = String(decoding: result.stdout + result.stderr, as: UTF8.self)
             FileHandleOutput.standardError(String(text.suffix(4000)))
             throw CLIFailure(message: "building \(target.name) failed: \(arguments.joined(separator: " "))", code: .ioError)
         }
+    }
+
+    /// Removes SwiftPM's build plan of the scratch folder; whether there was one.
+    func removeBuildPlan() -> Bool {
+        var removed = false
+        let yaml = scratch + "/release.yaml"
+        if FileSystem.exists(yaml) {
+            FileSystem.remove(yaml)
+            removed = true
+        }
+        for entry in FileSystem.list(scratch) {
+            let plan = scratch + "/" + entry + "/release/description.json"
+            if FileSystem.exists(plan) {
+                FileSystem.remove(plan)
+                removed = true
+            }
+        }
+        return removed
     }
 
     /// The libFuzzer command line: working corpus first (new inputs go there), seeds after.
