@@ -104,4 +104,24 @@ import NFCCore
         let forced = try Capture.open(GoldenTests.root + "/Traces/sri512-read.pcap", options: CaptureReadOptions(technology: .iso14443a))
         while let f = try forced.next() { #expect(f.technology == .iso14443a) }
     }
+
+    /// The Proxmark3's other Type B cards, by opcode: CryptoRF after ATTRIB of a card that is not
+    /// ISO 14443-4, ASK C-ticket after REQT, the Proxmark3's own PING.
+    @Test func otherTypeBCardsAreNamedByOpcode() {
+        func frame(_ direction: Direction, _ payload: [UInt8]) -> Frame {
+            Frame(.data(direction), technology: .iso14443b, bytes: CRC.appending(.b, to: payload))
+        }
+        let pupi: [UInt8] = [1, 2, 3, 4]
+        let notISODEP = ATQB(pupi: pupi, applicationData: [0, 0, 0, 0], protocolInfo: [0x00, 0x80, 0x70])
+        let crypto = NFCDissectTests.frames(Dissector.dissect([
+            frame(.readerToTag, ISO14443BCommand.request(afi: 0, param: 0).encode()), frame(.tagToReader, notISODEP.encode()),
+            frame(.readerToTag, ISO14443BCommand.attrib(ATTRIB(pupi: pupi, param3: 0x00)).encode()), frame(.tagToReader, [0x00]),
+            frame(.readerToTag, [0x12, 0x00, 0x10]),
+        ]))
+        #expect(crypto.last?.summary == "CryptoRF READ USER ZONE")
+        let ask = NFCDissectTests.frames(Dissector.dissect([frame(.readerToTag, [0x10]), frame(.readerToTag, [0x0F]), frame(.readerToTag, [0x63])]))
+        #expect(ask.map(\.summary) == ["ASK CTS REQT", "ASK CTS IDENTIFY", "ASK CTS READ(3)"])
+        let ping = NFCDissectTests.frames(Dissector.dissect([frame(.readerToTag, [0xBA])]))
+        #expect(ping.first?.summary == "PING (a Proxmark3 test frame)")
+    }
 }

@@ -387,3 +387,32 @@ public struct SRxUID: Sendable, Hashable {
     /// The system block (OTP lock bits, ST reserved), address 255.
     public static let systemBlock: UInt8 = 0xFF
 }
+
+// MARK: - Other cards on the Type B air interface
+
+/// Commands of other cards that ride on ISO 14443-B, named as the Proxmark3 names them (its
+/// `protocols.h` and `annotateIso14443b`/`annotateCryptoRF`); only the opcode is public, so only
+/// the opcode is read.
+public enum ISO14443BProprietary {
+    /// Atmel CryptoRF (AT88SCxxxxCRF), channel 1, after ATTRIB of a card whose ATQB says it is
+    /// not ISO/IEC 14443-4.
+    public static let cryptoRF: [UInt8: String] = [
+        0x11: "SET USER ZONE", 0x12: "READ USER ZONE", 0x13: "WRITE USER ZONE", 0x14: "WRITE SYSTEM ZONE",
+        0x16: "READ SYSTEM ZONE", 0x18: "VERIFY CRYPTO", 0x19: "SEND CHECKSUM", 0x1A: "DESELECT", 0x1B: "IDLE",
+        0x1C: "CHECK PASSWORD",
+    ]
+
+    /// ASK C-ticket (CTS256/512): whole-byte codes, and codes whose high nibble names the command.
+    public static let askCTS: [UInt8: String] = [0x10: "REQT", 0x0F: "IDENTIFY", 0x9F: "SELECT", 0xF0: "DESACTIVATE"]
+    public static let askCTSByNibble: [UInt8: String] = [0x1: "MULTREAD", 0x3: "UPDATE", 0x5: "WRITE", 0x6: "READ"]
+    /// REQT: the first frame of an ASK C-ticket conversation.
+    public static let askRequest: UInt8 = 0x10
+
+    /// The Proxmark3's own Type B test frames (one PM3 reading another).
+    public static let proxmark3: [UInt8: String] = [0xBA: "PING", 0xAB: "PONG"]
+
+    /// An ASK C-ticket command's name by its opcode.
+    public static func askName(_ code: UInt8) -> String? {
+        askCTS[code] ?? askCTSByNibble[code >> 4].map { "\($0)(\(code & 0x0F))" }
+    }
+}

@@ -29,6 +29,8 @@ struct ISO14443BSession: DissectorSession {
     var blocksAsFound: [UInt8: [UInt8]] = [:]
     var writtenBlocks = Set<UInt8>()
     var srxCompleted = false
+    /// REQT opened an ASK C-ticket conversation: its opcodes are named from then on.
+    var askCTS = false
     var tagAnswered = false
     var diagnostics: [Diagnostic] = []
 
@@ -38,7 +40,10 @@ struct ISO14443BSession: DissectorSession {
         lastFrame = frame
     }
 
-    var isoDEPActive: Bool { attribAnswer != nil && !halted }
+    /// ATTRIB answered and the ATQB announced ISO 14443-4: blocks follow.
+    var isoDEPActive: Bool { attribAnswer != nil && !halted && atqb?.supportsISODEP != false }
+    /// ATTRIB answered by a card whose ATQB says it is not ISO 14443-4 (CryptoRF and others).
+    var proprietaryActive: Bool { attribAnswer != nil && !halted && atqb?.supportsISODEP == false }
     /// The session went past polling: a new REQB/WUPB or INITIATE starts another.
     var conversed: Bool { attrib != nil || halted || selected || srxCompleted }
     var isSRx: Bool { chipID != nil || uid != nil || !blocks.isEmpty }
@@ -129,6 +134,14 @@ final class ISO14443BDissector: SessionDissector {
         if let command {
             describe(command, &ctx, &s)
             s.pending = (ctx.number, .command(command))
+        } else if let name = proprietaryName(split.payload, &s) {
+            ctx.layer = name.layer
+            ctx.summary = name.summary
+            ctx.sink.add(Field("iso14443b.proprietary.command", "Command", name.summary, range: ISO14443BCommand.Layout.code.range))
+            if split.payload.count > 1 {
+                ctx.sink.add(Field("iso14443b.proprietary.data", "Data", Hex.string(split.payload.dropFirst()), range: 1..<split.payload.count))
+            }
+            s.pending = (ctx.number, .unknown)
         } else if let srx = try? SRxCommand.decode(split.payload) {
             describe(srx, &ctx, &s)
             s.pending = (ctx.number, .srx(srx))
@@ -207,6 +220,18 @@ final class ISO14443BDissector: SessionDissector {
             ctx.sink.add(Field("srx.random", "Random", Hex.string(r), range: L.random.range))
             ctx.summary = "AUTHENTICATE (anti-clone)"
         }
+    }
+
+    /// Commands of other Type B cards, by opcode only (the Proxmark3's names): CryptoRF after
+    /// ATTRIB of a card that is not ISO 14443-4, ASK C-ticket after REQT, the Proxmark3's
+    /// PING/PONG test frames.
+    private func proprietaryName(_ payload: [UInt8], _ s: inout ISO14443BSession) -> (layer: String, summary: String)? {
+        guard let code = payload.first else { return nil }
+        if s.proprietaryActive, let name = ISO14443BProprietary.cryptoRF[code] { return ("CryptoRF", "CryptoRF \(name)") }
+        if code == ISO14443BProprietary.askRequest { s.askCTS = true }
+        if s.askCTS, let name = ISO14443BProprietary.askName(code) { return ("ASK C-ticket", "ASK CTS \(name)") }
+        if let name = ISO14443BProprietary.proxmark3[code], payload.count == 1 { return ("Proxmark3", "\(name) (a Proxmark3 test frame)") }
+        return nil
     }
 
     private func blockName(_ a: UInt8, _ s: ISO14443BSession) -> String {

@@ -21,7 +21,8 @@ enum ISO14443BSessionSummary {
             parts.append("ST SRx card, Chip_ID \(Hex.byte(chip))")
         }
         if let chip = s.chipID { tag.append(Field("tag.chip_id", "Chip_ID", .byte(chip))) }
-        if let a = s.attribAnswer { parts.append("ISO-DEP (CID \(a.cid))") }
+        if let a = s.attribAnswer { parts.append(s.atqb?.supportsISODEP == false ? "activated (not ISO 14443-4: proprietary commands)" : "ISO-DEP (CID \(a.cid))") }
+        if s.askCTS { parts.append("ASK C-ticket commands") }
         if s.isoDEP.application.type4 { parts.append("NFC Forum Type 4 Tag") }
         if s.halted { tag.append(Field("tag.state", "State at end", "HALT")) }
         if s.srxCompleted { tag.append(Field("tag.state", "State at end", "deactivated (COMPLETION)")) }
