@@ -15,44 +15,24 @@ Run: scripts/make-14443b-traces.py Traces/
 import sys
 
 from nfc_crc import crc_a, crc_b, crc_f, crc_iclass
+from trace_text import TextTrace
 
 ETU = 128 / 13.56              # 9.44 us
 ORIGIN = 1795392000000000
 
 
-class Trace:
-    def __init__(self):
-        self.lines = []
-        self.t = 0.0
-
-    def comment(self, text):
-        self.lines.append("")
-        self.lines.append("# " + text)
-
-    def field(self, on):
-        self.lines.append("%14d  %s" % (round(self.t), "field-on" if on else "field-off"))
-        self.t += 5000 if on else 20000
-
+class Trace(TextTrace):
     def frame(self, who, data, note=None, tech=None, bits=8, crc=crc_b):
         if crc:
             data = data + crc(data)
-        start = round(self.t)
         if tech == "felica":
             duration = (len(data) + 6) * 8 * 4.72
         elif tech == "iclass":
             duration = len(data) * 302.08 + 113.28
         else:
             duration = (len(data) * 10 + 22) * ETU
-        end = round(self.t + duration)
-        text = "%14s  %s  %s" % ("%d..%d" % (start, end), who, " ".join("%02X" % b for b in data))
-        if bits != 8:
-            text += "/%d" % bits
-        if tech:
-            text += "  tech=" + tech
-        if note:
-            text += "  # " + note
-        self.lines.append(text)
-        self.t += duration
+        suffix = ("/%d" % bits if bits != 8 else "") + ("  tech=" + tech if tech else "")
+        self.event(who, data, duration, suffix, note)
 
     def reader(self, data, note=None, answered=True, **kw):
         self.frame("R", data, note, **kw)
@@ -62,9 +42,10 @@ class Trace:
         self.frame("T", data, note, **kw)
         self.t += 500
 
-    def write(self, path, header):
+    def write(self, path, tag, source, description, tech):
         with open(path, "w") as f:
-            f.write("nfctrace 1\n" + "\n".join(header) + "\n" + "\n".join(self.lines) + "\n")
+            f.write(self.text(["@tag " + tag, "@source " + source, "@description " + description,
+                               "@tech " + tech, "@timebase us", "@origin %d" % ORIGIN]))
 
 
 def type4_over_b(out):
@@ -95,11 +76,11 @@ def type4_over_b(out):
     t.tag([0xC2])
     t.reader([0x05, 0x00, 0x00], "REQB: a deselected card stays silent", answered=False)
     t.field(False)
-    t.write(out + "/iso14443b-type4-read.nfctrace", [
-        "@tag an ISO 14443-B Type 4 Tag (PUPI 3E 2A 91 07) holding one URI record",
-        "@source scripts/make-14443b-traces.py (synthesised from ISO/IEC 14443-3 Type B and 14443-4, NFC Forum Type 4 Tag)",
-        "@description WUPB, ATQB, ATTRIB and its answer, then a Type 4 NDEF read in I-blocks over B, S(DESELECT)",
-        "@tech 14443b", "@timebase us", "@origin %d" % ORIGIN])
+    t.write(out + "/iso14443b-type4-read.nfctrace",
+            "an ISO 14443-B Type 4 Tag (PUPI 3E 2A 91 07) holding one URI record",
+            "scripts/make-14443b-traces.py (synthesised from ISO/IEC 14443-3 Type B and 14443-4, NFC Forum Type 4 Tag)",
+            "WUPB, ATQB, ATTRIB and its answer, then a Type 4 NDEF read in I-blocks over B, S(DESELECT)",
+            "14443b")
 
 
 def sri512(out):
@@ -130,11 +111,11 @@ def sri512(out):
     t.tag(new)
     t.reader([0x0F], "COMPLETION", answered=False)
     t.field(False)
-    t.write(out + "/sri512-read.nfctrace", [
-        "@tag ST SRI512 (16 blocks of 4 bytes, UID D0 02 18 A1 B2 C3 D4 E5)",
-        "@source scripts/make-14443b-traces.py (synthesised from ST's SRI512 datasheet)",
-        "@description INITIATE, SELECT, GET UID, READ_BLK of blocks 0-15 and 255, WRITE_BLK 7, COMPLETION",
-        "@tech 14443b", "@timebase us", "@origin %d" % ORIGIN])
+    t.write(out + "/sri512-read.nfctrace",
+            "ST SRI512 (16 blocks of 4 bytes, UID D0 02 18 A1 B2 C3 D4 E5)",
+            "scripts/make-14443b-traces.py (synthesised from ST's SRI512 datasheet)",
+            "INITIATE, SELECT, GET UID, READ_BLK of blocks 0-15 and 255, WRITE_BLK 7, COMPLETION",
+            "14443b")
 
 
 def mixed_polling(out):
@@ -176,11 +157,11 @@ def mixed_polling(out):
     t.tag([0x03, 0x0F, 0xD1, 0x01, 0x0B, 0x55, 0x04, 0x6E, 0x66, 0x63, 0x2E, 0x64, 0x65, 0x76, 0x2F, 0x61], tech="14443a", crc=crc_a)
     t.reader([0x05, 0x00, 0x00], "REQB", answered=False, tech="14443b")
     t.field(False)
-    t.write(out + "/mixed-polling-loop.nfctrace", [
-        "@tag a FeliCa card, then a Type B card, then an NTAG213 in a reader's A/B/F polling loop",
-        "@source scripts/make-14443b-traces.py (synthesised)",
-        "@description three rounds of REQA, REQB and FeliCa Polling; each round finds another technology",
-        "@tech 14443a", "@timebase us", "@origin %d" % ORIGIN])
+    t.write(out + "/mixed-polling-loop.nfctrace",
+            "a FeliCa card, then a Type B card, then an NTAG213 in a reader's A/B/F polling loop",
+            "scripts/make-14443b-traces.py (synthesised)",
+            "three rounds of REQA, REQB and FeliCa Polling; each round finds another technology",
+            "14443a")
 
 
 def iclass(out):
@@ -213,11 +194,11 @@ def iclass(out):
         r([0x0C, b] + crc_iclass([b]), "READ(%d)" % b)
         a(with_crc(blocks[b]))
     t.field(False)
-    t.write(out + "/iclass-read.nfctrace", [
-        "@tag an HID iClass / PicoPass 2K (CSN 42 20 71 04 08 00 12 E0) with a 3DES-encrypted HID credential",
-        "@source scripts/make-14443b-traces.py (synthesised from the Proxmark3's iClass code; MACs made up, not computed)",
-        "@description ACTALL, IDENTIFY, SELECT, READCHECK[Kd], CHECK, READ of blocks 1, 5, 6, 7, 8, 9",
-        "@tech iclass", "@timebase us", "@origin %d" % ORIGIN])
+    t.write(out + "/iclass-read.nfctrace",
+            "an HID iClass / PicoPass 2K (CSN 42 20 71 04 08 00 12 E0) with a 3DES-encrypted HID credential",
+            "scripts/make-14443b-traces.py (synthesised from the Proxmark3's iClass code; MACs made up, not computed)",
+            "ACTALL, IDENTIFY, SELECT, READCHECK[Kd], CHECK, READ of blocks 1, 5, 6, 7, 8, 9",
+            "iclass")
 
 
 if __name__ == "__main__":

@@ -15,6 +15,7 @@ Run: scripts/make-iso15693-traces.py Traces/
 import sys
 
 from nfc_crc import crc_15693 as crc
+from trace_text import TextTrace
 
 FC = 13.56e6
 BIT = 512 / FC * 1e6                 # 37.76 us
@@ -45,27 +46,9 @@ def blocks(data, size=4):
     return [data[i:i + size] for i in range(0, len(data), size)]
 
 
-class Trace:
-    def __init__(self):
-        self.lines = []
-        self.t = 0.0
-
-    def comment(self, text):
-        self.lines.append("")
-        self.lines.append("# " + text)
-
-    def field(self, on):
-        self.lines.append("%14d  %s" % (round(self.t), "field-on" if on else "field-off"))
-        self.t += 5000 if on else 20000
-
+class Trace(TextTrace):
     def _frame(self, who, data, sof_eof, note):
-        start = round(self.t)
-        end = round(self.t + sof_eof + len(data) * 8 * BIT)
-        text = "%14s  %s  %s" % ("%d..%d" % (start, end), who, " ".join("%02X" % b for b in data))
-        if note:
-            text += "  # " + note
-        self.lines.append(text)
-        self.t = self.t + sof_eof + len(data) * 8 * BIT
+        self.event(who, data, sof_eof + len(data) * 8 * BIT, note=note)
 
     def reader(self, data, note=None, answered=True):
         self._frame("R", data, 75.52 + 37.76, note)
@@ -82,8 +65,7 @@ class Trace:
         self.tag(with_crc([0x00]), delay=WRITE_DELAY - T1)
 
     def text(self, metadata):
-        head = ["nfctrace 1"] + ["@%s %s" % kv for kv in metadata] + ["@tech 15693", "@timebase us", "@origin 1795392000000000"]
-        return "\n".join(head + self.lines) + "\n"
+        return TextTrace.text(self, ["@%s %s" % kv for kv in metadata] + ["@tech 15693", "@timebase us", "@origin 1795392000000000"])
 
 
 def inventory(t, uid, dsfid=0x00):

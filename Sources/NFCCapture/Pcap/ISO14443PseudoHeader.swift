@@ -94,7 +94,7 @@ struct ISO14443TypeRecognizer {
         if bytes.count == 1, bytes[0] == 0x26 || bytes[0] == 0x52 {
             current = .iso14443a
         } else if bytes.count >= 3 {
-            let a = CRC.check(.a, bytes) == .ok, b = CRC.check(.b, bytes) == .ok
+            let a = CRC.isValid(.a, bytes), b = CRC.isValid(.b, bytes)
             if a != b { current = a ? .iso14443a : .iso14443b }
         }
         return current

@@ -92,15 +92,26 @@ public enum CRC {
         case tooShort
     }
 
+    /// The CRC the bytes of `frame[range]` before its last two need, and those two; nil when
+    /// the range holds fewer than two bytes. No allocation: every frame with a CRC passes here.
+    private static func compare(_ kind: Kind, _ frame: [UInt8], range: Range<Int>?) -> (expected: (UInt8, UInt8), found: (UInt8, UInt8))? {
+        let r = range ?? 0..<frame.count
+        guard r.count >= 2, r.lowerBound >= 0, r.upperBound <= frame.count else { return nil }
+        let body = frame[r.lowerBound..<r.upperBound - 2]
+        return (transmitted(kind, compute(kind, body)), (frame[r.upperBound - 2], frame[r.upperBound - 1]))
+    }
+
     /// Checks that the last two bytes of `frame[range]` are the CRC of the bytes before them.
     public static func check(_ kind: Kind, _ frame: [UInt8], range: Range<Int>? = nil) -> Check {
-        let r = range ?? 0..<frame.count
-        guard r.count >= 2, r.lowerBound >= 0, r.upperBound <= frame.count else { return .tooShort }
-        let body = frame[r.lowerBound..<r.upperBound - 2]
-        let expected = transmitted(kind, compute(kind, body))
-        let found = (frame[r.upperBound - 2], frame[r.upperBound - 1])
-        // Arrays only for the diagnostic of a mismatch: every frame with a CRC passes here.
+        guard let (expected, found) = compare(kind, frame, range: range) else { return .tooShort }
+        // Arrays only for the diagnostic of a mismatch.
         return expected == found ? .ok : .mismatch(expected: [expected.0, expected.1], found: [found.0, found.1])
+    }
+
+    /// Whether the last two bytes of `frame[range]` are the CRC of the bytes before them, without
+    /// the arrays a mismatch's diagnostic needs (for tests of a frame against several CRCs).
+    public static func isValid(_ kind: Kind, _ frame: [UInt8], range: Range<Int>? = nil) -> Bool {
+        compare(kind, frame, range: range).map { $0.expected == $0.found } ?? false
     }
 }
 

@@ -35,7 +35,9 @@ extension CRCFramed {
     }
 
     /// Whether the frame ends in a valid CRC (a stripped frame does not).
-    public func hasValidCRC(_ kind: CRC.Kind? = nil) -> Bool { crcState(kind) == .valid }
+    public func hasValidCRC(_ kind: CRC.Kind? = nil) -> Bool {
+        !crcStripped && bytes.count >= 3 && CRC.isValid(kind ?? technology.crcKind, bytes)
+    }
 
     /// The payload of a frame that carries a CRC: the bytes before a valid CRC, all bytes of a
     /// stripped frame; nil when the CRC is wrong or missing (a tag stays silent then).

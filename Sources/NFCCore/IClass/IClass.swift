@@ -128,6 +128,12 @@ public enum IClassCommand: Sendable, Hashable {
 }
 
 public enum IClass {
+    /// Whether a reader frame of this length ends in a CRC: READ, READ4 and PAGESEL (opcode,
+    /// one byte, CRC) and UPDATE without MAC (opcode, block, 8 bytes, CRC); the others carry none.
+    public static func readerFrameCarriesCRC(length: Int) -> Bool {
+        length == IClassCommand.Layout.block.end + 2 || length == IClassCommand.Layout.data.end + 2
+    }
+
     /// Where the CRC's coverage starts: after the opcode in reader frames, at 0 in answers.
     public static func crcStart(fromReader: Bool) -> Int { fromReader ? 1 : 0 }
 

@@ -221,10 +221,10 @@ public enum ISO14443B {
     /// Rate codes of ATTRIB Param 2 (and the ATQB capability bits): 106 × 2^code kbit/s.
     public static func bitRate(code: UInt8) -> Int { 106 << Int(code & 0x03) }
 
-    /// FSCI/FSDI → bytes (ISO/IEC 14443-4 Table 14; 9…15 RFU → 256 by the 2016 amendment's reading, nil here).
+    /// FSCI/FSDI → bytes, ISO/IEC 14443-4's table (the one RATS uses); codes above 8 are RFU
+    /// in ATQB and ATTRIB (nil).
     public static func frameSize(code: UInt8) -> Int? {
-        let sizes = [16, 24, 32, 40, 48, 64, 96, 128, 256]
-        return Int(code) < sizes.count ? sizes[Int(code)] : nil
+        code <= 8 ? ISO14443ACommand.frameSize(forIndex: code) : nil
     }
 
     /// The answer to HLTB: one byte `00`.

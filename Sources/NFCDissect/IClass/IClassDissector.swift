@@ -68,8 +68,7 @@ final class IClassDissector: SessionDissector {
 
     private func readerFrame(_ ctx: inout FrameContext, _ s: inout IClassSession) {
         let bytes = ctx.frame.bytes
-        // 4- and 12-byte frames end in a CRC (READ, READ4, PAGESEL, UPDATE); the others carry none.
-        let withCRC = bytes.count == 4 || bytes.count == 12
+        let withCRC = IClass.readerFrameCarriesCRC(length: bytes.count)
         let split = withCRC ? CRCSplit(ctx.frame, kind: .iclass, coveringFrom: IClass.crcStart(fromReader: true))
                             : CRCSplit(ctx.frame, expected: false, kind: .iclass)
         ctx.apply(split, key: "iclass.crc")

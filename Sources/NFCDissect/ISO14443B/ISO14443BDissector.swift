@@ -95,9 +95,15 @@ final class ISO14443BDissector: SessionDissector {
 
     func dataFrame(_ ctx: inout FrameContext, direction: Direction) -> EndedSession? {
         if direction == .readerToTag {
-            let ended = beginsActivation(ctx.frame) && session?.conversed == true ? endSession() : nil
+            // Decoded once here: it says whether the frame starts an activation, and what it asks.
+            // The command is read without its last two bytes even when their CRC is wrong (it
+            // is named, and the CRC flagged).
+            let split = CRCSplit(ctx.frame, expected: true, kind: .b)
+            let command = try? ISO14443BCommand.decode(split.payload)
+            let srx = command == nil ? try? SRxCommand.decode(split.payload) : nil
+            let ended = beginsActivation(command, srx, split) && session?.conversed == true ? endSession() : nil
             if session == nil { startSession(at: ctx.number) }
-            withSession { readerFrame(&ctx, &$0) }
+            withSession { readerFrame(&ctx, &$0, split: split, command: command, srx: srx) }
             return ended
         }
         if session == nil { startSession(at: ctx.number) }
@@ -105,20 +111,16 @@ final class ISO14443BDissector: SessionDissector {
         return nil
     }
 
-    private func beginsActivation(_ frame: Frame) -> Bool {
-        let payload = Array(frame.payloadDroppingValidCRC())
-        if case .request? = try? ISO14443BCommand.decode(payload) { return true }
-        if let c = try? SRxCommand.decode(payload), c == .initiate || c == .pcall16 { return true }
-        return false
+    /// REQB/WUPB or INITIATE/PCALL16 that a card would take (its CRC not wrong).
+    private func beginsActivation(_ command: ISO14443BCommand?, _ srx: SRxCommand?, _ split: CRCSplit) -> Bool {
+        if case .mismatch = split.status { return false }
+        if case .request? = command { return true }
+        return srx == .initiate || srx == .pcall16
     }
 
     // MARK: reader frames
 
-    private func readerFrame(_ ctx: inout FrameContext, _ s: inout ISO14443BSession) {
-        // The command is read without its last two bytes even when their CRC is wrong (it is
-        // named, and the CRC flagged).
-        let split = CRCSplit(ctx.frame, expected: true, kind: .b)
-        let command = try? ISO14443BCommand.decode(split.payload)
+    private func readerFrame(_ ctx: inout FrameContext, _ s: inout ISO14443BSession, split: CRCSplit, command: ISO14443BCommand?, srx: SRxCommand?) {
         // Inside ISO-DEP, blocks; REQB/WUPB, Slot-MARKER and HLTB still reach the card there (no
         // PCB ends in 5, nor is 1D or 50 one). SRx codes 0A/0B would be I-blocks with a CID: blocks win.
         if s.isoDEPActive, command == nil {
@@ -142,7 +144,7 @@ final class ISO14443BDissector: SessionDissector {
                 ctx.sink.add(Field("iso14443b.proprietary.data", "Data", Hex.string(split.payload.dropFirst()), range: 1..<split.payload.count))
             }
             s.pending = (ctx.number, .unknown)
-        } else if let srx = try? SRxCommand.decode(split.payload) {
+        } else if let srx {
             describe(srx, &ctx, &s)
             s.pending = (ctx.number, .srx(srx))
         } else {

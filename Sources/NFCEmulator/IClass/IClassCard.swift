@@ -5,7 +5,8 @@ import NFCCore
 /// UPDATE stores and echoes the block; a CHECK the trace showed gets the card MAC it got then
 /// (computing one needs the card's key); HALT, ACTALL and ACT are answered by a bare SOF, which
 /// is no frame here. Requests are decoded and answers encoded with `IClassCommand`; the iClass
-/// CRC is checked where a request carries one and added to answers that carry one.
+/// CRC is checked where a request carries one, and answers that carry one get it over all their
+/// bytes from the frame's own `setPayload`.
 public final class IClassCard: EmulatedTag {
     public let technology = Technology.iclass
     public let reconstruction: IClassReconstruction
@@ -27,15 +28,10 @@ public final class IClassCard: EmulatedTag {
         blocks = reconstruction.blocks
     }
 
-    /// Answers carry their CRC over all their bytes: the frame's own `setPayload` adds it.
-    private func reply(_ data: [UInt8], crc: Bool, to request: Frame) -> Frame {
-        answer(data, crc: crc, to: request)
-    }
-
     public func respond(to frame: Frame) -> Frame? {
         guard case .data(.readerToTag) = frame.event, frame.technology == .iclass else { return nil }
         var bytes = frame.bytes
-        if bytes.count == 4 || bytes.count == 12 {
+        if IClass.readerFrameCarriesCRC(length: bytes.count) {
             // Reader frames of these lengths end in a CRC over all but the opcode.
             guard CRC.check(.iclass, bytes, range: IClass.crcStart(fromReader: true)..<bytes.count) == .ok else { return nil }
             bytes.removeLast(2)
@@ -44,30 +40,30 @@ public final class IClassCard: EmulatedTag {
         let csn = reconstruction.csn
         switch command {
         case .identify:
-            return reply(IClass.anticollisionCSN(csn), crc: true, to: frame)
+            return answer(IClass.anticollisionCSN(csn), crc: true, to: frame)
         case .select(let asked):
             selected = asked == IClass.anticollisionCSN(csn) || asked == csn
-            return selected ? reply(csn, crc: true, to: frame) : nil
+            return selected ? answer(csn, crc: true, to: frame) : nil
         case .read(let b):
             guard selected, let data = blocks[b] else { return nil }
-            return reply(data, crc: true, to: frame)
+            return answer(data, crc: true, to: frame)
         case .read4(let b):
             guard selected else { return nil }
             let four = (0..<4).compactMap { blocks[b &+ UInt8($0)] }
-            return four.count == 4 ? reply(four.flatMap { $0 }, crc: true, to: frame) : nil
+            return four.count == 4 ? answer(four.flatMap { $0 }, crc: true, to: frame) : nil
         case .readCheck:
             guard selected, let epurse = blocks[IClass.epurseBlock] else { return nil }
-            return reply(epurse, crc: false, to: frame)
+            return answer(epurse, crc: false, to: frame)
         case .check:
             guard selected, let mac = reconstruction.checks[command.encode()] else { return nil }
-            return reply(mac, crc: false, to: frame)
+            return answer(mac, crc: false, to: frame)
         case .update(let b, let data, _):
             guard selected else { return nil }
             blocks[b] = data
-            return reply(data, crc: true, to: frame)
+            return answer(data, crc: true, to: frame)
         case .pageSelect:
             guard selected, let config = blocks[IClass.configurationBlock] else { return nil }
-            return reply(config, crc: true, to: frame)
+            return answer(config, crc: true, to: frame)
         case .halt:
             selected = false
             return nil

@@ -23,10 +23,15 @@ public final class ISO14443BCard: EmulatedTag {
         layer = ISODEPLayer(application: RecordedAPDUApplication(reconstruction.exchanges))
     }
 
-    public var summary: String {
-        if let atqb = reconstruction.atqb.flatMap({ try? ATQB.decode($0) }) { return "ISO 14443-B card, PUPI \(Hex.string(atqb.pupi))" }
-        if let uid = reconstruction.uid { return "\(SRxUID(bytes: uid).model?.name ?? "ST SRx card"), UID \(Hex.string(SRxUID(bytes: uid).printed))" }
-        return "ST SRx card, Chip_ID \(reconstruction.chipID.map(Hex.byte) ?? "?")"
+    public var summary: String { Self.summary(of: reconstruction) }
+
+    static func summary(of r: ISO14443BReconstruction) -> String {
+        if let atqb = r.atqb.flatMap({ try? ATQB.decode($0) }) { return "ISO 14443-B card, PUPI \(Hex.string(atqb.pupi))" }
+        if let bytes = r.uid {
+            let uid = SRxUID(bytes: bytes)
+            return "\(uid.model?.name ?? "ST SRx card"), UID \(Hex.string(uid.printed))"
+        }
+        return "ST SRx card, Chip_ID \(r.chipID.map(Hex.byte) ?? "?")"
     }
 
     public func savedDump() -> [UInt8]? { nil }
@@ -120,7 +125,7 @@ public final class ISO14443BCard: EmulatedTag {
 public struct ISO14443BDump: TagDumpContent {
     public var reconstruction: ISO14443BReconstruction
     public init(reconstruction: ISO14443BReconstruction) { self.reconstruction = reconstruction }
-    public var summary: String { ISO14443BCard(reconstruction: reconstruction).summary }
+    public var summary: String { ISO14443BCard.summary(of: reconstruction) }
     public var notes: [String] {
         var n: [String] = []
         if !reconstruction.exchanges.isEmpty { n.append("it answers the \(reconstruction.exchanges.count) recorded command APDUs with the recorded answers, anything else with 6D00") }
