@@ -1,6 +1,7 @@
 import ArgumentParser
 import NFCCapture
 import NFCCore
+import NFCDissect
 
 struct Convert: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -10,6 +11,11 @@ struct Convert: ParsableCommand {
             .nfctrace, .trace). Every frame is kept; what a format cannot carry (bit counts, parity, \
             end times in pcap) is dropped only by that format. A damaged input is converted up to \
             the damage, then reported (exit 65).
+
+            Card data inside APDUs (card numbers but their first 6 and last 4 digits, track 2 but \
+            its expiry date, the cardholder's name) is overwritten with 00 in the output, as \
+            `dissect` masks it; the frame says so in a comment and a right CRC is recomputed. \
+            --show-secrets writes the frames as they are.
             """
     )
 
@@ -32,6 +38,9 @@ struct Convert: ParsableCommand {
 
     @Option(name: .customLong("link-type"), help: "pcap/pcapng link type: iso14443 (264) or nfctrace (USER3, every technology). Default: iso14443 when the frames are ISO 14443-A only or -B only, nfctrace when the trace holds another technology or mixes them (decided from the first 65,536 frames, with a note).")
     var linkType: PcapEncapsulation?
+
+    @Flag(name: .customLong("show-secrets"), help: "Write card numbers and cardholder data inside APDUs as captured (they are overwritten by default: first 6 and last 4 digits of a card number kept).")
+    var showSecrets = false
 
     func run() throws {
         guard let format = to ?? CaptureFormat(fileExtensionOf: output) else {
@@ -79,7 +88,25 @@ struct Convert: ParsableCommand {
         // Damage in the input ends the conversion with the frames before it written (then exit 65);
         // a frame the output cannot hold fails it, and the old output stays as it was.
         var damage: CaptureError? = aheadDamage
-        for frame in ahead { try writer.write(frame) }
+        let masking = showSecrets ? nil : CardDataMasking()
+        // Masking hands a frame out when the next one has been dissected, so the comment lines
+        // that preceded a frame wait with it.
+        var commentsWaiting: [[String]] = []
+        var writeError: Error?
+        func write(_ frame: Frame, comments: [String]) throws {
+            guard let masking else {
+                writer.writeComments(comments)
+                return try writer.write(frame)
+            }
+            commentsWaiting.append(comments)
+            masking.push(frame) { ready in
+                guard writeError == nil else { return }
+                writer.writeComments(commentsWaiting.removeFirst())
+                do { try writer.write(ready) } catch { writeError = error }
+            }
+            if let writeError { throw writeError }
+        }
+        for frame in ahead { try write(frame, comments: []) }
         while damage == nil {
             let frame: Frame?
             do {
@@ -88,9 +115,21 @@ struct Convert: ParsableCommand {
                 damage = error
                 break
             }
-            writer.writeComments(reader.takeComments())
-            guard let frame else { break }
-            try writer.write(frame)
+            let comments = reader.takeComments()
+            guard let frame else {
+                writer.writeComments(comments)
+                break
+            }
+            try write(frame, comments: comments)
+        }
+        masking?.finish { ready in
+            guard writeError == nil else { return }
+            writer.writeComments(commentsWaiting.removeFirst())
+            do { try writer.write(ready) } catch { writeError = error }
+        }
+        if let writeError { throw writeError }
+        if let masking, masking.maskedFrames > 0 {
+            CLI.warn("convert: card data masked in \(masking.maskedFrames) frame\(masking.maskedFrames == 1 ? "" : "s") (--show-secrets keeps it)")
         }
         try writer.finish()
         if let damage { throw damage }

@@ -128,6 +128,60 @@ func sessions(_ events: [DissectionEvent]) -> [SessionSummary] {
         keys.revealCardData = true
         let shown = frames(Dissector.dissect(iso, keys: keys))
         #expect(shown[9].fields.first(key: "apdu.response_data")?.children.first?.children.first?.value == "47 61 73 90 01 01 01 19 (shown: --show-secrets)")
+        // The hex hides the bytes of the hidden digits: PCB, 70 0A 5A 08, then 47 61 73 shown.
+        #expect(masked[9].masked == [8..<11], "\(masked[9].masked)")
+        #expect(shown[9].masked.isEmpty)
+    }
+
+    // Issue 20: each block of a chained answer is printed when it arrives, so each hides what it
+    // carries of a card number, the value split between blocks included; the command's
+    // blocks and the status word are left alone.
+    @Test func cardNumbersAreMaskedInEveryBlockOfAChainedAnswer() {
+        let record = "70 1B 57 0F 41 11 11 11 11 11 11 11 D2 81 22 01 00 00 0F 5F 20 07 54 45 53 54 2F 4D 45"
+        let bytes = record.split(separator: " ").map { String($0) }
+        let first = bytes[..<10].joined(separator: " "), second = bytes[10...].joined(separator: " ")
+        let iso: [Frame] = [
+            R("26", bits: 7), T("04 00"), R("93 20"), T("01 02 03 04 04"), R("93 70 01 02 03 04 04", crc: true), T("20", crc: true),
+            R("E0 80", crc: true), T("06 75 77 81 02 80", crc: true),
+            R("02 00 B2 01 0C 00", crc: true), T("12 " + first, crc: true), R("A3", crc: true), T("03 " + second + " 90 00", crc: true),
+        ]
+        let d = frames(Dissector.dissect(iso))
+        // Block 1 (PCB 12, then 70 1B 57 0F 41 11 11 11 11 11): the track 2 value is not whole yet,
+        // so all of what arrived of it is hidden.
+        #expect(d[9].masked == [5..<11], "\(d[9].masked)")
+        #expect(d[9].fields.first(key: "isodep.inf")?.value == "70 1B 57 0F •• •• •• •• •• ••")
+        // Block 2 (PCB 03, then 11 11 D2 81 22 01 00 00 0F | 5F 20 07 TEST/ME | 90 00): the value is
+        // whole, so the last 4 digits (11 11), D and the expiry (D2 81 2·) show; the name is hidden whole.
+        #expect(d[11].masked == [5..<10, 13..<20], "\(d[11].masked)")
+        #expect(d[11].fields.first(key: "isodep.inf")?.value == "11 11 D2 81 •• •• •• •• •• 5F 20 07 •• •• •• •• •• •• •• 90 00")
+        let tlv = d[11].fields.first(key: "apdu.reassembled")?.children.first(key: "apdu.response_data")?.children.first?.children.first
+        #expect(tlv?.value == "411111••••••1111D2812•••••••• (card number masked)", "\(String(describing: d[11].fields))")
+        var keys = KeyList.defaults
+        keys.revealCardData = true
+        let shown = frames(Dissector.dissect(iso, keys: keys))
+        #expect(shown[9].masked.isEmpty && shown[11].masked.isEmpty)
+    }
+
+    // Issue 20: `convert` overwrites what the views mask with 00; the CRC is made right again, and
+    // the masked trace dissects to the same masked text.
+    @Test func maskingOverwritesCardDataAndKeepsTheCRCRight() {
+        let iso: [Frame] = [
+            R("26", bits: 7), T("04 00"), R("93 20"), T("01 02 03 04 04"), R("93 70 01 02 03 04 04", crc: true), T("20", crc: true),
+            R("E0 80", crc: true), T("06 75 77 81 02 80", crc: true),
+            R("02 00 B2 01 0C 00", crc: true), T("02 70 0A 5A 08 47 61 73 90 01 01 01 19 90 00", crc: true),
+        ]
+        let masking = CardDataMasking()
+        var out: [Frame] = []
+        for f in iso { masking.push(f) { out.append($0) } }
+        #expect(out.count == iso.count - 1, "one frame held back")
+        masking.finish { out.append($0) }
+        #expect(out.count == iso.count && masking.maskedFrames == 1)
+        #expect(Array(out[9].bytes.dropLast(2)) == [0x02, 0x70, 0x0A, 0x5A, 0x08, 0x47, 0x61, 0x73, 0, 0, 0, 0x01, 0x19, 0x90, 0x00])
+        #expect(out[9].hasValidCRC() && out[9].comment == CardDataMasking.comment)
+        #expect(Array(out[..<9]) == Array(iso[..<9]))
+        let again = frames(Dissector.dissect(out))
+        #expect(again[9].crc == .ok(.a) && again[9].masked == [8..<11])
+        #expect(again[9].fields.first(key: "apdu.response_data")?.children.first?.children.first?.value == "476173••••••0119 (card number masked)")
     }
 
     // Issue 20: the CDOL1 a record gives is what GENERATE AC's data is read against; the first

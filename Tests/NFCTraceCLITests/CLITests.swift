@@ -150,6 +150,21 @@ enum CLI {
         #expect(pcapOut.stdoutBytes == a)
     }
 
+    // Issue 20: a converted trace carries no card number unless asked; the masked one dissects
+    // to the same masked view, and --show-secrets converts byte for byte.
+    @Test func convertMasksCardData() throws {
+        let emv = "Traces/emv-test-card-nfcpy.nfctrace"
+        let masked = try CLI.run(["convert", emv, "-", "--to", "nfctrace"])
+        #expect(masked.status == 0)
+        #expect(!masked.stdout.contains("41 11 11 11 11 11 11 11") && !masked.stdout.contains("54 45 53 54 2F"), "no card number, no name")
+        #expect(masked.stdout.contains("5A 08 41 11 11 00 00 00 11 11 5F 20 0D 00 00") && masked.stdout.contains("# card data masked by nfctrace"))
+        #expect(masked.stderr.contains("card data masked in 1 frame (--show-secrets keeps it)"))
+        let again = try CLI.run(["dissect", "-"], stdin: masked.stdoutBytes)
+        #expect(again.stdout == (try CLI.run(["dissect", emv])).stdout.replacingOccurrences(of: "emv-test-card-nfcpy.nfctrace", with: "-"))
+        let shown = try CLI.run(["convert", "--show-secrets", emv, "-", "--to", "nfctrace"])
+        #expect(shown.stdoutBytes == (try Data(contentsOf: URL(fileURLWithPath: CLI.root + "/" + emv))) && shown.stderr.isEmpty)
+    }
+
     @Test func failOnWarningsExitsWith1() throws {
         let bad = CLI.temporaryFile(Array("nfctrace 1\nR 30 03 99 9B\n".utf8))
         let r = try CLI.run(["dissect", "--fail-on", "warning", bad])

@@ -26,6 +26,13 @@ public enum Hex {
         }
     }
 
+    /// `bytes` as `string` writes them, with `••` for each byte at an index in `hidden` (card data
+    /// that output masks).
+    public static func string(_ bytes: [UInt8], hiding hidden: [Range<Int>]) -> String {
+        guard !hidden.isEmpty else { return string(bytes) }
+        return bytes.indices.map { i in hidden.contains { $0.contains(i) } ? "••" : string(bytes[i...i]) }.joined(separator: " ")
+    }
+
     /// Appends hex digits to a UTF-8 output buffer (used by renderers on their hot path).
     @inlinable
     public static func append<C: Collection>(_ bytes: C, separator: [UInt8] = [0x20], to out: inout [UInt8]) where C.Element == UInt8 {

@@ -60,20 +60,13 @@ public struct BERTLV: Sendable, Equatable {
                 return (objects, e)
             }
             let lengthStart = i
-            guard i < r.upperBound else { return (objects, DecodeError(offset: i, expected: "the length of tag \(Hex.value(tag, digits: 2 * (i - tagStart)))", found: "end of data")) }
-            var length = Int(bytes[i])
-            i += 1
-            if length > 0x80 {
-                let n = length & 0x7F
-                guard n <= 3 else { return (objects, DecodeError(offset: lengthStart, expected: "a length of at most 3 bytes after 8x", found: Hex.byte(UInt8(length)))) }
-                guard i + n <= r.upperBound else { return (objects, DecodeError(offset: i, expected: "\(n) length bytes", found: "\(r.upperBound - i)")) }
-                length = 0
-                for _ in 0..<n {
-                    length = length << 8 | Int(bytes[i])
-                    i += 1
-                }
-            } else if length == 0x80 {
-                return (objects, DecodeError(offset: lengthStart, expected: "a definite length (80, indefinite, is not used in ISO/IEC 7816)", found: "80"))
+            let length: Int
+            switch readLength(bytes, at: i, end: r.upperBound, tagHex: Hex.value(tag, digits: 2 * (i - tagStart))) {
+            case .success(let l):
+                length = l.length
+                i = l.next
+            case .failure(let e):
+                return (objects, e)
             }
             guard length <= r.upperBound - i else {
                 return (objects, DecodeError(offset: i, expected: "\(length) value bytes of tag \(Hex.value(tag, digits: 2 * (lengthStart - tagStart)))", found: "\(r.upperBound - i)"))
@@ -93,6 +86,53 @@ public struct BERTLV: Sendable, Equatable {
             i += length
         }
         return (objects, nil)
+    }
+
+    /// The length at `start` and the index after it: one byte below 80, or 81–83 and that many
+    /// bytes (80, indefinite, is not used in ISO/IEC 7816).
+    static func readLength(_ bytes: [UInt8], at start: Int, end: Int, tagHex: @autoclosure () -> String) -> Result<(length: Int, next: Int), DecodeError> {
+        var i = start
+        guard i < end else { return .failure(DecodeError(offset: i, expected: "the length of tag \(tagHex())", found: "end of data")) }
+        var length = Int(bytes[i])
+        i += 1
+        if length > 0x80 {
+            let n = length & 0x7F
+            guard n <= 3 else { return .failure(DecodeError(offset: start, expected: "a length of at most 3 bytes after 8x", found: Hex.byte(UInt8(length)))) }
+            guard i + n <= end else { return .failure(DecodeError(offset: i, expected: "\(n) length bytes", found: "\(end - i)")) }
+            length = 0
+            for _ in 0..<n {
+                length = length << 8 | Int(bytes[i])
+                i += 1
+            }
+        } else if length == 0x80 {
+            return .failure(DecodeError(offset: start, expected: "a definite length (80, indefinite, is not used in ISO/IEC 7816)", found: "80"))
+        }
+        return .success((length, i))
+    }
+
+    /// The values of `tags` in BER-TLV data whose end has not arrived yet (an answer that is still
+    /// being chained), nested ones included: each with the range its length gives, which may reach
+    /// past the bytes there are. The walk ends at the first object that does not parse.
+    public static func values(of tags: Set<UInt32>, inPrefix bytes: [UInt8], range: Range<Int>? = nil, depth: Int = 0) -> [(tag: UInt32, range: Range<Int>)] {
+        let r = range ?? bytes.indices
+        var found: [(tag: UInt32, range: Range<Int>)] = []
+        var i = r.lowerBound
+        while i < r.upperBound {
+            if bytes[i] == 0x00 || bytes[i] == 0xFF {
+                i += 1
+                continue
+            }
+            guard case .success(let t) = readTag(bytes, at: i, end: r.upperBound),
+                  case .success(let l) = readLength(bytes, at: t.next, end: r.upperBound, tagHex: "") else { break }
+            let value = l.next..<l.next + l.length
+            if tags.contains(t.tag) {
+                found.append((t.tag, value))
+            } else if bytes[i] & 0x20 != 0, depth < depthLimit {
+                found += values(of: tags, inPrefix: bytes, range: value.clamped(to: r), depth: depth + 1)
+            }
+            i = value.upperBound
+        }
+        return found
     }
 
     /// The tag at `start` and the index after it: one byte, or more when b5…b1 are all set, each

@@ -31,20 +31,48 @@ public enum EMV {
     /// A card number's digits with all but the first 6 and last 4 masked: `476173••••••0119`.
     /// Track 2 keeps its separator (`D`) and masks what follows it but the expiry date.
     public static func maskedDigits(_ bcd: [UInt8]) -> String {
-        var digits = ""
-        for b in bcd {
-            for nibble in [b >> 4, b & 0x0F] where nibble != 0x0F {
-                digits.append(nibble == 0x0D ? "D" : Character(String(nibble, radix: 16, uppercase: true)))
-            }
-        }
-        let separator = digits.firstIndex(of: "D")
-        let pan = separator.map { String(digits[..<$0]) } ?? digits
-        var masked = pan.count > 10 ? String(pan.prefix(6)) + String(repeating: "•", count: pan.count - 10) + String(pan.suffix(4)) : String(repeating: "•", count: pan.count)
-        if let separator {
-            let rest = digits[digits.index(after: separator)...]
-            masked += "D" + String(rest.prefix(4)) + String(repeating: "•", count: max(0, rest.count - 4))
+        var masked = ""
+        for n in cardNumberNibbles(bcd) where n.value != 0x0F {
+            masked.append(!n.shown ? "•" : n.value == 0x0D ? "D" : Character(String(n.value, radix: 16, uppercase: true)))
         }
         return masked
+    }
+
+    /// The bytes of a secret value (tags of `BERTLVTags.secret`, offsets in the value) that output
+    /// hides: of a card number (`5A`, `57`, `9F6B`) every byte that holds a digit `maskedDigits`
+    /// masks, of other cardholder data all of it.
+    public static func hiddenBytes(tag: UInt32, value: [UInt8]) -> [Range<Int>] {
+        guard cardNumberTags.contains(tag) else { return value.isEmpty ? [] : [value.indices] }
+        var ranges: [Range<Int>] = []
+        let nibbles = cardNumberNibbles(value)
+        for i in value.indices where !nibbles[2 * i].shown || !nibbles[2 * i + 1].shown {
+            if let last = ranges.last, last.upperBound == i { ranges[ranges.count - 1] = last.lowerBound..<i + 1 } else { ranges.append(i..<i + 1) }
+        }
+        return ranges
+    }
+
+    /// Tags whose value is a card number in BCD (PAN, track 2 equivalent data, and track 2 data of
+    /// Mastercard's magstripe mode).
+    public static let cardNumberTags: Set<UInt32> = [0x5A, 0x57, 0x9F6B]
+
+    /// Each nibble of a card number and whether output shows it: the PAN's first 6 and last 4
+    /// digits, track 2's separator `D` and the 4 digits of the expiry date after it, and the `F`
+    /// padding; a PAN of 10 digits or fewer is hidden whole.
+    static func cardNumberNibbles(_ bcd: [UInt8]) -> [(value: UInt8, shown: Bool)] {
+        var nibbles: [(value: UInt8, shown: Bool)] = []
+        nibbles.reserveCapacity(2 * bcd.count)
+        for b in bcd { nibbles += [(b >> 4, false), (b & 0x0F, false)] }
+        let digitIndices = nibbles.indices.filter { nibbles[$0].value != 0x0F }
+        let separator = digitIndices.firstIndex { nibbles[$0].value == 0x0D }
+        let pan = digitIndices[..<(separator ?? digitIndices.endIndex)]
+        if pan.count > 10 {
+            for i in pan.prefix(6) + pan.suffix(4) { nibbles[i].shown = true }
+        }
+        if let separator {
+            for i in digitIndices[separator...].prefix(5) { nibbles[i].shown = true }
+        }
+        for i in nibbles.indices where nibbles[i].value == 0x0F { nibbles[i].shown = true }
+        return nibbles
     }
 
     /// One entry of a data object list (PDOL `9F38`, CDOL1 `8C`, CDOL2 `8D`, DDOL `9F49`): a tag

@@ -87,8 +87,10 @@ public struct ResponseAPDU: Sendable, Hashable {
     }
 
     public enum Layout {
+        /// SW1 SW2, the last bytes of every answer.
+        public static let statusCount = 2
         public static func data(count: Int) -> Range<Int> { 0..<count }
-        public static func status(count: Int) -> Range<Int> { count..<count + 2 }
+        public static func status(count: Int) -> Range<Int> { count..<count + statusCount }
     }
 
     public static func decode(_ bytes: [UInt8]) throws(DecodeError) -> ResponseAPDU {

@@ -21,6 +21,12 @@ struct FrameContext {
         self.layer = layer
     }
 
+    /// The frame's bytes in `range` as hex with the masked ones hidden: a field's value must not
+    /// show what the hex view hides.
+    func hex(_ range: Range<Int>) -> String {
+        Hex.string(Array(frame.bytes[range]), hiding: masked.map { $0.clamped(to: range).lowerBound - range.lowerBound..<$0.clamped(to: range).upperBound - range.lowerBound })
+    }
+
     mutating func warn(_ message: String, range: Range<Int>? = nil) {
         diagnostics.append(Diagnostic(.warning, message, range: range))
     }

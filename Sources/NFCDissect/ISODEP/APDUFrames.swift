@@ -175,12 +175,11 @@ enum APDUFrames {
                 value = "\(children.count) object\(children.count == 1 ? "" : "s")"
             } else if reveal, BERTLVTags.secret.contains(o.tag) {
                 value = Hex.string(o.value) + " (shown: --show-secrets)"
-            } else if o.tag == 0x5A || o.tag == 0x57 || o.tag == 0x9F6B {
-                value = EMV.maskedDigits(o.value) + " (card number masked)"
-                if let r = placement.place(o.valueRange) { masked.append(r) }
             } else if BERTLVTags.secret.contains(o.tag) {
-                value = "\(o.value.count) bytes (masked: cardholder data)"
-                if let r = placement.place(o.valueRange) { masked.append(r) }
+                value = EMV.cardNumberTags.contains(o.tag) ? EMV.maskedDigits(o.value) + " (card number masked)" : "\(o.value.count) bytes (masked: cardholder data)"
+                for hidden in EMV.hiddenBytes(tag: o.tag, value: o.value) {
+                    if let r = placement.place(hidden.lowerBound + o.valueRange.lowerBound..<hidden.upperBound + o.valueRange.lowerBound) { masked.append(r) }
+                }
             } else if let meaning = EMV.describe(tag: o.tag, value: o.value) {
                 value = Hex.string(o.value) + ": " + meaning
             } else if o.value.count >= 3, o.value.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) {
@@ -192,6 +191,23 @@ enum APDUFrames {
             out.append(Field("apdu.tlv", label, value, range: placement.place(o.tagRange.lowerBound..<o.valueRange.upperBound), children: children))
         }
         return out
+    }
+
+    /// Card data in one block of a chained answer. Each block is dissected (and printed) when it
+    /// arrives, before the answer is whole, so it hides what it carries of the secret values that
+    /// the answer's data so far announces (`data`, of which this block is `block`): a value that is
+    /// whole as `EMV.hiddenBytes` says, one still arriving whole. A READ BINARY answer or a native
+    /// DESFire one is file data, not BER-TLV.
+    static func maskChainedAnswer(_ data: [UInt8], block: Range<Int>, at infStart: Int, _ ctx: inout FrameContext, _ s: some ISODEPCarrier) {
+        guard !s.isoDEP.revealCardData, s.isoDEP.nativeDESFire == nil,
+              !(s.isoDEP.command.map { [ISO7816Instruction.readBinary, ISO7816Instruction.readBinaryOddINS].contains($0.apdu.ins) } ?? false) else { return }
+        for (tag, range) in BERTLV.values(of: BERTLVTags.secret, inPrefix: data) {
+            let hidden = range.upperBound <= data.count ? EMV.hiddenBytes(tag: tag, value: Array(data[range])).map { $0.lowerBound + range.lowerBound..<$0.upperBound + range.lowerBound } : [range]
+            for h in hidden {
+                let inBlock = h.clamped(to: block)
+                if !inBlock.isEmpty { ctx.masked.append(inBlock.lowerBound - block.lowerBound + infStart..<inBlock.upperBound - block.lowerBound + infStart) }
+            }
+        }
     }
 
     /// In place the fields go in as they are; reassembled, under one field without a frame range.

@@ -194,8 +194,12 @@ enum ISODEPFrames {
             var c = chain ?? ISODEPState.Chain(firstFrame: ctx.number)
             c.blocks += 1
             c.bytes += frame.inf
+            if !fromReader { APDUFrames.maskChainedAnswer(c.bytes, block: c.bytes.count - frame.inf.count..<c.bytes.count, at: infRange.lowerBound, &ctx, s) }
             ctx.summary = "I-block(\(frame.block.blockNumber ?? 0)) chaining, INF \(frame.inf.count) bytes: part \(c.blocks) of \(fromReader ? "a command" : "an answer")"
-            ctx.sink.add(Field("isodep.inf", "INF (chained part \(c.blocks))", Hex.string(frame.inf), range: infRange))
+            if ctx.sink.enabled {
+                let inf = ctx.hex(infRange)
+                ctx.sink.add(Field("isodep.inf", "INF (chained part \(c.blocks))", inf, range: infRange))
+            }
             if fromReader { s.isoDEP.readerChain = c } else { s.isoDEP.tagChain = c }
             return
         }
@@ -204,7 +208,13 @@ enum ISODEPFrames {
         if let c = chain {
             whole = c.bytes + frame.inf
             placement = .reassembled(frames: c.firstFrame...ctx.number, parts: c.blocks + 1)
-            ctx.sink.add(Field("isodep.inf", "INF (last part)", Hex.string(frame.inf), range: infRange))
+            if !fromReader, whole.count >= ResponseAPDU.Layout.statusCount {
+                APDUFrames.maskChainedAnswer(Array(whole.dropLast(ResponseAPDU.Layout.statusCount)), block: c.bytes.count..<whole.count, at: infRange.lowerBound, &ctx, s)
+            }
+            if ctx.sink.enabled {
+                let inf = ctx.hex(infRange)
+                ctx.sink.add(Field("isodep.inf", "INF (last part)", inf, range: infRange))
+            }
             chain = nil
         } else {
             whole = frame.inf

@@ -98,6 +98,18 @@ import PropertyBased
     @Test func cardNumbersAreMasked() throws {
         #expect(EMV.maskedDigits(Self.hex("47 61 73 90 01 01 01 19")) == "476173••••••0119")
         #expect(EMV.maskedDigits(Self.hex("47 61 73 90 01 01 01 19 D2 51 22 01 12 34 5F")) == "476173••••••0119D2512••••••••")
+        // The bytes behind the masked digits: a 16-digit PAN keeps 3 + 2 bytes; a 19-digit one padded
+        // with F hides the byte that mixes a hidden digit and a shown one; track 2 shows D and the
+        // expiry; a name is hidden whole.
+        #expect(EMV.hiddenBytes(tag: 0x5A, value: Self.hex("47 61 73 90 01 01 01 19")) == [3..<6])
+        #expect(EMV.hiddenBytes(tag: 0x5A, value: Self.hex("47 61 73 90 01 01 01 19 12 3F")) == [3..<8])
+        #expect(EMV.hiddenBytes(tag: 0x57, value: Self.hex("47 61 73 90 01 01 01 19 D2 51 22 01 12 34 5F")) == [3..<6, 10..<15])
+        #expect(EMV.hiddenBytes(tag: 0x5F20, value: Array("TEST".utf8)) == [0..<4])
+        #expect(EMV.hiddenBytes(tag: 0x5A, value: Self.hex("12 34 56 78")) == [0..<4], "10 digits or fewer: hidden whole")
+        // A prefix of an answer: the values it announces, nested ones too, each as long as its length says.
+        let prefix = Self.hex("70 1C 57 0F 41 11 11")
+        #expect(BERTLV.values(of: BERTLVTags.secret, inPrefix: prefix).map { [Int($0.tag), $0.range.lowerBound, $0.range.upperBound] } == [[0x57, 4, 19]])
+        #expect(BERTLV.values(of: BERTLVTags.secret, inPrefix: Self.hex("70 1C 57")).isEmpty)
         #expect(EMV.scheme(Self.hex("A000000025010801")) == "American Express")
         #expect(EMV.describe(tag: 0x94, value: Self.hex("08 01 01 00 10 01 03 01")) == "SFI 1 records 1–1 (0 for offline authentication); SFI 2 records 1–3 (1 for offline authentication)")
         #expect(EMV.describe(tag: 0x9F27, value: [0x80]) == "ARQC (go online)")
