@@ -162,6 +162,52 @@ func sessions(_ events: [DissectionEvent]) -> [SessionSummary] {
         #expect(shown[9].masked.isEmpty && shown[11].masked.isEmpty)
     }
 
+    // Issue 20, point 6: MIFARE Plus SL3 commands named from the ATS (Plus X) or, without it,
+    // from the authentication to a key block; reads with their MACs, statuses named.
+    @Test func mifarePlusCommandsAreNamed() {
+        let activate = [R("26", bits: 7), T("04 00"), R("93 20"), T("01 02 03 04 04"), R("93 70 01 02 03 04 04", crc: true), T("20", crc: true)]
+        let e16 = String(repeating: " 5A", count: 16), e32 = String(repeating: " 5B", count: 32), mac = String(repeating: " 4D", count: 8)
+        let session = [
+            R("02 70 02 40 00", crc: true), T("02 90" + e16, crc: true),
+            R("03 72" + e32, crc: true), T("03 90" + e32, crc: true),
+            R("02 33 04 00 01" + mac, crc: true), T("02 90 00 11 22 33 44 55 66 77 88 99 AA BB CC DD EE FF" + mac, crc: true),
+            R("03 76 03 40", crc: true), T("03 06", crc: true),
+        ]
+        for (ats, first) in [("0C 75 77 80 02 C1 05 2F 2F 01 BC D6", 8), ("05 78 80 70 02", 8)] {
+            let d = frames(Dissector.dissect(activate + [R("E0 80", crc: true), T(ats, crc: true)] + session))
+            #expect(d[first].summary == "FIRST AUTHENTICATE 4002 (sector 1 key A)", "\(d[first].summary)")
+            #expect(d[first].layer == "MIFARE Plus")
+            #expect(d[first].diagnostics.contains { $0.message.hasPrefix("MIFARE Plus inferred") } == (first == 8 && ats.hasPrefix("05")))
+            #expect(d[first].fields.first(key: "mfp.lencap")?.range == 4..<5)
+            #expect(d[first + 1].summary == "E(RndB) 16 bytes, OK")
+            #expect(d[first + 2].summary == "AUTHENTICATE part 2")
+            #expect(d[first + 3].summary == "authenticated, E(TI ‖ RndA′ ‖ PDcap2 ‖ PCDcap2), 32 bytes")
+            #expect(d[first + 4].summary == "READ (plain, MAC on command, MAC on answer) block 4 (sector 1), 1 block", "\(d[first + 4].summary)")
+            #expect(d[first + 4].fields.first(key: "mfp.mac")?.range == 5..<13)
+            #expect(d[first + 5].summary == "1 block plain + MAC, OK", "\(d[first + 5].summary)")
+            #expect(d[first + 5].fields.first(key: "mfp.response_data")?.value == "00 11 22 33 44 55 66 77 88 99 AA BB CC DD EE FF")
+            #expect(d[first + 6].summary == "FOLLOWING AUTHENTICATE 4003 (sector 1 key B)")
+            #expect(d[first + 7].summary == "authentication error" && d[first + 7].diagnostics.contains { $0.message == "FOLLOWING AUTHENTICATE refused: authentication error" })
+        }
+        // A DESFire's AUTHENTICATE AES (AA) stays DESFire's.
+        let desfire = [R("26", bits: 7), T("44 03"), R("93 20"), T("01 02 03 04 04"), R("93 70 01 02 03 04 04", crc: true), T("20", crc: true),
+                       R("E0 80", crc: true), T("06 75 77 81 02 80", crc: true), R("02 AA 00", crc: true)]
+        #expect(frames(Dissector.dissect(desfire))[8].summary == "AUTHENTICATE AES key 0")
+    }
+
+    // Issue 20, point 6: HID Seos's application and its own SELECT ADF named.
+    @Test func seosIsNamed() {
+        let d = frames(Dissector.dissect(activation + [
+            R("E0 80", crc: true), T("06 75 77 81 02 80", crc: true),
+            R("02 00 A4 04 00 0A A0 00 00 04 40 00 01 01 00 01 00", crc: true), T("02 90 00", crc: true),
+            R("03 80 A5 04 00 13 06 11 2B 06 01 04 01 81 E4 38 01 01 02 01 18 01 01 02 02 00", crc: true), T("03 6A 82", crc: true),
+            R("02 00 87 00 01 04 7C 02 81 00 00", crc: true),
+        ]))
+        #expect(d[12].summary == "SELECT by DF name A0000004400001010001 (HID Seos)", "\(d[12].summary)")
+        #expect(d[14].summary == "SELECT ADF (Seos) P1 0x04 P2 0x00", "\(d[14].summary)")
+        #expect(d[16].summary.hasPrefix("GENERAL AUTHENTICATE (odd INS)"), "\(d[16].summary)")
+    }
+
     // Issue 20: `convert` overwrites what the views mask with 00; the CRC is made right again, and
     // the masked trace dissects to the same masked text.
     @Test func maskingOverwritesCardDataAndKeepsTheCRCRight() {
@@ -182,6 +228,25 @@ func sessions(_ events: [DissectionEvent]) -> [SessionSummary] {
         let again = frames(Dissector.dissect(out))
         #expect(again[9].crc == .ok(.a) && again[9].masked == [8..<11])
         #expect(again[9].fields.first(key: "apdu.response_data")?.children.first?.children.first?.value == "476173••••••0119 (card number masked)")
+    }
+
+    // The masking starts dissecting at the first frame that may be ISO-DEP: a capture that starts
+    // inside ISO-DEP (NFCGate) is masked from its first I-block, and a Type 2 tag's PWD_AUTH
+    // (which reads as an I-block) after SAK 00 passes untouched, in order.
+    @Test func maskingStartsWhereISODEPMayStart() {
+        func run(_ frames: [Frame]) -> (out: [Frame], masked: Int) {
+            let masking = CardDataMasking()
+            var out: [Frame] = []
+            for f in frames { masking.push(f) { out.append($0) } }
+            masking.finish { out.append($0) }
+            return (out, masking.maskedFrames)
+        }
+        let nfcgate = run([R("02 00 B2 01 0C 00", crc: true), T("02 70 0A 5A 08 47 61 73 90 01 01 01 19 90 00", crc: true)])
+        #expect(nfcgate.masked == 1 && nfcgate.out.count == 2 && nfcgate.out[1].bytes[8] == 0)
+        let ntag = activation + [R("1B 12 34 56 78", crc: true), T("80 80", crc: true), R("30 04", crc: true),
+                                 T("02 70 0A 5A 08 47 61 73 90 01 01 01 19 90 00 00", crc: true)]
+        let passed = run(ntag)
+        #expect(passed.out == ntag && passed.masked == 0)
     }
 
     // Issue 20: the CDOL1 a record gives is what GENERATE AC's data is read against; the first

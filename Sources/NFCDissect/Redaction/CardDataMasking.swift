@@ -7,32 +7,98 @@ import NFCCore
 /// (and dissected again it is masked the same way), a name becomes zeros. A frame that had a
 /// right CRC gets the CRC of its new bytes, and a comment says what happened.
 ///
-/// The dissector holds a frame back until the next one arrives, so frames come out one behind
-/// (`finish` hands out the last).
+/// Card data travels only inside ISO-DEP, so frames pass untouched until one may start ISO-DEP
+/// (a RATS, an ISO 14443-B frame, or an I-block where the SAK allows ISO-DEP or no SAK was
+/// seen): dissecting every frame of a trace without any cut `convert`'s speed to less than half
+/// (docs/performance.md). The frames of the current Type A session are kept until then, so the
+/// dissector starts from its activation. From there on the dissector holds a frame back until
+/// the next one arrives, so frames come out one behind (`finish` hands out the last).
 public final class CardDataMasking {
-    private let dissector: Dissector
+    private let keys: KeyList
+    private var dissector: Dissector?
+    /// Frames of the current ISO 14443-A session, already handed out, replayed to the dissector
+    /// when it starts; `skip` counts their dissections, which are not handed out again.
+    private var recent: [Frame] = []
+    private var skip = 0
+    private var sak: UInt8?
+    private var afterSelect = false
     public private(set) var maskedFrames = 0
 
     public static let comment = "card data masked by nfctrace (convert --show-secrets keeps it)"
+    static let recentLimit = 64
 
     public init(keys: KeyList = .defaults) {
         var k = keys
         k.revealCardData = false
-        dissector = Dissector(detail: .summary, keys: k)
+        self.keys = k
     }
 
     /// Takes a frame; `out` receives the frames that are ready, in order.
     public func push(_ frame: Frame, _ out: (Frame) -> Void) {
-        dissector.processPending(frame) { event in
-            if case .frame(let d) = event { out(masked(d)) }
+        if let dissector {
+            dissector.processPending(frame) { take($0, out) }
+            return
         }
+        guard mayStartISODEP(frame) else {
+            out(frame)
+            return
+        }
+        let d = Dissector(detail: .summary, keys: keys)
+        dissector = d
+        skip = recent.count
+        for f in recent { d.processPending(f) { take($0, out) } }
+        recent = []
+        d.processPending(frame) { take($0, out) }
     }
 
     /// Hands out the frame still held.
     public func finish(_ out: (Frame) -> Void) {
-        dissector.finishPending { event in
-            if case .frame(let d) = event { out(masked(d)) }
+        dissector?.finishPending { take($0, out) }
+    }
+
+    private func take(_ event: consuming PendingEvent, _ out: (Frame) -> Void) {
+        guard case .frame(let d) = event else { return }
+        if skip > 0 {
+            skip -= 1
+        } else {
+            out(masked(d))
         }
+    }
+
+    /// Follows the Type A activation cheaply (session start, SAK) and says whether `frame` may be
+    /// the first of ISO-DEP; keeps the session's frames meanwhile.
+    private func mayStartISODEP(_ frame: Frame) -> Bool {
+        switch frame.technology {
+        case .iso14443b: return true
+        case .iso14443a: break
+        default: return false
+        }
+        switch frame.event {
+        case .fieldOn, .fieldOff:
+            recent = []
+            sak = nil
+            return false
+        case .malformed:
+            return false
+        case .data(let direction):
+            let payload = frame.payloadDroppingValidCRC()
+            guard let first = payload.first else { return false }
+            if direction == .readerToTag {
+                if frame.lastByteBits == 7, first == ISO14443A.reqa || first == ISO14443A.wupa {
+                    recent = []
+                    sak = nil
+                }
+                afterSelect = payload.count == 7 && [0x93, 0x95, 0x97].contains(first) && payload[payload.startIndex + 1] == 0x70
+                if first == ISO14443A.rats, payload.count == 2 { return true }
+                if case .i? = ISODEPBlock(pcb: first), sak.map({ SAK($0).supportsISODEP }) ?? true { return true }
+            } else if afterSelect, payload.count == 1 {
+                sak = first
+                afterSelect = false
+            }
+        }
+        if recent.count == Self.recentLimit { recent.removeFirst(Self.recentLimit / 2) }
+        recent.append(frame)
+        return false
     }
 
     private func masked(_ d: FrameDissection) -> Frame {
