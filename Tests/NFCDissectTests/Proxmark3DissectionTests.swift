@@ -32,6 +32,28 @@ struct Proxmark3DissectionTests {
         #expect(sessions(ulc).first?.headline == "MIFARE Ultralight C, UID 04 94 2C CA 99 4F 80, mutually authenticated (3DES key unknown)")
     }
 
+    // Issue 20, point 6: after the Ultralight AES authentication, commands and answers that end
+    // in an 8-byte CMAC (secure messaging) are named with it, the WRITE's CMAC that stands for the
+    // ACK included; the memory map takes the pages read and written.
+    @Test func ultralightAESSecureMessagingIsNamed() throws {
+        let reader = try Capture.open("\(GoldenTests.sharedTraces)/hf_14a_mful_aes_defaultkey.trace")
+        var trace: [Frame] = []
+        while let f = try reader.next() { trace.append(f) }
+        let mac = " 11 22 33 44 55 66 77 88"
+        trace += [
+            R("30 04" + mac, crc: true), T("03 0B D1 01 07 54 02 65 6E 68 69 21 FE 00 00 00" + mac, crc: true),
+            R("A2 05 01 02 03 04" + mac, crc: true), T(String(mac.dropFirst()), crc: true),
+        ]
+        let d = frames(Dissector.dissect(trace))
+        #expect(d.first { $0.number == 12 }?.fields.first { $0.key == "ntag.auth_cipher" }?.value == "AES-128, CBC (MIFARE Ultralight AES), key 0 (DataProtKey)")
+        #expect(d[14].summary == "READ page 0x04 + CMAC (secure messaging)", "\(d[14].summary)")
+        #expect(d[14].fields.first { $0.key == "ntag.cmac" }?.range == 2..<10)
+        #expect(d[15].summary.hasSuffix(" + CMAC") && d[15].summary.hasPrefix("DATA"), "\(d[15].summary)")
+        #expect(d[16].summary.hasSuffix("+ CMAC (secure messaging)"), "\(d[16].summary)")
+        #expect(d[17].summary == "CMAC (secure messaging) for ACK, page 0x05 written", "\(d[17].summary)")
+        #expect(d.allSatisfy { $0.diagnostics.allSatisfy { $0.severity < .warning } }, "\(d.flatMap(\.diagnostics))")
+    }
+
     @Test(arguments: GoldenTests.sharedNames)
     func everyFrameIsNamedAndEveryCRCChecked(name: String) throws {
         let d = frames(try dissect(name))

@@ -154,6 +154,37 @@ public enum Type2Command: Sendable, Hashable {
 
     /// Decodes a reader frame payload. `continuation` says whether the previous exchange
     /// announced a second packet (COMPATIBILITY_WRITE and SECTOR_SELECT have two).
+    /// MIFARE Ultralight AES secure messaging (CFG0 SEC_MSG_ACT set): after AUTHENTICATE every
+    /// command and every answer ends in an 8-byte CMAC (the odd bytes of an AES-CMAC under the
+    /// session key, over a command counter and the bytes before it); a WRITE's ACK becomes the
+    /// CMAC alone. As StuStaPay's and the Flipper's Ultralight AES code send it (NXP's datasheet
+    /// is not public): the layout only, nfctrace does not check the CMAC.
+    public static let cmacLength = 8
+
+    /// The CMAC at the end of a secure-messaging frame of `count` payload bytes.
+    public static func cmacLayout(payloadCount count: Int) -> FieldLayout {
+        FieldLayout(count - cmacLength, cmacLength, "8-byte CMAC (secure messaging)")
+    }
+
+    /// A fixed-length command followed by a CMAC (secure messaging), or nil when `payload` is
+    /// no such thing.
+    public static func decodeWithCMAC(_ payload: [UInt8]) -> Type2Command? {
+        guard let first = payload.first, let code = Code(rawValue: first), let n = code.payloadLength,
+              payload.count == n + cmacLength, code != .authenticate else { return nil }
+        return try? decode(Array(payload.prefix(n)))
+    }
+
+    /// Names of the Ultralight AES keys (AUTHENTICATE's key number; MF0AES(H)20 as the
+    /// Proxmark3 and SpringCard name them).
+    public static func aesKeyName(_ number: UInt8) -> String? {
+        switch number {
+        case 0: return "DataProtKey"
+        case 1: return "UIDRetrKey"
+        case 2: return "OriginalityKey"
+        default: return nil
+        }
+    }
+
     public static func decode(_ payload: [UInt8], continuation: Continuation = .none) throws(DecodeError) -> Type2Command {
         var c = ByteCursor(payload)
         switch continuation {

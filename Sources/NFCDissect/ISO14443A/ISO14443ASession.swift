@@ -79,6 +79,8 @@ struct ISO14443ASession: DissectorSession {
     var counters: [Int: UInt32] = [:]
     /// The Ultralight C / AES authentication in progress, the recorded ones and the key proved.
     var ultralightAuthentication: UltralightAuthenticationState?
+    /// An Ultralight AES that was sent a command with a CMAC: its answers carry one too.
+    var secureMessaging = false
     var ultralightExchanges: [UltralightExchange] = []
     var ultralightKey: [UInt8]?
     /// The ISO-DEP conversation after an ATS: block numbers, chains, APDUs, the application.

@@ -22,21 +22,46 @@ enum Type2Frames {
         s.continuation = .none
         if case .compatibilityWriteData(let page) = continuation { s.compatibilityWritePage = page }
         let command: Type2Command
+        var cmac: FieldLayout?
         do {
             command = try Type2Command.decode(split.payload, continuation: continuation)
         } catch {
-            s.pending = (ctx.number, .unknown)
-            if let first = split.payload.first, let code = Type2Command.Code(rawValue: first) {
-                ctx.summary = "malformed \(code.name)"
-                ctx.diagnostics.append(Diagnostic(.error, "\(code.name) \(error)"))
+            if secureMessagingPossible(s), let c = Type2Command.decodeWithCMAC(split.payload) {
+                command = c
+                cmac = Type2Command.cmacLayout(payloadCount: split.payload.count)
+                s.secureMessaging = true
             } else {
-                let first = split.payload.first.map(Hex.byte) ?? "(empty)"
-                ctx.summary = "unknown command \(first)"
-                ctx.warn("\(first) is no ISO 14443-3 or Type 2 command, and no ATS announced ISO-DEP")
+                unknownCommand(split, error, &ctx, &s)
+                return
             }
-            ctx.sink.add(Field("ntag.data", "Data", Hex.string(split.payload), range: split.payload.indices))
-            return
         }
+        describe(command, continuation: continuation, &ctx, &s, keys: keys)
+        if let cmac {
+            ctx.summary += " + CMAC (secure messaging)"
+            ctx.sink.add(Field("ntag.cmac", "CMAC", Hex.string(split.payload[cmac.range]), range: cmac.range))
+        }
+    }
+
+    /// After an Ultralight AES authentication, commands may carry a CMAC.
+    static func secureMessagingPossible(_ s: ISO14443ASession) -> Bool {
+        guard s.model == .ultralightAES, case .mutuallyAuthenticated = s.authentication else { return false }
+        return true
+    }
+
+    static func unknownCommand(_ split: CRCSplit, _ error: DecodeError, _ ctx: inout FrameContext, _ s: inout ISO14443ASession) {
+        s.pending = (ctx.number, .unknown)
+        if let first = split.payload.first, let code = Type2Command.Code(rawValue: first) {
+            ctx.summary = "malformed \(code.name)"
+            ctx.diagnostics.append(Diagnostic(.error, "\(code.name) \(error)"))
+        } else {
+            let first = split.payload.first.map(Hex.byte) ?? "(empty)"
+            ctx.summary = "unknown command \(first)"
+            ctx.warn("\(first) is no ISO 14443-3 or Type 2 command, and no ATS announced ISO-DEP")
+        }
+        ctx.sink.add(Field("ntag.data", "Data", Hex.string(split.payload), range: split.payload.indices))
+    }
+
+    static func describe(_ command: Type2Command, continuation: Type2Command.Continuation, _ ctx: inout FrameContext, _ s: inout ISO14443ASession, keys: KeyRing) {
         s.pending = (ctx.number, .type2(command))
         ctx.summary = command.summary
         if command.code != .compatibilityWrite || continuation == .none {
@@ -91,7 +116,9 @@ enum Type2Frames {
         case .sectorSelectSector(let sector, _):
             ctx.sink.add(Field("ntag.sector", "Sector", "\(sector)", range: Type2Command.Layout.sector.range))
         case .authenticate(let key):
-            ctx.sink.add(Field("ntag.key_number", "Key number", "\(key)", range: Type2Command.Layout.keyNumber.range))
+            // An Ultralight C has key 0 only; which tag it is shows in the challenge's length.
+            let name = s.model == .ultralightAES || key != 0 ? Type2Command.aesKeyName(key).map { " (\($0) on an Ultralight AES)" } : nil
+            ctx.sink.add(Field("ntag.key_number", "Key number", "\(key)" + (name ?? ""), range: Type2Command.Layout.keyNumber.range))
             UltralightAuthenticationFrames.request(keyNumber: key, &ctx, &s)
         case .authenticateContinue(let data):
             let range = (Type2Command.Layout.authenticationData(payloadCount: data.count + 1) ?? Type2Command.Layout.authenticationData).range
@@ -111,13 +138,33 @@ enum Type2Frames {
         let split = CRCSplit(ctx.frame, expected: !isAck, kind: .a)
         ctx.apply(split, key: "ntag.crc")
         let response: Type2Response
+        var cmac: FieldLayout?
         do {
             response = try Type2Response.decode(split.payload, lastByteBits: ctx.frame.lastByteBits, answering: command)
         } catch {
-            ctx.summary = "malformed answer to \(command.code.name)"
-            ctx.diagnostics.append(Diagnostic(.error, "answer to \(command.code.name) \(error)"))
-            ctx.sink.add(Field("ntag.data", "Data", Hex.string(split.payload), range: split.payload.indices))
-            return
+            let n = split.payload.count, m = Type2Command.cmacLength
+            if s.secureMessaging, n == m, command.expectsAcknowledgement {
+                // Secure messaging answers a write with its CMAC instead of the ACK.
+                ctx.summary = "ACK"
+                ctx.sink.add(Field("ntag.cmac", "CMAC", Hex.string(split.payload), range: Type2Command.cmacLayout(payloadCount: n).range))
+                applyAcknowledged(command, &ctx, &s)
+                ctx.summary = "CMAC (secure messaging) for " + ctx.summary
+                return
+            } else if s.secureMessaging, n > m, let r = try? Type2Response.decode(Array(split.payload.dropLast(m)), lastByteBits: 8, answering: command) {
+                response = r
+                cmac = Type2Command.cmacLayout(payloadCount: n)
+            } else {
+                ctx.summary = "malformed answer to \(command.code.name)"
+                ctx.diagnostics.append(Diagnostic(.error, "answer to \(command.code.name) \(error)"))
+                ctx.sink.add(Field("ntag.data", "Data", Hex.string(split.payload), range: split.payload.indices))
+                return
+            }
+        }
+        defer {
+            if let cmac {
+                ctx.summary += " + CMAC"
+                ctx.sink.add(Field("ntag.cmac", "CMAC", Hex.string(split.payload[cmac.range]), range: cmac.range))
+            }
         }
         switch response {
         case .acknowledgement(.ack):

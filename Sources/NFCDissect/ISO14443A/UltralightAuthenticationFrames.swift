@@ -52,7 +52,9 @@ enum UltralightAuthenticationFrames {
                 s.model = kind == .tripleDES ? .ultralightC : .ultralightAES
                 ctx.note("a \(ekRndB.count)-byte challenge: the tag is a \(s.model?.rawValue ?? "")")
             }
-            ctx.sink.add(Field("ntag.auth_cipher", "Cipher", kind == .tripleDES ? "2K3DES, CBC (MIFARE Ultralight C)" : "AES-128, CBC (MIFARE Ultralight AES)",
+            let keyNumber = s.ultralightAuthentication?.keyNumber ?? 0
+            let aes = "AES-128, CBC (MIFARE Ultralight AES), key \(keyNumber)" + (Type2Command.aesKeyName(keyNumber).map { " (\($0))" } ?? "")
+            ctx.sink.add(Field("ntag.auth_cipher", "Cipher", kind == .tripleDES ? "2K3DES, CBC (MIFARE Ultralight C)" : aes,
                                range: Type2Response.Layout.authenticationData(ekRndB.count)))
         }
     }
