@@ -140,7 +140,7 @@ public struct CommandAPDU: Sendable, Hashable {
             s += " " + ISO7816Instruction.selectTarget(p1: p1)
             if !data.isEmpty { s += " " + Hex.string(data, separator: "") }
             if p1 == 0x04, data.count >= 5, data.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { s += " (\"\(String(decoding: data, as: UTF8.self))\")" }
-            if p1 == 0x04, let scheme = EMV.scheme(data) { s += " (\(scheme))" }
+            if p1 == 0x04, let app = KnownApplications.name(data) { s += " (\(app))" }
         case ISO7816Instruction.readBinary, ISO7816Instruction.updateBinary:
             if let (sfi, offset) = ISO7816Instruction.binaryOffset(p1: p1, p2: p2) {
                 s += sfi.map { " SFI \($0)" } ?? ""

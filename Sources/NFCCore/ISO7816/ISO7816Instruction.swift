@@ -20,6 +20,8 @@ public enum ISO7816Instruction {
     public static let externalAuthenticate: UInt8 = 0x82
     public static let getChallenge: UInt8 = 0x84
     public static let generalAuthenticate: UInt8 = 0x86
+    public static let generalAuthenticateOdd: UInt8 = 0x87
+    public static let putDataOdd: UInt8 = 0xDB
     public static let manageSecurityEnvironment: UInt8 = 0x22
     public static let performSecurityOperation: UInt8 = 0x2A
     public static let manageChannel: UInt8 = 0x70
@@ -31,7 +33,8 @@ public enum ISO7816Instruction {
         getResponse: "GET RESPONSE", getData: "GET DATA", getDataOdd: "GET DATA (odd INS)", putData: "PUT DATA", verify: "VERIFY",
         changeReferenceData: "CHANGE REFERENCE DATA", resetRetryCounter: "RESET RETRY COUNTER",
         internalAuthenticate: "INTERNAL AUTHENTICATE", externalAuthenticate: "EXTERNAL AUTHENTICATE", getChallenge: "GET CHALLENGE",
-        generalAuthenticate: "GENERAL AUTHENTICATE", manageSecurityEnvironment: "MANAGE SECURITY ENVIRONMENT",
+        generalAuthenticate: "GENERAL AUTHENTICATE", generalAuthenticateOdd: "GENERAL AUTHENTICATE (odd INS)", putDataOdd: "PUT DATA (odd INS)",
+        manageSecurityEnvironment: "MANAGE SECURITY ENVIRONMENT",
         performSecurityOperation: "PERFORM SECURITY OPERATION", manageChannel: "MANAGE CHANNEL", envelope: "ENVELOPE",
     ]
 

@@ -152,5 +152,6 @@ extension ISO14443ASession: ISODEPCarrier {
     var crcKind: CRC.Kind { .a }
     var frameWaitingInteger: UInt8? { ats?.fwi }
     var announcesDESFire: Bool { atqa?.value == 0x0344 && sak?.raw == 0x20 }
+    var announcesMIFAREPlus: Bool { ats?.historicalBytes.starts(with: MIFAREPlus.historicalBytesPrefix) == true }
     mutating func awaitAnswer(frame: Int, block: ISODEPBlock) { pending = (frame, .isoDEP(block)) }
 }

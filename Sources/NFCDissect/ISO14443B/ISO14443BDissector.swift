@@ -53,6 +53,7 @@ extension ISO14443BSession: ISODEPCarrier {
     var crcKind: CRC.Kind { .b }
     var frameWaitingInteger: UInt8? { atqb?.fwi }
     var announcesDESFire: Bool { false }
+    var announcesMIFAREPlus: Bool { false }
     mutating func awaitAnswer(frame: Int, block: ISODEPBlock) { pending = (frame, .isoDEP(block)) }
 }
 

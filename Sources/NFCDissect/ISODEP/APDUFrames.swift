@@ -38,6 +38,11 @@ enum APDUFrames {
         s.isoDEP.command = (ctx.number, apdu)
         ctx.summary = apdu.summary
         var fields = headerFields(apdu, placement)
+        if let selected = s.isoDEP.application.selectedApplication, Seos.application(selected) != nil,
+           let name = Seos.instructionName(cla: apdu.cla, ins: apdu.ins) {
+            ctx.summary = name + " P1 \(Hex.byte(apdu.p1)) P2 \(Hex.byte(apdu.p2))"
+            fields[1] = Field("apdu.ins", "INS", .named(name, code: apdu.ins), range: placement.place(CommandAPDU.Layout.ins.range))
+        }
         let layout = apdu.layout
         if let lc = layout.lc {
             fields.append(Field("apdu.lc", "Lc", "\(apdu.data.count)" + (apdu.extended ? " (extended)" : ""), range: placement.place(lc.range)))
@@ -112,7 +117,7 @@ enum APDUFrames {
             if fid == Type4Tag.ccFile { return hex + " (Type 4 CC file)" }
         }
         if apdu.data.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return hex + " (\"\(String(decoding: apdu.data, as: UTF8.self))\")" }
-        if let scheme = EMV.scheme(apdu.data) { return hex + " (\(scheme))" }
+        if let app = KnownApplications.name(apdu.data) { return hex + " (\(app))" }
         return hex
     }
 

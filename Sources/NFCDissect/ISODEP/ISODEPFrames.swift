@@ -14,6 +14,8 @@ protocol ISODEPCarrier {
     var frameWaitingInteger: UInt8? { get }
     /// The activation named a DESFire (NXP's ATQA 0344 and SAK 20 on Type A).
     var announcesDESFire: Bool { get }
+    /// The ATS named a MIFARE Plus (its historical bytes).
+    var announcesMIFAREPlus: Bool { get }
     /// The tag asked for time (S(WTX)): the reader's answer to it pairs with that frame.
     mutating func awaitAnswer(frame: Int, block: ISODEPBlock)
 }
@@ -227,11 +229,17 @@ enum ISODEPFrames {
         }
         if fromReader {
             s.isoDEP.nativeDESFire = nil
-            if DESFireFrames.isNative(whole, s) {
+            s.isoDEP.nativePlus = nil
+            if MIFAREPlusFrames.isPlusCommand(whole, s) {
+                MIFAREPlusFrames.command(whole, placement, &ctx, &s)
+            } else if DESFireFrames.isNative(whole, s) {
                 DESFireFrames.nativeCommand(whole, placement, &ctx, &s)
             } else {
                 APDUFrames.command(whole, placement, &ctx, &s)
             }
+        } else if let plus = s.isoDEP.nativePlus {
+            s.isoDEP.nativePlus = nil
+            MIFAREPlusFrames.response(whole, to: plus, placement, &ctx, &s)
         } else if let native = s.isoDEP.nativeDESFire {
             s.isoDEP.nativeDESFire = nil
             DESFireFrames.nativeResponse(whole, to: native, placement, &ctx, &s)

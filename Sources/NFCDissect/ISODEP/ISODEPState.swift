@@ -20,6 +20,10 @@ struct ISODEPState {
     var commandBytes: [UInt8]?
     /// A native DESFire command waiting for its answer.
     var nativeDESFire: (code: UInt8, data: [UInt8])?
+    /// A MIFARE Plus command waiting for its answer.
+    var nativePlus: (code: UInt8, data: [UInt8])?
+    /// The card spoke MIFARE Plus SL0/SL3 (its ATS said so, or it answered a Plus authentication).
+    var mifarePlus = false
     var timeAsked = false
     /// The capture's tool wrote its own PCBs (said once, see `ISODEPFrames.isToolPCB`).
     var toolPCBNoted = false
