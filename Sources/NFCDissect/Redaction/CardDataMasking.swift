@@ -81,17 +81,20 @@ public final class CardDataMasking {
         case .malformed:
             return false
         case .data(let direction):
-            let payload = frame.payloadDroppingValidCRC()
-            guard let first = payload.first else { return false }
+            // Lengths with and without the CRC: checking it for every frame would cost more than
+            // the rest of this test.
+            let bytes = frame.bytes
+            guard let first = bytes.first else { return false }
+            let crc = frame.crcStripped ? 0 : 2
             if direction == .readerToTag {
                 if frame.lastByteBits == 7, first == ISO14443A.reqa || first == ISO14443A.wupa {
                     recent = []
                     sak = nil
                 }
-                afterSelect = payload.count == 7 && [0x93, 0x95, 0x97].contains(first) && payload[payload.startIndex + 1] == 0x70
-                if first == ISO14443A.rats, payload.count == 2 { return true }
+                afterSelect = bytes.count == NVB.select.byteCount + crc && CascadeLevel(selCode: first) != nil && bytes[1] == NVB.select.raw
+                if first == ISO14443A.rats, bytes.count == 2 + crc { return true }
                 if case .i? = ISODEPBlock(pcb: first), sak.map({ SAK($0).supportsISODEP }) ?? true { return true }
-            } else if afterSelect, payload.count == 1 {
+            } else if afterSelect, bytes.count == 1 + crc {
                 sak = first
                 afterSelect = false
             }
