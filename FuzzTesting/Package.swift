@@ -8,10 +8,10 @@ import PackageDescription
 /// One executable per parser; names match `FuzzTargetInfo.all` (a test in the root package checks it).
 let targets = [
     "FuzzNDEFStrict", "FuzzNDEFLenient", "FuzzType2Memory", "FuzzType3Memory", "FuzzType5Memory",
-    "FuzzFeliCaCodec", "FuzzISO15693Codec", "FuzzMIFAREClassicCodec", "FuzzISO7816Codec", "FuzzTextTrace", "FuzzProxmark3Trace", "FuzzPcap", "FuzzPcapRecord",
+    "FuzzFeliCaCodec", "FuzzISO15693Codec", "FuzzMIFAREClassicCodec", "FuzzISO7816Codec", "FuzzDESFireEMVCodec", "FuzzTextTrace", "FuzzProxmark3Trace", "FuzzPcap", "FuzzPcapRecord",
     "FuzzProxmark3Listing", "FuzzNFCLaboratory",
-    "FuzzDissectNFCA", "FuzzDissectFeliCa", "FuzzDissectISO15693", "FuzzDumpLoad",
-    "FuzzEmulateType2", "FuzzEmulateFeliCa", "FuzzEmulateISO15693",
+    "FuzzDissectNFCA", "FuzzDissectFeliCa", "FuzzDissectISO15693", "FuzzDissectISODEP", "FuzzDumpLoad",
+    "FuzzEmulateType2", "FuzzEmulateFeliCa", "FuzzEmulateISO15693", "FuzzEmulateISODEP",
 ]
 
 let package = Package(

@@ -141,6 +141,65 @@ enum CodecTargets {
         }
     }
 
+    /// DESFire and EMV answers through their decoders. For BER-TLV with card data: the secret
+    /// values a chained answer's prefix announces (what each block masks before the answer is
+    /// whole) are, for a prefix and for the whole, those of the parsed tree with the same ranges;
+    /// the bytes masked lie in their values.
+    static func desfireEMV(_ input: [UInt8]) -> FuzzCheck {
+        guard let mode = input.first else { return .ok }
+        let body = Array(input.dropFirst())
+        switch mode {
+        case 0:
+            _ = DESFire.summary(code: body.first ?? 0x60, data: Array(body.dropFirst()))
+            guard let v = DESFire.Version(body) else { return .ok }
+            _ = (v.generation, v.storageText, v.uid, v.productionWeek)
+            return .ok
+        case 1:
+            guard let f = DESFire.FileSettings(body) else { return .ok }
+            _ = (f.typeName, f.communicationName, f.accessText, f.size)
+            return .ok
+        case 2:
+            guard let (list, values) = ApplicationDataShape.listAndValues(body), let entries = EMV.dataObjectList(list),
+                  let split = EMV.values(values, for: entries) else { return .ok }
+            var at = 0
+            for (entry, range) in split {
+                guard range.lowerBound == at, range.count == entry.length else { return .mismatch("a DOL value is not where the list puts it — \(entry.tagHex) at \(range)") }
+                _ = EMV.describe(tag: entry.tag, value: Array(values[range]))
+                at = range.upperBound
+            }
+            return .expect(at == values.count, "the DOL values do not end where the data ends")
+        default:
+            let (objects, error) = BERTLV.parse(body)
+            var secrets: [(tag: UInt32, range: Range<Int>)] = []
+            func walk(_ list: [BERTLV]) {
+                for o in list {
+                    _ = EMV.describe(tag: o.tag, value: o.value)
+                    if BERTLVTags.secret.contains(o.tag) { secrets.append((o.tag, o.valueRange)) } else { walk(o.children ?? []) }
+                }
+            }
+            walk(objects)
+            for (tag, range) in secrets {
+                let value = Array(body[range])
+                _ = EMV.maskedDigits(value)
+                for h in EMV.hiddenBytes(tag: tag, value: value) where h.lowerBound < 0 || h.upperBound > value.count || h.isEmpty {
+                    return .mismatch("hidden bytes outside the value — \(h) of \(value.count)")
+                }
+            }
+            guard error == nil, objects.allSatisfy({ $0.error == nil }) else { return .ok }
+            let announced = BERTLV.values(of: BERTLVTags.secret, inPrefix: body)
+            guard announced.map(\.tag) == secrets.map(\.tag), announced.map(\.range) == secrets.map(\.range) else {
+                return .mismatch("the secret values of the whole answer read as a prefix differ from its tree — \(announced.map(\.range)) vs \(secrets.map(\.range))")
+            }
+            // A prefix announces the values the whole has that start in it, with the whole's ranges.
+            let cut = body.count / 2
+            let early = BERTLV.values(of: BERTLVTags.secret, inPrefix: Array(body.prefix(cut)))
+            for e in early where !secrets.contains(where: { $0.tag == e.tag && $0.range == e.range }) {
+                return .mismatch("a prefix announces a secret value the whole answer does not have — \(e.range) in \(cut) bytes")
+            }
+            return .ok
+        }
+    }
+
     static func mifareClassic(_ input: [UInt8]) -> FuzzCheck {
         guard let mode = input.first else { return .ok }
         let body = Array(input.dropFirst())

@@ -94,6 +94,11 @@ public enum CorpusBuilder {
             let frames = frames(trace)
             guard let technology = frames.first(where: { $0.isReaderFrame })?.technology else { continue }
             switch target.shape {
+            case .framesISODEP:
+                // The traces that activate ISO-DEP (a RATS); a seed per ISO-DEP model of the emulator target.
+                if technology == .iso14443a, frames.contains(where: { $0.isReaderFrame && $0.bytes.first == ISO14443A.rats }) {
+                    for selector in 0..<3 { out.append(FrameSequence.encode(selector: UInt8(selector), frames: fuzzFrames(frames))) }
+                }
             case .framesNFCA, .framesFeliCa, .framesISO15693:
                 let wanted: Technology = target.shape == .framesNFCA ? .iso14443a : target.shape == .framesFeliCa ? .felica : .iso15693
                 if technology == wanted {

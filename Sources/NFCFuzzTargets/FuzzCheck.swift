@@ -36,6 +36,7 @@ public enum FuzzTargets {
         case "FuzzISO15693Codec": return CodecTargets.iso15693
         case "FuzzMIFAREClassicCodec": return CodecTargets.mifareClassic
         case "FuzzISO7816Codec": return CodecTargets.iso7816
+        case "FuzzDESFireEMVCodec": return CodecTargets.desfireEMV
         case "FuzzTextTrace": return CaptureTargets.textTrace
         case "FuzzProxmark3Trace": return CaptureTargets.proxmark3
         case "FuzzPcap": return CaptureTargets.pcap
@@ -45,10 +46,12 @@ public enum FuzzTargets {
         case "FuzzDissectNFCA": return { SessionTargets.dissect($0, technology: .iso14443a) }
         case "FuzzDissectFeliCa": return { SessionTargets.dissect($0, technology: .felica) }
         case "FuzzDissectISO15693": return { SessionTargets.dissect($0, technology: .iso15693) }
+        case "FuzzDissectISODEP": return SessionTargets.dissectISODEP
         case "FuzzDumpLoad": return SessionTargets.dumpLoad
         case "FuzzEmulateType2": return { SessionTargets.emulate($0, technology: .iso14443a) }
         case "FuzzEmulateFeliCa": return { SessionTargets.emulate($0, technology: .felica) }
         case "FuzzEmulateISO15693": return { SessionTargets.emulate($0, technology: .iso15693) }
+        case "FuzzEmulateISODEP": return { SessionTargets.emulate($0, technology: .iso14443a, models: SessionTargets.isoDEPModels) }
         default: return nil
         }
     }

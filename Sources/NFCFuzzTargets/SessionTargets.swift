@@ -24,10 +24,33 @@ enum SessionTargets {
         return .ok
     }
 
-    /// The built-in tags of a technology, the selector picking one. Made fresh for each input,
-    /// so that an input always means the same run.
-    static func tag(_ selector: UInt8, technology: Technology) -> EmulatedTag? {
-        let tags = BuiltInTag.all.compactMap { $0.make().makeTag() }.filter { $0.technology == technology }
+    /// ISO-DEP sessions dissected as `dissect` does; and what `convert` writes of them (the
+    /// card-data masking) keeps every frame, in order, changing only bytes the dissector masked
+    /// and the comment.
+    static func dissectISODEP(_ input: [UInt8]) -> FuzzCheck {
+        let check = dissect(input, technology: .iso14443a)
+        guard check == .ok else { return check }
+        let (_, frames) = FrameSequence.frames(input, technology: .iso14443a)
+        let masking = CardDataMasking()
+        var out: [Frame] = []
+        for f in frames { masking.push(f) { out.append($0) } }
+        masking.finish { out.append($0) }
+        guard out.count == frames.count else { return .mismatch("masking lost or added frames — \(frames.count) in, \(out.count) out") }
+        for (a, b) in zip(frames, out) where a != b {
+            guard a.event == b.event, a.bytes.count == b.bytes.count, b.comment?.hasSuffix(CardDataMasking.comment) == true else {
+                return .mismatch("masking changed a frame beyond its card data — \(Hex.string(a.bytes.prefix(24)))")
+            }
+        }
+        return .ok
+    }
+
+    /// The built-in tags ISO-DEP readers talk to.
+    static let isoDEPModels: Set<String> = ["type4-ndef", "desfire-ev1", "emv-test-card"]
+
+    /// The built-in tags of a technology (of `models` when given), the selector picking one.
+    /// Made fresh for each input, so that an input always means the same run.
+    static func tag(_ selector: UInt8, technology: Technology, models: Set<String>? = nil) -> EmulatedTag? {
+        let tags = BuiltInTag.all.filter { models?.contains($0.name) ?? true }.compactMap { $0.make().makeTag() }.filter { $0.technology == technology }
         guard !tags.isEmpty else { return nil }
         return tags[Int(selector) % tags.count]
     }
@@ -35,9 +58,9 @@ enum SessionTargets {
     /// Reader frames against a tag model. Invariants every answer keeps: a reader frame whose
     /// CRC is wrong gets no data answer; an answer carries a correct CRC when the request did;
     /// an answer to a command that decodes decodes as the answer to that command.
-    static func emulate(_ input: [UInt8], technology: Technology) -> FuzzCheck {
+    static func emulate(_ input: [UInt8], technology: Technology, models: Set<String>? = nil) -> FuzzCheck {
         let (selector, frames) = FrameSequence.frames(input, technology: technology)
-        guard let tag = tag(selector, technology: technology) else { return .ok }
+        guard let tag = tag(selector, technology: technology, models: models) else { return .ok }
         tag.fieldOn()
         for (n, frame) in frames.enumerated() {
             switch frame.event {

@@ -8,8 +8,16 @@ public struct FramesShape: ShapeMutator {
     public let technology: Technology
     let dialect: any FrameDialect
 
-    public init(technology: Technology) {
+    /// ISO 14443-A sessions that speak ISO-DEP (APDUs, DESFire, EMV, Type 4) instead of Type 2.
+    public let isoDEP: Bool
+
+    public init(technology: Technology, isoDEP: Bool = false) {
         self.technology = technology
+        self.isoDEP = isoDEP && technology == .iso14443a
+        if self.isoDEP {
+            dialect = ISODEPDialect()
+            return
+        }
         switch technology {
         case .felica: dialect = FeliCaDialect()
         // iClass shares ISO 15693's air interface; its frames are fuzzed through 15693's dialect
@@ -20,6 +28,7 @@ public struct FramesShape: ShapeMutator {
     }
 
     public var dictionary: [[UInt8]] {
+        if isoDEP { return ISO7816Shape().dictionary + [[0xE0, 0x80], [0x90, 0x60, 0x00, 0x00], [0x91, 0xAF], [0x5A, 0x08], [0x57], [0x5F, 0x20], [0x80, 0xA8], [0x70, 0x00, 0x40]] }
         switch technology {
         case .felica: return FeliCaCommandShape().dictionary
         case .iso15693, .iclass: return ISO15693RequestShape().dictionary
@@ -28,7 +37,7 @@ public struct FramesShape: ShapeMutator {
     }
 
     public func seeds() -> [[UInt8]] {
-        var m = MutationContext(seed: 0x4652_414D + UInt64(FrameSequence.technologies.firstIndex(of: technology) ?? 0), maxSize: 4096)
+        var m = MutationContext(seed: 0x4652_414D + UInt64(FrameSequence.technologies.firstIndex(of: technology) ?? 0) + (isoDEP ? 0x100 : 0), maxSize: 4096)
         return (0..<4).map { i in FrameSequence.encode(selector: UInt8(i), frames: dialect.session(&m)) }
     }
 

@@ -13,6 +13,7 @@ public enum FuzzShape: String, Sendable, CaseIterable {
     case framesNFCA = "frames-14443a"
     case framesFeliCa = "frames-felica"
     case framesISO15693 = "frames-15693"
+    case framesISODEP = "frames-isodep"
     case textTrace = "nfctrace"
     case proxmark3 = "pm3"
     case pcap
@@ -22,6 +23,7 @@ public enum FuzzShape: String, Sendable, CaseIterable {
     case dump
     case mifareClassic = "mifare-classic"
     case iso7816
+    case applicationData = "desfire-emv"
 
     public var mutator: any ShapeMutator {
         switch self {
@@ -35,6 +37,7 @@ public enum FuzzShape: String, Sendable, CaseIterable {
         case .framesNFCA: return FramesShape(technology: .iso14443a)
         case .framesFeliCa: return FramesShape(technology: .felica)
         case .framesISO15693: return FramesShape(technology: .iso15693)
+        case .framesISODEP: return FramesShape(technology: .iso14443a, isoDEP: true)
         case .textTrace: return TextTraceShape()
         case .proxmark3: return Proxmark3TraceShape()
         case .pcap: return PcapShape()
@@ -44,6 +47,7 @@ public enum FuzzShape: String, Sendable, CaseIterable {
         case .dump: return DumpShape()
         case .mifareClassic: return MIFAREClassicShape()
         case .iso7816: return ISO7816Shape()
+        case .applicationData: return ApplicationDataShape()
         }
     }
 
@@ -59,6 +63,7 @@ public enum FuzzShape: String, Sendable, CaseIterable {
         case .framesNFCA: return "ISO 14443-A/Type 2 frame sequence (nfctrace fuzz frame format)"
         case .framesFeliCa: return "FeliCa frame sequence (nfctrace fuzz frame format)"
         case .framesISO15693: return "ISO 15693 frame sequence (nfctrace fuzz frame format)"
+        case .framesISODEP: return "ISO 14443-A frame sequence speaking ISO-DEP: Type 4, EMV, DESFire, MIFARE Plus sessions, chained answers, WTX"
         case .textTrace: return ".nfctrace text trace"
         case .proxmark3: return "Proxmark3 .trace tracelog"
         case .pcap: return "pcap/pcapng capture, link types 264 and 150"
@@ -68,6 +73,7 @@ public enum FuzzShape: String, Sendable, CaseIterable {
         case .dump: return "tag dump file (Flipper .nfc, Proxmark3 JSON, raw pages)"
         case .mifareClassic: return "MIFARE Classic command, sector trailer, value block or MAD with NDEF sectors (byte 0 says which)"
         case .iso7816: return "ISO-DEP block, command APDU, response APDU with a BER-TLV tree, or Type 4 CC file (byte 0 says which)"
+        case .applicationData: return "DESFire GET VERSION or file settings, EMV data object list with values, or EMV record with card data (byte 0 says which)"
         }
     }
 }

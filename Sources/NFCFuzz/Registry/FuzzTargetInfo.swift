@@ -24,6 +24,7 @@ public struct FuzzTargetInfo: Sendable, Hashable {
         .init(name: "FuzzFeliCaCodec", shape: .felica, summary: "FeliCa command and response codec; both re-encode byte for byte", roundTrip: true),
         .init(name: "FuzzMIFAREClassicCodec", shape: .mifareClassic, summary: "MIFARE Classic command codec, access bits, value blocks, MAD and NDEF over it; commands, consistent access bits and value blocks re-encode", roundTrip: true),
         .init(name: "FuzzISO7816Codec", shape: .iso7816, summary: "ISO-DEP blocks, command and response APDUs, BER-TLV and the Type 4 CC; blocks, commands and CCs re-encode", roundTrip: true),
+        .init(name: "FuzzDESFireEMVCodec", shape: .applicationData, summary: "DESFire GET VERSION and file settings, EMV data object lists and their values, card data in BER-TLV: values found in a chained answer's prefix are the tree's, masked bytes lie in their values", roundTrip: false),
         .init(name: "FuzzISO15693Codec", shape: .iso15693, summary: "ISO 15693 request codec (and answers decoded against it); requests re-encode", roundTrip: true),
         .init(name: "FuzzTextTrace", shape: .textTrace, summary: ".nfctrace reader; frames written back and read again are the same", roundTrip: true),
         .init(name: "FuzzProxmark3Trace", shape: .proxmark3, summary: "Proxmark3 .trace reader (14443-A, FeliCa, 15693)", roundTrip: false),
@@ -34,9 +35,11 @@ public struct FuzzTargetInfo: Sendable, Hashable {
         .init(name: "FuzzDissectNFCA", shape: .framesNFCA, summary: "14443-A/Type 2 dissector over a frame sequence, text and JSON renderers", roundTrip: false),
         .init(name: "FuzzDissectFeliCa", shape: .framesFeliCa, summary: "FeliCa dissector over a frame sequence, text and JSON renderers", roundTrip: false),
         .init(name: "FuzzDissectISO15693", shape: .framesISO15693, summary: "ISO 15693 dissector over a frame sequence, text and JSON renderers", roundTrip: false),
+        .init(name: "FuzzDissectISODEP", shape: .framesISODEP, summary: "ISO-DEP blocks, chaining, APDUs, BER-TLV, Type 4 files, DESFire, EMV and MIFARE Plus in the 14443-A dissector, text and JSON renderers; card-data masking keeps every frame, in order", roundTrip: false),
         .init(name: "FuzzDumpLoad", shape: .dump, summary: "dump loaders (Flipper, Proxmark3 JSON, binary); a loaded tag saves and loads back", roundTrip: true),
         .init(name: "FuzzEmulateType2", shape: .framesNFCA, summary: "reader frames against each NTAG/Ultralight model; answers decode against their requests", roundTrip: false),
         .init(name: "FuzzEmulateFeliCa", shape: .framesFeliCa, summary: "reader frames against each FeliCa card model; answers decode against their commands", roundTrip: false),
+        .init(name: "FuzzEmulateISODEP", shape: .framesISODEP, summary: "reader frames against the Type 4 tag, the DESFire EV1 and the EMV test card; answers decode against their requests", roundTrip: false),
         .init(name: "FuzzEmulateISO15693", shape: .framesISO15693, summary: "reader frames against each ISO 15693 tag model; answers decode against their requests", roundTrip: false),
     ]
 
