@@ -76,7 +76,7 @@ import NFCCore
     }
 
     @Test(arguments: [
-        ("Filetype: Flipper NFC device\nVersion: 4\nDevice type: Mifare DESFire\n", "x.nfc:3 (Device type): cannot emulate a \"Mifare DESFire\" (supported: NTAG/Ultralight, Mifare Classic, FeliCa, ISO15693-3, SLIX)"),
+        ("Filetype: Flipper NFC device\nVersion: 4\nDevice type: ISO14443-4A\n", "x.nfc:3 (Device type): cannot emulate a \"ISO14443-4A\" (supported: NTAG/Ultralight, Mifare Classic, Mifare DESFire, FeliCa, ISO15693-3, SLIX)"),
         ("Filetype: Flipper NFC device\nVersion: 4\nDevice type: Mifare Classic\nUID: 01 02 03 04\nMifare Classic type: 1K\nBlock 0: 01 02 03\n", "x.nfc:6 (Block 0): expected 16 bytes (hex, or ?? when not read)"),
         ("Filetype: Flipper NFC device\nVersion: 4\nDevice type: NTAG/Ultralight\nUID: 04 01 02 03 04 05 06\nNTAG/Ultralight type: NTAG215\nPage 0: 04 01 02\n", "x.nfc:6 (Page 0): expected 4 hex bytes"),
         ("Filetype: Flipper NFC device\nVersion: 4\nDevice type: NTAG/Ultralight\nNTAG/Ultralight type: NTAG999\n", "x.nfc:4 (NTAG/Ultralight type): unsupported tag type \"NTAG999\" (NTAG210/212/213/215/216, Mifare Ultralight, Ultralight 11/21)"),

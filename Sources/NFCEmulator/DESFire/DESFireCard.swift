@@ -21,6 +21,13 @@ public struct DESFireFile: Sendable, Equatable {
         accessRights = UInt16(read & 0xF) << 12 | UInt16(write & 0xF) << 8 | UInt16(readWrite & 0xF) << 4 | UInt16(change & 0xF)
     }
 
+    /// `accessRights` as GET FILE SETTINGS sends them (two bytes, least significant first).
+    public init(_ content: Content, communication: UInt8, accessRights: UInt16) {
+        self.content = content
+        self.communication = communication
+        self.accessRights = accessRights
+    }
+
     var read: UInt8 { UInt8(accessRights >> 12 & 0xF) }
     var write: UInt8 { UInt8(accessRights >> 8 & 0xF) }
     var readWrite: UInt8 { UInt8(accessRights >> 4 & 0xF) }
@@ -299,6 +306,10 @@ public struct DESFireDump: TagDumpContent {
     public var piccKey: [UInt8]
     public var applications: [DESFireApplication]
     public var notes: [String] = []
+    /// The activation a dump file gives (an EV1's by default).
+    public var atqa: UInt16 = 0x0344
+    public var sak: UInt8 = 0x20
+    public var ats = ATS(t0: 0x75, ta1: 0x77, tb1: 0x81, tc1: 0x02, historicalBytes: [0x80])
 
     public var summary: String {
         "MIFARE DESFire EV1, \(applications.count) application\(applications.count == 1 ? "" : "s"), UID \(Hex.string(uid))"
@@ -307,9 +318,13 @@ public struct DESFireDump: TagDumpContent {
     public func makeTag() -> EmulatedTag? {
         let seed = uid.reduce(UInt64(0x44_45_53_46)) { $0 << 8 ^ UInt64($1) }
         let card = DESFireCard(version: version, piccKey: piccKey, applications: applications, seed: seed)
-        // ATS of an EV1: FSCI 5 (64 bytes), TA/TB/TC present, historical byte 80 (protocols-wave2.md §5.1).
-        return ISODEPCard(uid: uid, atqa: ATQA(value: 0x0344), sak: SAK(0x20), ats: ATS(t0: 0x75, ta1: 0x77, tb1: 0x81, tc1: 0x02, historicalBytes: [0x80]),
-                          application: card, summary: summary)
+        // The default ATS is an EV1's: FSCI 5 (64 bytes), TA/TB/TC present, historical byte 80
+        // (protocols-wave2.md §5.1).
+        let (uid, atqa, sak, ats, version, piccKey) = (uid, atqa, sak, ats, version, piccKey)
+        return ISODEPCard(uid: uid, atqa: ATQA(value: atqa), sak: SAK(sak), ats: ats, application: card, summary: summary) {
+            let file = DESFireDumps.file(uid: uid, atqa: atqa, sak: sak, ats: ats, version: version, piccKey: piccKey, applications: card.applications)
+            return Array(file.text(comment: "Written by nfctrace (DESFire AES keys in the Key n AES lines)").utf8)
+        }
     }
 
     /// The application of the built-in card and the key that opens its protected file.

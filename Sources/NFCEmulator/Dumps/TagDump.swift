@@ -36,9 +36,10 @@ public struct TagDump: Sendable {
                 return TagDump(try ISO15693Dumps.flipper(file))
             case "FeliCa": return TagDump(try FeliCaDumps.flipper(file))
             case FlipperMIFAREClassicFile.deviceType: return TagDump(try MIFAREClassicDumps.flipper(file))
+            case FlipperDESFireFile.deviceType: return TagDump(try DESFireDumps.flipper(file))
             default:
                 throw DumpError(file: name, line: file.entry("Device type")?.line, field: "Device type",
-                                message: "cannot emulate a \"\(device)\" (supported: NTAG/Ultralight, Mifare Classic, FeliCa, ISO15693-3, SLIX)")
+                                message: "cannot emulate a \"\(device)\" (supported: NTAG/Ultralight, Mifare Classic, Mifare DESFire, FeliCa, ISO15693-3, SLIX)")
             }
         }
         if bytes.first(where: { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }) == 0x7B {
