@@ -195,6 +195,12 @@ func sessions(_ events: [DissectionEvent]) -> [SessionSummary] {
         #expect(frames(Dissector.dissect(desfire))[8].summary == "AUTHENTICATE AES key 0")
     }
 
+    // Issue 20, point 1: PPS names the bit rates DSI and DRI ask for.
+    @Test func ppsNamesItsBitRates() {
+        let d = frames(Dissector.dissect(activation + [R("E0 80", crc: true), T("05 78 80 70 02", crc: true), R("D0 11 06", crc: true), T("D0", crc: true)]))
+        #expect(d[12].summary == "PPS CID 0, DSI 1 DRI 2 (card → reader 212 kbit/s, reader → card 424 kbit/s)", "\(d[12].summary)")
+    }
+
     // Issue 20, point 6: HID Seos's application and its own SELECT ADF named.
     @Test func seosIsNamed() {
         let d = frames(Dissector.dissect(activation + [

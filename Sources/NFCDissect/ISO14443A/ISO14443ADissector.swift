@@ -197,8 +197,10 @@ final class ISO14443ADissector: SessionDissector {
             ctx.summary = "PPS CID \(cid)"
             ctx.sink.add(Field("iso14443a.pps.pps0", "PPS0", Hex.byte(pps0), range: ISO14443ACommand.Layout.pps0.range))
             if let pps1 {
-                ctx.summary += ", DSI \(pps1 >> 2 & 3) DRI \(pps1 & 3)"
-                ctx.sink.add(Field("iso14443a.pps.pps1", "PPS1", "\(Hex.byte(pps1)): DSI \(pps1 >> 2 & 3), DRI \(pps1 & 3)", range: ISO14443ACommand.Layout.pps1.range))
+                // ISO/IEC 14443-4 §5.3: D = 2^DSI (card → reader) and 2^DRI (reader → card) times 106 kbit/s.
+                let rates = "card → reader \(106 << Int(pps1 >> 2 & 3)) kbit/s, reader → card \(106 << Int(pps1 & 3)) kbit/s"
+                ctx.summary += ", DSI \(pps1 >> 2 & 3) DRI \(pps1 & 3) (\(rates))"
+                ctx.sink.add(Field("iso14443a.pps.pps1", "PPS1", "\(Hex.byte(pps1)): DSI \(pps1 >> 2 & 3), DRI \(pps1 & 3): \(rates)", range: ISO14443ACommand.Layout.pps1.range))
             }
         }
         ctx.apply(split, key: "iso14443a.crc")
