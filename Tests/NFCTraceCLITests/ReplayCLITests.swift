@@ -58,4 +58,18 @@ import Testing
         #expect(r.status == 2)
         #expect(r.stderr.contains(":1: unknown rule \"forget\" (ignore, substitute)"))
     }
+
+    // Issue 20: a divergence report shows card data masked as dissect does (text and JSON).
+    @Test func divergencesMaskCardData() throws {
+        let trace = try String(contentsOfFile: CLI.root + "/Traces/emv-test-card-nfcpy.nfctrace", encoding: .utf8)
+            .replacingOccurrences(of: "5F 24 03 28 12 31 90 00", with: "5F 24 03 29 12 31 90 00")
+        let path = CLI.temporaryFile(Array(trace.utf8), suffix: ".nfctrace")
+        for format in ["text", "json"] {
+            let r = try CLI.run(["replay", path, "--against", "emulator:model:emv-test-card", "--format", format])
+            #expect(r.status == 1)
+            #expect(r.stdout.contains("29 12 31") || r.stdout.contains("291231"), "the divergence is the expiry date")
+            #expect(!r.stdout.contains("41 11 11 11 11 11 11 11") && !r.stdout.contains("4111111111111111") && !r.stdout.contains("TEST/NFCTRACE"), "\(r.stdout)")
+            #expect(r.stdout.contains(format == "json" ? "411111******1111" : "41 11 11 •• •• •• 11 11"), "\(r.stdout)")
+        }
+    }
 }

@@ -26,11 +26,11 @@ public enum Hex {
         }
     }
 
-    /// `bytes` as `string` writes them, with `••` for each byte at an index in `hidden` (card data
-    /// that output masks).
-    public static func string(_ bytes: [UInt8], hiding hidden: [Range<Int>]) -> String {
-        guard !hidden.isEmpty else { return string(bytes) }
-        return bytes.indices.map { i in hidden.contains { $0.contains(i) } ? "••" : string(bytes[i...i]) }.joined(separator: " ")
+    /// `bytes` as `string` writes them, with `mask` for each byte at an index in `hidden` (card
+    /// data that output masks; offsets from the first of `bytes`).
+    public static func string(_ bytes: ArraySlice<UInt8>, hiding hidden: [Range<Int>], separator: String = " ", mask: String = "••") -> String {
+        guard !hidden.isEmpty else { return string(bytes, separator: separator) }
+        return bytes.indices.map { i in hidden.contains { $0.contains(i - bytes.startIndex) } ? mask : string(bytes[i...i]) }.joined(separator: separator)
     }
 
     /// Appends hex digits to a UTF-8 output buffer (used by renderers on their hot path).

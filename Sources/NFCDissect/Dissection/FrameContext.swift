@@ -24,7 +24,7 @@ struct FrameContext {
     /// The frame's bytes in `range` as hex with the masked ones hidden: a field's value must not
     /// show what the hex view hides.
     func hex(_ range: Range<Int>) -> String {
-        Hex.string(Array(frame.bytes[range]), hiding: masked.map { $0.clamped(to: range).lowerBound - range.lowerBound..<$0.clamped(to: range).upperBound - range.lowerBound })
+        Hex.string(frame.bytes[range], hiding: masked.map { $0.clamped(to: range).lowerBound - range.lowerBound..<$0.clamped(to: range).upperBound - range.lowerBound })
     }
 
     mutating func warn(_ message: String, range: Range<Int>? = nil) {

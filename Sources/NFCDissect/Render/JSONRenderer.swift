@@ -81,9 +81,7 @@ public final class JSONRenderer {
             w.hex("bytes", f.bytes)
         } else {
             // Card data: `**` for each masked byte, and where they are: start, end pairs.
-            var text = ""
-            for (i, b) in f.bytes.enumerated() { text += d.masked.contains(where: { $0.contains(i) }) ? "**" : Hex.string([b], separator: "") }
-            w.string("bytes", text)
+            w.string("bytes", Hex.string(f.bytes[...], hiding: d.masked, separator: "", mask: "**"))
             w.intArray("masked", d.masked.flatMap { [$0.lowerBound, $0.upperBound] })
         }
         if f.lastByteBits != 8 { w.int("last_byte_bits", Int(f.lastByteBits)) }

@@ -34,7 +34,7 @@ public enum ReplayReport {
 
     static func line(_ d: FrameDissection) -> String {
         let src = d.frame.direction == .readerToTag ? "Rdr" : (d.frame.direction == .tagToReader ? "Tag" : "RF ")
-        var bytes = Hex.string(d.frame.bytes.prefix(12))
+        var bytes = Hex.string(d.frame.bytes.prefix(12), hiding: d.masked)
         if d.frame.bytes.count > 12 { bytes += " …" }
         return "#\(d.number) \(src) \(bytes)  \(d.summary)"
     }
@@ -69,7 +69,7 @@ public enum ReplayReport {
     /// One side: summary, bytes, then the top-level fields.
     static func column(_ d: FrameDissection?, title: String) -> [String] {
         guard let d else { return [title + ": (silence)"] }
-        var lines = [title + ": " + d.summary, "  bytes \(Hex.string(d.frame.bytes.prefix(16)))" + (d.frame.bytes.count > 16 ? " …" : "")]
+        var lines = [title + ": " + d.summary, "  bytes \(Hex.string(d.frame.bytes.prefix(16), hiding: d.masked))" + (d.frame.bytes.count > 16 ? " …" : "")]
         func add(_ f: Field, depth: Int) {
             guard lines.count < 24 else { return }
             lines.append(String(repeating: "  ", count: depth + 1) + "\(f.label): \(f.value)")
@@ -110,8 +110,9 @@ public enum ReplayReport {
                 o += ",\"result\":\"diverged\",\"frame\":\(d.frame),\"reason\":\(quote(d.reason))"
                 o += ",\"request\":\(quote(Hex.string(d.request.frame.bytes, separator: ""))),\"request_summary\":\(quote(d.request.summary))"
                 o += ",\"sent\":\(quote(Hex.string(d.sent.bytes, separator: "")))"
-                if let rec = d.recorded { o += ",\"recorded\":\(quote(Hex.string(rec.frame.bytes, separator: ""))),\"recorded_summary\":\(quote(rec.summary))" }
-                if let act = d.actual { o += ",\"actual\":\(quote(Hex.string(act.frame.bytes, separator: ""))),\"actual_summary\":\(quote(act.summary))" }
+                // Card data as the dissect JSON writes it: `**` for a masked byte.
+                if let rec = d.recorded { o += ",\"recorded\":\(quote(Hex.string(rec.frame.bytes[...], hiding: rec.masked, separator: "", mask: "**"))),\"recorded_summary\":\(quote(rec.summary))" }
+                if let act = d.actual { o += ",\"actual\":\(quote(Hex.string(act.frame.bytes[...], hiding: act.masked, separator: "", mask: "**"))),\"actual_summary\":\(quote(act.summary))" }
                 o += ",\"differences\":[" + d.differences.map { f in
                     "{\"key\":\(quote(f.key)),\"recorded\":\(f.recorded.map(quote) ?? "null"),\"actual\":\(f.actual.map(quote) ?? "null")"
                         + (f.acceptedBy.map { ",\"accepted_by\":\(quote($0))" } ?? "") + "}"
