@@ -112,27 +112,35 @@ public struct BERTLV: Sendable, Equatable {
 
     /// The values of `tags` in BER-TLV data whose end has not arrived yet (an answer that is still
     /// being chained), nested ones included: each with the range its length gives, which may reach
-    /// past the bytes there are. The walk ends at the first object that does not parse.
-    public static func values(of tags: Set<UInt32>, inPrefix bytes: [UInt8], range: Range<Int>? = nil, depth: Int = 0) -> [(tag: UInt32, range: Range<Int>)] {
-        let r = range ?? bytes.indices
+    /// past the bytes there are. An object inside a constructed one must end within it; the walk
+    /// ends at the first object that does not parse or does not fit, as `parse` does.
+    public static func values(of tags: Set<UInt32>, inPrefix bytes: [UInt8]) -> [(tag: UInt32, range: Range<Int>)] {
         var found: [(tag: UInt32, range: Range<Int>)] = []
-        var i = r.lowerBound
-        while i < r.upperBound {
+        walk(tags, bytes, from: 0, declaredEnd: nil, depth: 0, into: &found)
+        return found
+    }
+
+    /// Objects from `start` to `declaredEnd` (the enclosing object's end; nil at the top, where
+    /// the data goes on), as far as the bytes have arrived.
+    private static func walk(_ tags: Set<UInt32>, _ bytes: [UInt8], from start: Int, declaredEnd: Int?, depth: Int, into found: inout [(tag: UInt32, range: Range<Int>)]) {
+        let end = min(declaredEnd ?? bytes.count, bytes.count)
+        var i = start
+        while i < end {
             if bytes[i] == 0x00 || bytes[i] == 0xFF {
                 i += 1
                 continue
             }
-            guard case .success(let t) = readTag(bytes, at: i, end: r.upperBound),
-                  case .success(let l) = readLength(bytes, at: t.next, end: r.upperBound, tagHex: "") else { break }
+            guard case .success(let t) = readTag(bytes, at: i, end: end),
+                  case .success(let l) = readLength(bytes, at: t.next, end: end, tagHex: "") else { return }
             let value = l.next..<l.next + l.length
+            if let declaredEnd, value.upperBound > declaredEnd { return }
             if tags.contains(t.tag) {
                 found.append((t.tag, value))
             } else if bytes[i] & 0x20 != 0, depth < depthLimit {
-                found += values(of: tags, inPrefix: bytes, range: value.clamped(to: r), depth: depth + 1)
+                walk(tags, bytes, from: value.lowerBound, declaredEnd: value.upperBound, depth: depth + 1, into: &found)
             }
             i = value.upperBound
         }
-        return found
     }
 
     /// The tag at `start` and the index after it: one byte, or more when b5…b1 are all set, each
