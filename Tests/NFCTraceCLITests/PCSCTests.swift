@@ -129,6 +129,27 @@ import Testing
         #expect(s[5].sw == "6A81", "no historical bytes on a storage card")
     }
 
+    /// Issue 21, point 3: ACR122 direct transmit (`FF 00 00 00 Lc D4 …`) from pyscard through the
+    /// real pcscd and vpcd: the reader's firmware string, GetFirmwareVersion, and READ page 4
+    /// through InDataExchange and InCommunicateThru, equal to FF B0's.
+    @Test func acr122DirectTransmit() throws {
+        guard let python = ready() else { return }
+        let daemon = try PCSCDaemon()
+        defer { daemon.stop() }
+        let emulator = try VPCDEmulator(["--model", "ntag215"])
+        defer { _ = emulator.stop() }
+        let out = try run(python, ["apdu", "FF00480000", "FF00000002D402", "FF00000004D440013004",
+                                   "FF00000004D4423004", "FFB0000410"])
+        let s = steps(out)
+        #expect(s.count == 5, "\(out)")
+        guard s.count == 5 else { return }
+        // "ACR122U215" without a status word: pyscard takes its last two bytes for one.
+        #expect(s[0].data + s[0].sw.lowercased() == "41435231323255323135", "firmware string: \(s[0])")
+        #expect(s[1].data == "d50332010607" && s[1].sw == "9000", "PN532 v1.6, A + B + 18092")
+        #expect(s[2].data == "d54100" + s[4].data && s[2].sw == "9000", "InDataExchange READ 4: \(s[2]) vs \(s[4])")
+        #expect(s[3].data == "d54300" + s[4].data && s[3].sw == "9000", "InCommunicateThru READ 4")
+    }
+
     @Test func desfireAPDUsPassThrough() throws {
         guard let python = ready() else { return }
         let daemon = try PCSCDaemon()

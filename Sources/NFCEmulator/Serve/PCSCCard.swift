@@ -14,8 +14,9 @@ import NFCCore
 /// reader's chip does) and passes every other APDU of an ISO-DEP card through the block
 /// protocol. Frames to and from the tag carry their CRC, as on air; `onFrame` sees each one.
 ///
-/// Classic value blocks go through ACS's `FF D7`/`FF B1`, which ACR122U-family readers offer.
-/// Not served yet: FeliCa and ISO 15693 tags, ACR122 direct transmit (`FF 00 00 00`).
+/// Classic value blocks go through ACS's `FF D7`/`FF B1`, and PN532 commands through ACR122
+/// direct transmit (`FF 00 00 00 Lc D4 …`), which ACR122U-family readers offer.
+/// Not served yet: FeliCa and ISO 15693 tags.
 public final class PCSCContactlessCard {
     public let tag: EmulatedTag
     public private(set) var activation: ISO14443AActivation?
@@ -109,10 +110,15 @@ public final class PCSCContactlessCard {
     /// What readers answer when a command to the card failed (`63 00`, ACS manuals).
     static let failed = StatusWord(0x6300)
 
+    /// The firmware string of `FF 00 48 00 00`.
+    static let acr122Firmware = Array("ACR122U215".utf8)
+
     /// The answer to one APDU from a PC/SC application.
     public func transmit(_ bytes: [UInt8]) -> [UInt8] {
         guard let a = activation else { return ResponseAPDU(status: StatusWord(0x6F00)).encode() }
         guard let apdu = try? CommandAPDU.decode(bytes) else { return ResponseAPDU(status: .wrongLength).encode() }
+        if apdu.cla == 0xFF, apdu.ins == 0x00, apdu.p1 == PN532.acr122FirmwareP1, apdu.p2 == 0x00 { return Self.acr122Firmware }
+        if apdu.cla == 0xFF, apdu.ins == 0x00, apdu.p1 == 0x00, apdu.p2 == 0x00 { return directTransmit(apdu.data).encode() }
         if apdu.cla == 0xFF { return pseudo(apdu, a).encode() }
         guard var link else { return ResponseAPDU(status: .classNotSupported).encode() }
         defer { self.link = link }
@@ -213,6 +219,89 @@ public final class PCSCContactlessCard {
         default:
             return ResponseAPDU(status: .incorrectP1P2)
         }
+    }
+
+    // MARK: ACR122 direct transmit
+
+    /// A PN532 command passed through (`D4 code data…`), executed as the chip would with the
+    /// card this reader activated; `D5 code+1 …` and `90 00`.
+    private func directTransmit(_ frame: [UInt8]) -> ResponseAPDU {
+        guard frame.count >= 2, frame[0] == PN532.hostToChip, let command = PN532.Command(rawValue: frame[1]) else {
+            return ResponseAPDU(status: PN532.acr122WrongCommand)
+        }
+        let data = Array(frame.dropFirst(2))
+        func answer(_ body: [UInt8]) -> ResponseAPDU { ResponseAPDU(data: [PN532.chipToHost, command.answerCode] + body, status: Self.ok) }
+        switch command {
+        case .getFirmwareVersion: return answer(PN532.firmwareVersion)
+        case .diagnose: return answer(data)
+        case .inDataExchange:
+            guard data.first == 0x01 else { return answer([PN532.Status.invalidParameter.rawValue]) }
+            let (status, out) = dataExchange(Array(data.dropFirst()))
+            return answer([status.rawValue] + out)
+        case .inCommunicateThru:
+            // The CIU's defaults: the chip adds the CRC and checks the answer's.
+            guard let reply = transceive(data, 8, true, true) else { return answer([PN532.Status.timeout.rawValue]) }
+            return answer([PN532.Status.ok.rawValue] + reply.bytes)
+        case .inListPassiveTarget:
+            guard data.count >= 2, data[1] == PN532.Modulation.typeA106.rawValue else { return answer([0x00]) }
+            powerOff()
+            guard powerOn(), let a = activation else { return answer([0x00]) }
+            // One target: Tg, SENS_RES most significant byte first, SEL_RES, NFCID, and the ATS.
+            var target: [UInt8] = [0x01, UInt8(a.atqa.value >> 8), UInt8(a.atqa.value & 0xFF), a.sak.raw, UInt8(a.uid.count)] + a.uid
+            if let ats = a.ats { target += ats.encode() }
+            return answer([0x01] + target)
+        case .inDeselect, .inRelease, .inSelect:
+            return answer([PN532.Status.ok.rawValue])
+        case .samConfiguration, .setParameters, .rfConfiguration, .writeRegister, .powerDown:
+            return answer(command == .powerDown ? [PN532.Status.ok.rawValue] : [])
+        case .readRegister:
+            return answer([UInt8](repeating: 0, count: data.count / 2))
+        case .inAutoPoll:
+            return ResponseAPDU(status: PN532.acr122WrongCommand)
+        }
+    }
+
+    /// InDataExchange: the chip frames ISO-DEP itself, runs MIFARE Classic authentication and
+    /// both WRITE phases, and otherwise sends the bytes with their CRC.
+    private func dataExchange(_ data: [UInt8]) -> (PN532.Status, [UInt8]) {
+        if var link {
+            defer { self.link = link }
+            do {
+                return (.ok, try link.exchange(data) { block in
+                    guard let answer = self.transceive(block, 8, true, true) else { throw ISODEPLinkError("the card did not answer") }
+                    return answer.bytes
+                })
+            } catch {
+                return (.timeout, [])
+            }
+        }
+        if let classic {
+            defer { forwardClassicFrames() }
+            // `60/61 block key(6) uid(4)`: authentication with the key given.
+            if let first = data.first, first == 0x60 || first == 0x61, data.count == 12 {
+                let key = data[2..<8].reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+                readerNonce = readerNonce &* 1_103_515_245 &+ 12_345
+                return classic.authenticate(first == 0x60 ? .a : .b, block: data[1], key: key, nr: readerNonce) ? (.ok, []) : (.mifareAuthenticationError, [])
+            }
+            // `A0 block data(16)`: both WRITE phases.
+            if data.first == 0xA0, data.count == 18 {
+                let ack: [UInt8] = [Type2Acknowledgement.ack.nibble]
+                guard classic.send(MIFAREClassicCommand.write(block: data[1]).encode()) == ack,
+                      classic.send(MIFAREClassicCommand.writeData(Array(data.dropFirst(2))).encode()) == ack else { return (.timeout, []) }
+                return (.ok, [])
+            }
+            guard let answer = classic.send(data) else { return (.timeout, []) }
+            if answer.count == 1 { return answer[0] == Type2Acknowledgement.ack.nibble ? (.ok, []) : (.timeout, []) }
+            // The chip checks the answer's CRC (in clear, after Crypto1) and drops it.
+            return CRC.isValid(.a, answer) ? (.ok, Array(answer.dropLast(2))) : (.crc, [])
+        }
+        guard let answer = transceive(data, 8, true, true) else { return (.timeout, []) }
+        if answer.lastByteBits == 4 {
+            // A 4-bit ACK is the chip's success without data; a NAK no success (libnfc takes
+            // any status but 00 as the command failing).
+            return Type2Acknowledgement(nibble: answer.bytes.first ?? 0) == .ack ? (.ok, []) : (.timeout, [])
+        }
+        return (.ok, answer.bytes)
     }
 
     /// PC/SC Part 3 commands the reader answers itself.
