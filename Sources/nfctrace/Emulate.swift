@@ -21,7 +21,7 @@ struct Emulate: ParsableCommand {
             The tag comes from a dump (Flipper .nfc, Proxmark3 JSON, raw .bin page dump) or is a \
             factory-fresh tag of --model. --udp serves it to nfcpy's UDP contactless frontend \
             (nfcpy device path udp:HOST:PORT), so unmodified nfcpy reads and writes it with no hardware. \
-            --vpcd puts a 14443-A tag in the virtual reader of vsmartcard's vpcd (pcscd's driver for \
+            --vpcd puts a 14443-A, FeliCa or ISO 15693 tag in the virtual reader of vsmartcard's vpcd (pcscd's driver for \
             virtual cards, Debian vsmartcard-vpcd), so every PC/SC application sees it in "Virtual PCD 00 00". \
             --record writes every exchange as a trace; --save writes the tag's memory when the emulator \
             stops (SIGINT, SIGTERM or SIGHUP; a second signal ends it at once), so writes are not lost. \
@@ -129,7 +129,7 @@ struct Emulate: ParsableCommand {
         } else if let vpcd {
             let (host, port) = try Self.address(vpcd, option: "--vpcd")
             guard let card = PCSCContactlessCard(tag: tag) else {
-                throw CLIFailure.usage("--vpcd serves ISO 14443-A tags (NTAG/Ultralight, ISO-DEP cards); this is a \(tag.technology.displayName) tag")
+                throw CLIFailure.usage("--vpcd serves ISO 14443-A, FeliCa and ISO 15693 tags; this is a \(tag.technology.displayName) tag")
             }
             vpcdClient = VPCDClient(card: card, host: host, port: port)
         }

@@ -138,7 +138,7 @@ import Testing
         defer { daemon.stop() }
         let emulator = try VPCDEmulator(["--model", "ntag215"])
         defer { _ = emulator.stop() }
-        let out = try run(python, ["apdu", "FF00480000", "FF00000002D402", "FF00000004D440013004",
+        let out = try run(python, ["apdu", "FF00480000", "FF00000002D402", "FF00000005D440013004",
                                    "FF00000004D4423004", "FFB0000410"])
         let s = steps(out)
         #expect(s.count == 5, "\(out)")
@@ -146,8 +146,35 @@ import Testing
         // "ACR122U215" without a status word: pyscard takes its last two bytes for one.
         #expect(s[0].data + s[0].sw.lowercased() == "41435231323255323135", "firmware string: \(s[0])")
         #expect(s[1].data == "d50332010607" && s[1].sw == "9000", "PN532 v1.6, A + B + 18092")
-        #expect(s[2].data == "d54100" + s[4].data && s[2].sw == "9000", "InDataExchange READ 4: \(s[2]) vs \(s[4])")
+        #expect(s[2].data == "d54100" + s[4].data && s[2].sw == "9000", "InDataExchange READ 4: \(out)")
         #expect(s[3].data == "d54300" + s[4].data && s[3].sw == "9000", "InCommunicateThru READ 4")
+    }
+
+    /// Issue 21, point 3: a FeliCa Lite-S and an ISO 15693 tag through pcscd and vpcd, as a
+    /// pyscard program reads them (ACS's FeliCa pass-through; Part 3 on 15693 blocks).
+    @Test func feliCaAndISO15693Cards() throws {
+        guard let python = ready() else { return }
+        let daemon = try PCSCDaemon()
+        defer { daemon.stop() }
+        do {
+            let emulator = try VPCDEmulator(["--model", "felica-lite-s"])
+            defer { _ = emulator.stop() }
+            let out = try run(python, ["felica"])
+            #expect(out["atr"] as? String == "3b8f8001804f0ca00000030611003b0000000042", "ACS's FeliCa ATR: \(out)")
+            let s = steps(out)
+            #expect(s.count == 2 && s[0].data.count == 16 && s[0].sw == "9000", "IDm: \(out)")
+            // 1D 07 IDm 00 00 01 + 16 bytes: the answer with its length byte, status flags 00 00.
+            #expect(s.count == 2 && s[1].data.hasPrefix("1d07" + s[0].data + "000001") && s[1].data.count == 2 * 29 && s[1].sw == "9000", "\(out)")
+        }
+        do {
+            let emulator = try VPCDEmulator(["--model", "slix2"])
+            defer { _ = emulator.stop() }
+            let out = try run(python, ["vicc"])
+            #expect((out["atr"] as? String)?.hasPrefix("3b8f8001804f0ca0000003060b0014") == true, "\(out)")
+            let s = steps(out)
+            #expect(s.map(\.sw) == ["9000", "9000", "9000", "9000"], "\(out)")
+            #expect(s.first?.data == "81dcd049080104e0" && s.last?.data == "cafef00d", "\(out)")
+        }
     }
 
     @Test func desfireAPDUsPassThrough() throws {

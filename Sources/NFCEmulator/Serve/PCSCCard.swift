@@ -5,7 +5,7 @@ import Darwin
 #endif
 import NFCCore
 
-/// An emulated 14443-A tag as a contactless PC/SC reader presents it to applications
+/// An emulated tag as a contactless PC/SC reader presents it to applications
 /// (protocols-wave2.md §7): the reader activates the tag when the card is powered, synthesises
 /// the ATR (PC/SC Part 3: the storage-card ATR for Type 2 and Classic, `3B 8n 80 01` + the ATS's
 /// historical bytes for ISO-DEP), answers the Part 3 pseudo-APDUs itself (`FF CA` UID and
@@ -16,10 +16,19 @@ import NFCCore
 ///
 /// Classic value blocks go through ACS's `FF D7`/`FF B1`, and PN532 commands through ACR122
 /// direct transmit (`FF 00 00 00 Lc D4 …`), which ACR122U-family readers offer.
-/// Not served yet: FeliCa and ISO 15693 tags.
+///
+/// A FeliCa card is found by Polling and shown with the storage-card ATR of standard `11`, name
+/// `003B`; `FF CA` gives its IDm and `FF 00 00 00 Lc <FeliCa command, length byte first>` passes
+/// a command through, as ACS's ACR122/ACM1252 readers do. An ISO 15693 VICC is found by
+/// Inventory (standard `0B`); `FF CA` gives its UID, `FF B0`/`FF D6` read and write one block.
 public final class PCSCContactlessCard {
     public let tag: EmulatedTag
     public private(set) var activation: ISO14443AActivation?
+    /// A FeliCa card's Polling answer, or an ISO 15693 VICC's UID, when that is what is in the field.
+    private var felica: (idm: FeliCaIDm, pmm: FeliCaPMm)?
+    private var vicc: ISO15693UID?
+    /// Whether the reader found its tag.
+    public var isActive: Bool { activation != nil || felica != nil || vicc != nil }
     private var link: ISODEPReaderLink?
     /// A MIFARE Classic card's reader side: Crypto1 sessions, nested authentications.
     private var classic: MIFAREClassicReader?
@@ -32,12 +41,12 @@ public final class PCSCContactlessCard {
     private var fieldIsOn = false
 
     public init?(tag: EmulatedTag) {
-        guard tag.technology == .iso14443a else { return nil }
+        guard [.iso14443a, .felica, .iso15693].contains(tag.technology) else { return nil }
         self.tag = tag
     }
 
     private func transceive(_ payload: [UInt8], _ bits: UInt8, _ crc: Bool, _ answerCRC: Bool) -> (bytes: [UInt8], lastByteBits: UInt8)? {
-        var request = Frame(.data(.readerToTag), technology: .iso14443a, lastByteBits: bits, start: ServeSupport.now())
+        var request = Frame(.data(.readerToTag), technology: tag.technology, lastByteBits: bits, start: ServeSupport.now())
         request.setPayload(payload, crc: crc)
         var answer = tag.respond(to: request)
         answer?.start = ServeSupport.now()
@@ -45,7 +54,7 @@ public final class PCSCContactlessCard {
         if let answer { onFrame?(answer) }
         guard let answer else { return nil }
         guard answerCRC, answer.lastByteBits == 8 else { return (answer.bytes, answer.lastByteBits) }
-        return answer.payload(ifValidCRC: .a).map { (Array($0), 8) }
+        return answer.payload(ifValidCRC: tag.technology.crcKind).map { (Array($0), 8) }
     }
 
     /// Field on and the tag activated (RATS too for an ISO-DEP card); false when no tag answers.
@@ -53,11 +62,29 @@ public final class PCSCContactlessCard {
     /// that failed to activate gets a fresh field first, so that it starts from IDLE.
     @discardableResult
     public func powerOn() -> Bool {
-        if activation != nil { return true }
+        if isActive { return true }
         if fieldIsOn { powerOff() }
         fieldIsOn = true
         tag.fieldOn()
-        onFrame?(Frame(.fieldOn, start: ServeSupport.now()))
+        onFrame?(Frame(.fieldOn, technology: tag.technology, start: ServeSupport.now()))
+        switch tag.technology {
+        case .felica:
+            // Polling for any system, the system code asked for; one time slot.
+            let polling = FeliCaCommand.polling(systemCode: 0xFFFF, requestCode: 0x01, timeSlots: 0x00)
+            guard let answer = transceive(polling.encode(), 8, true, true),
+                  case .polling(let idm, let pmm, _)? = try? FeliCaResponse.decode(answer.bytes, answering: polling) else { return false }
+            felica = (idm, pmm)
+            return true
+        case .iso15693:
+            let inventory = ISO15693Request(flags: ISO15693RequestFlags(rawValue: ISO15693RequestFlags.dataRateMask | ISO15693RequestFlags.inventoryMask | ISO15693RequestFlags.b6Mask),
+                                            command: .inventory(afi: nil, maskLength: 0, mask: []))
+            guard let answer = transceive(inventory.encode(), 8, true, true),
+                  case .inventory(_, let uid)? = (try? ISO15693Response.decode(answer.bytes, answering: inventory))?.body else { return false }
+            vicc = uid
+            return true
+        default:
+            break
+        }
         guard var a = ReaderSide.activate14443A(transceive) else {
             activation = nil
             return false
@@ -80,28 +107,41 @@ public final class PCSCContactlessCard {
         fieldIsOn = false
         tag.fieldOff()
         activation = nil
+        felica = nil
+        vicc = nil
         link = nil
         classic = nil
-        onFrame?(Frame(.fieldOff, start: ServeSupport.now()))
+        onFrame?(Frame(.fieldOff, technology: tag.technology, start: ServeSupport.now()))
     }
 
     /// The ATR a contactless reader shows for the activated tag; nil without one.
     public var atr: [UInt8]? {
-        guard let a = activation else { return nil }
+        // Storage card (PC/SC Part 3): RID A0 00 00 03 06, the standard, the card name.
+        func storage(_ standard: UInt8, _ name: [UInt8]) -> [UInt8] {
+            [0x8F, 0x80, 0x01, 0x80, 0x4F, 0x0C, 0xA0, 0x00, 0x00, 0x03, 0x06, standard] + name + [0x00, 0x00, 0x00, 0x00]
+        }
         let body: [UInt8]
-        if let ats = a.ats {
-            let history = Array(ats.historicalBytes.prefix(15))
-            body = [0x80 | UInt8(history.count), 0x80, 0x01] + history
-        } else {
-            // Storage card: RID A0 00 00 03 06, standard 03 (ISO 14443-A part 3), card name.
-            let name: [UInt8]
-            switch a.sak.raw {
-            case 0x08, 0x88: name = [0x00, 0x01]
-            case 0x18: name = [0x00, 0x02]
-            case 0x09: name = [0x00, 0x26]
-            default: name = [0x00, 0x03]   // Ultralight / NTAG
+        if felica != nil {
+            body = storage(0x11, [0x00, 0x3B])
+        } else if let vicc {
+            // ISO 15693 part 3; ICODE SLI for an NXP VICC, no name for others.
+            body = storage(0x0B, vicc.onAir[ISO15693UID.Layout.manufacturer.offset] == 0x04 ? [0x00, 0x14] : [0x00, 0x00])
+        } else if let a = activation {
+            if let ats = a.ats {
+                let history = Array(ats.historicalBytes.prefix(15))
+                body = [0x80 | UInt8(history.count), 0x80, 0x01] + history
+            } else {
+                let name: [UInt8]
+                switch a.sak.raw {
+                case 0x08, 0x88: name = [0x00, 0x01]
+                case 0x18: name = [0x00, 0x02]
+                case 0x09: name = [0x00, 0x26]
+                default: name = [0x00, 0x03]   // Ultralight / NTAG
+                }
+                body = storage(0x03, name)
             }
-            body = [0x8F, 0x80, 0x01, 0x80, 0x4F, 0x0C, 0xA0, 0x00, 0x00, 0x03, 0x06, 0x03] + name + [0x00, 0x00, 0x00, 0x00]
+        } else {
+            return nil
         }
         return [0x3B] + body + [body.reduce(0, ^)]
     }
@@ -115,10 +155,16 @@ public final class PCSCContactlessCard {
 
     /// The answer to one APDU from a PC/SC application.
     public func transmit(_ bytes: [UInt8]) -> [UInt8] {
-        guard let a = activation else { return ResponseAPDU(status: StatusWord(0x6F00)).encode() }
+        guard isActive else { return ResponseAPDU(status: StatusWord(0x6F00)).encode() }
         guard let apdu = try? CommandAPDU.decode(bytes) else { return ResponseAPDU(status: .wrongLength).encode() }
         if apdu.cla == 0xFF, apdu.ins == 0x00, apdu.p1 == PN532.acr122FirmwareP1, apdu.p2 == 0x00 { return Self.acr122Firmware }
-        if apdu.cla == 0xFF, apdu.ins == 0x00, apdu.p1 == 0x00, apdu.p2 == 0x00 { return directTransmit(apdu.data).encode() }
+        if apdu.cla == 0xFF, apdu.ins == 0x00, apdu.p1 == 0x00, apdu.p2 == 0x00 {
+            if felica != nil, apdu.data.first != PN532.hostToChip { return felicaThrough(apdu.data).encode() }
+            return directTransmit(apdu.data).encode()
+        }
+        if let felica { return apdu.cla == 0xFF ? felicaPseudo(apdu, idm: felica.idm).encode() : ResponseAPDU(status: .classNotSupported).encode() }
+        if vicc != nil { return apdu.cla == 0xFF ? viccPseudo(apdu).encode() : ResponseAPDU(status: .classNotSupported).encode() }
+        guard let a = activation else { return ResponseAPDU(status: StatusWord(0x6F00)).encode() }
         if apdu.cla == 0xFF { return pseudo(apdu, a).encode() }
         guard var link else { return ResponseAPDU(status: .classNotSupported).encode() }
         defer { self.link = link }
@@ -218,6 +264,51 @@ public final class PCSCContactlessCard {
             return reader.send(MIFAREClassicCommand.transfer(block: block).encode()) == ack ? ResponseAPDU(status: Self.ok) : ResponseAPDU(status: Self.failed)
         default:
             return ResponseAPDU(status: .incorrectP1P2)
+        }
+    }
+
+    // MARK: FeliCa and ISO 15693
+
+    /// A FeliCa command (length byte first, as on air without the CRC) passed to the card; its
+    /// answer the same way, `63 00` when it stays silent.
+    private func felicaThrough(_ command: [UInt8]) -> ResponseAPDU {
+        guard let answer = transceive(command, 8, true, true) else { return ResponseAPDU(status: Self.failed) }
+        return ResponseAPDU(data: answer.bytes, status: Self.ok)
+    }
+
+    private func felicaPseudo(_ apdu: CommandAPDU, idm: FeliCaIDm) -> ResponseAPDU {
+        switch apdu.ins {
+        case 0xCA where apdu.p1 == 0x00: return ResponseAPDU(data: idm.bytes, status: Self.ok)
+        default: return ResponseAPDU(status: .functionNotSupported)
+        }
+    }
+
+    /// `FF CA 00`: the UID as the VICC sends it (least significant byte first); `FF B0 00 block
+    /// Le` and `FF D6 00 block Lc data`: READ and WRITE SINGLE BLOCK, unaddressed.
+    private func viccPseudo(_ apdu: CommandAPDU) -> ResponseAPDU {
+        guard let vicc else { return ResponseAPDU(status: StatusWord(0x6F00)) }
+        let flags = ISO15693RequestFlags(rawValue: ISO15693RequestFlags.dataRateMask)
+        switch apdu.ins {
+        case 0xCA where apdu.p1 == 0x00:
+            return ResponseAPDU(data: vicc.onAir, status: Self.ok)
+        case 0xB0:
+            let request = ISO15693Request(flags: flags, command: .readSingleBlock(block: UInt16(apdu.p2)))
+            guard let answer = transceive(request.encode(), 8, true, true),
+                  case .blocks(_, let blocks)? = (try? ISO15693Response.decode(answer.bytes, answering: request))?.body, let block = blocks.first else {
+                return ResponseAPDU(status: Self.failed)
+            }
+            return ResponseAPDU(data: block.data, status: Self.ok)
+        case 0xD6:
+            let request = ISO15693Request(flags: flags, command: .writeSingleBlock(block: UInt16(apdu.p2), data: apdu.data))
+            guard let answer = transceive(request.encode(), 8, true, true), let response = try? ISO15693Response.decode(answer.bytes, answering: request) else {
+                return ResponseAPDU(status: Self.failed)
+            }
+            if case .error = response.body {
+                return ResponseAPDU(status: Self.failed)
+            }
+            return ResponseAPDU(status: Self.ok)
+        default:
+            return ResponseAPDU(status: .functionNotSupported)
         }
     }
 

@@ -50,7 +50,7 @@ public final class VPCDClient {
             return nil
         case 0x04:
             // vpcd asks for the ATR on every poll: a card not yet powered is activated first.
-            if card.activation == nil { card.powerOn() }
+            if !card.isActive { card.powerOn() }
             return card.atr ?? []
         default:
             return nil

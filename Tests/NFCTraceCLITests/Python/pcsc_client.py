@@ -6,6 +6,9 @@ prints JSON. Used by PCSCTests with `nfctrace emulate --vpcd` in vsmartcard's vp
   pcsc_client.py READER type4            SELECT the NDEF application, read the CC and NDEF file
   pcsc_client.py READER ntag             FF CA UID, FF B0 reads of pages 0 and 4, FF D6 write + read back of page 0x10
   pcsc_client.py READER apdu HEX...      send each APDU, answers in order
+  pcsc_client.py READER felica           FF CA for the IDm, then Read Without Encryption of block 0
+                                         of service 000B through FF 00 00 00 (ACS's FeliCa pass-through)
+  pcsc_client.py READER vicc             FF CA UID, FF B0 of block 0, FF D6 of block 5 and its read back
   pcsc_client.py READER classic KEY      LOAD KEYS KEY, then every sector of a 1K card: GENERAL
                                          AUTHENTICATE with key A and READ BINARY of its 4 blocks
 """
@@ -60,6 +63,12 @@ def main():
         out["steps"] = steps
     elif step == "apdu":
         out["steps"] = [tx(c, h) for h in sys.argv[3:]]
+    elif step == "felica":
+        idm = tx(c, "FFCA000000")
+        read = "10" + "06" + idm["data"] + "010B00018000"
+        out["steps"] = [idm, tx(c, "FF000000%02X" % (len(read) // 2) + read)]
+    elif step == "vicc":
+        out["steps"] = [tx(c, "FFCA000000"), tx(c, "FFB0000004"), tx(c, "FFD6000504CAFEF00D"), tx(c, "FFB0000504")]
     c.disconnect()
     print(json.dumps(out))
 
