@@ -71,6 +71,9 @@ struct Emulate: ParsableCommand {
     @Option(help: "Serve as the virtual card of vsmartcard's vpcd at [HOST:]PORT (pcscd's virtual reader; its first slot is 35963).")
     var vpcd: String?
 
+    @Option(help: "Serve as a PN532 on a pseudo-terminal linked from this path, for libnfc (LIBNFC_DEVICE=pn532_uart:PATH).")
+    var pn532: String?
+
     @Option(help: "Record every exchange to this trace (format from the extension: .nfctrace, .pcap, .pcapng).")
     var record: String?
 
@@ -97,8 +100,10 @@ struct Emulate: ParsableCommand {
             for t in BuiltInTag.all { print(t.name + String(repeating: " ", count: max(1, 20 - t.name.count)) + t.description) }
             return
         }
-        guard (udp == nil) != (vpcd == nil) else {
-            throw CLIFailure.usage(udp == nil ? "give --udp [HOST:]PORT (nfcpy) or --vpcd [HOST:]PORT (PC/SC) to serve the tag" : "give --udp or --vpcd, not both")
+        let ways = [udp.map { _ in "--udp" }, vpcd.map { _ in "--vpcd" }, pn532.map { _ in "--pn532" }].compactMap { $0 }
+        guard ways.count == 1 else {
+            throw CLIFailure.usage(ways.isEmpty ? "give --udp [HOST:]PORT (nfcpy), --vpcd [HOST:]PORT (PC/SC) or --pn532 PATH (libnfc) to serve the tag"
+                                               : "give one of --udp, --vpcd and --pn532, not \(ways.joined(separator: " and "))")
         }
         let sources = [dump != nil ? "a dump" : nil, fromTrace != nil ? "--from-trace" : nil,
                        model != nil ? "--model" : nil, cassette != nil ? "--cassette" : nil].compactMap { $0 }
@@ -116,6 +121,7 @@ struct Emulate: ParsableCommand {
         if let fuzz { tag = try fuzzedTag(tag, shape: fuzz, log: log) }
         var server: NFCPyUDPServer? = nil
         var vpcdClient: VPCDClient? = nil
+        var pn532Server: PN532SerialServer? = nil
         if let udp {
             let (host, port) = try Self.address(udp, option: "--udp")
             if tag.technology == .iso15693 {
@@ -132,6 +138,15 @@ struct Emulate: ParsableCommand {
                 throw CLIFailure.usage("--vpcd serves ISO 14443-A, FeliCa and ISO 15693 tags; this is a \(tag.technology.displayName) tag")
             }
             vpcdClient = VPCDClient(card: card, host: host, port: port)
+        } else if let pn532 {
+            guard let card = PCSCContactlessCard(tag: tag) else {
+                throw CLIFailure.usage("--pn532 serves ISO 14443-A, FeliCa and ISO 15693 tags; this is a \(tag.technology.displayName) tag")
+            }
+            do {
+                pn532Server = try PN532SerialServer(reader: card, path: pn532)
+            } catch {
+                throw CLIFailure(message: error.description, code: .ioError)
+            }
         }
         var writer: FrameWriter? = nil
         if let record {
@@ -139,7 +154,7 @@ struct Emulate: ParsableCommand {
                 throw CLIFailure.usage("cannot tell the trace format of \"\(record)\": name it .nfctrace, .pcap or .pcapng")
             }
             var metadata = TraceMetadata()
-            metadata["source"] = vpcdClient == nil ? "nfctrace emulate over nfcpy's UDP frontend" : "nfctrace emulate in vsmartcard's vpcd (PC/SC)"
+            metadata["source"] = vpcdClient != nil ? "nfctrace emulate in vsmartcard's vpcd (PC/SC)" : pn532 != nil ? "nfctrace emulate as a PN532 (libnfc)" : "nfctrace emulate over nfcpy's UDP frontend"
             metadata["tech"] = tag.technology.rawValue
             writer = try Capture.create(record, format: format, metadata: metadata, resolution: .nanoseconds)
         }
@@ -175,6 +190,12 @@ struct Emulate: ParsableCommand {
             let reader = (0..<10).contains(slot) ? " (PC/SC reader \"Virtual PCD 00 0\(slot)\")" : ""
             log.own("emulating \(tag.summary) as vpcd's card on tcp \(vpcdClient.host):\(vpcdClient.port)\(reader)")
             vpcdClient.serve { stopRequested != 0 }
+        } else if let pn532Server {
+            pn532Server.reader.onFrame = { put($0) }
+            pn532Server.onLog = { log.own($0) }
+            log.own("emulating \(tag.summary) in the field of a PN532 on \(pn532Server.path) (libnfc: LIBNFC_DEVICE=pn532_uart:\(pn532Server.path))")
+            pn532Server.serve { stopRequested != 0 }
+            log.own("\(pn532Server.commands) PN532 commands answered")
         }
         // From here on stderr is written through the log (it may be a pipe nobody reads): the
         // save must not wait for it.

@@ -39,6 +39,14 @@ public enum PN532 {
         case mifareAuthenticationError = 0x14, wrongContext = 0x27
     }
 
+    /// CIU registers libnfc programs (PN532 user manual §8.6; addresses as ReadRegister takes them).
+    public enum Register {
+        public static let txMode: UInt16 = 0x6302
+        public static let rxMode: UInt16 = 0x6303
+        public static let manualRCV: UInt16 = 0x630D
+        public static let bitFraming: UInt16 = 0x633D
+    }
+
     /// GetFirmwareVersion's answer of a PN532 v1.6 supporting ISO 14443-A, -B and ISO 18092.
     public static let firmwareVersion: [UInt8] = [0x32, 0x01, 0x06, 0x07]
 
@@ -48,4 +56,72 @@ public enum PN532 {
     /// Status words after direct transmit (ACS ACR122 manuals): PN532 did not answer, wrong command.
     public static let acr122NoResponse = StatusWord(0x6301)
     public static let acr122WrongCommand = StatusWord(0x637F)
+}
+
+/// The PN532's frames on its serial link (UM0701-02 §6.2): normal `00 00 FF LEN LCS TFI PD… DCS
+/// 00`, extended `00 00 FF FF FF LENM LENL LCS TFI PD… DCS 00`, ACK `00 00 FF 00 FF 00`, NACK
+/// `00 00 FF FF 00 00`, and the error frame of a syntax error. LEN counts TFI and the data; LCS
+/// makes LEN + LCS = 0 (mod 256), DCS makes TFI + data + DCS = 0.
+public enum PN532Frame: Sendable, Equatable {
+    /// TFI and data (`D4 cmd …` from the host, `D5 cmd+1 …` from the chip).
+    case information([UInt8])
+    case ack
+    case nack
+    /// The chip's answer to a frame it could not take (`00 00 FF 01 FF 7F 81 00`).
+    case error
+
+    public static let preamble: [UInt8] = [0x00, 0x00, 0xFF]
+    public static let ackBytes: [UInt8] = [0x00, 0x00, 0xFF, 0x00, 0xFF, 0x00]
+    public static let nackBytes: [UInt8] = [0x00, 0x00, 0xFF, 0xFF, 0x00, 0x00]
+    public static let errorBytes: [UInt8] = [0x00, 0x00, 0xFF, 0x01, 0xFF, 0x7F, 0x81, 0x00]
+
+    public func encode() -> [UInt8] {
+        switch self {
+        case .ack: return Self.ackBytes
+        case .nack: return Self.nackBytes
+        case .error: return Self.errorBytes
+        case .information(let body):
+            let dcs = UInt8(truncatingIfNeeded: 0x100 - Int(body.reduce(UInt8(0), &+)))
+            if body.count < 0xFF {
+                let len = UInt8(body.count)
+                return Self.preamble + [len, 0 &- len] + body + [dcs, 0x00]
+            }
+            let m = UInt8(body.count >> 8), l = UInt8(body.count & 0xFF)
+            return Self.preamble + [0xFF, 0xFF, m, l, 0 &- (m &+ l)] + body + [dcs, 0x00]
+        }
+    }
+
+    /// The first frame in `bytes` after any wake-up bytes (`55`) and zeros before its start code:
+    /// the frame and how many bytes it took; nil when the frame has not arrived whole yet.
+    /// A frame whose checksums are wrong is `.error` (the chip answers it with a NACK).
+    public static func decode(_ bytes: [UInt8]) -> (frame: PN532Frame, consumed: Int)? {
+        // The start code 00 FF: the preamble's first zero may be missing.
+        var i = 0
+        while i + 1 < bytes.count, !(bytes[i] == 0x00 && bytes[i + 1] == 0xFF) { i += 1 }
+        guard i + 1 < bytes.count else { return nil }
+        let start = i + 2
+        guard bytes.count >= start + 2 else { return nil }
+        let len = bytes[start], lcs = bytes[start + 1]
+        if len == 0x00, lcs == 0xFF { return (.ack, min(bytes.count, start + 3)) }
+        if len == 0xFF, lcs == 0x00 { return (.nack, min(bytes.count, start + 3)) }
+        var length: Int
+        var body: Int
+        if len == 0xFF, lcs == 0xFF {
+            guard bytes.count >= start + 5 else { return nil }
+            let m = bytes[start + 2], l = bytes[start + 3]
+            guard m &+ l &+ bytes[start + 4] == 0 else { return (.error, start + 5) }
+            length = Int(m) << 8 | Int(l)
+            body = start + 5
+        } else {
+            guard len &+ lcs == 0 else { return (.error, start + 2) }
+            length = Int(len)
+            body = start + 2
+        }
+        guard bytes.count >= body + length + 1 else { return nil }
+        let data = Array(bytes[body..<body + length])
+        let dcs = bytes[body + length]
+        let end = min(bytes.count, body + length + 2)   // the postamble may be missing
+        guard data.reduce(UInt8(0), &+) &+ dcs == 0 else { return (.error, end) }
+        return (.information(data), end)
+    }
 }

@@ -317,11 +317,23 @@ public final class PCSCContactlessCard {
     /// A PN532 command passed through (`D4 code data…`), executed as the chip would with the
     /// card this reader activated; `D5 code+1 …` and `90 00`.
     private func directTransmit(_ frame: [UInt8]) -> ResponseAPDU {
-        guard frame.count >= 2, frame[0] == PN532.hostToChip, let command = PN532.Command(rawValue: frame[1]) else {
-            return ResponseAPDU(status: PN532.acr122WrongCommand)
-        }
+        guard let answer = pn532(frame) else { return ResponseAPDU(status: PN532.acr122WrongCommand) }
+        return ResponseAPDU(data: answer, status: Self.ok)
+    }
+
+    /// The CIU registers the host wrote (ReadRegister gives them back). Three of them change what
+    /// InCommunicateThru does, as libnfc uses them: TxMode and RxMode b7 (the chip adds the CRC,
+    /// checks and drops the answer's; on after reset as the firmware leaves them for readers) and
+    /// BitFraming b2…b0 (valid bits of the last byte sent, 0 = 8).
+    private var registers: [UInt16: UInt8] = [PN532.Register.txMode: 0x80, PN532.Register.rxMode: 0x80]
+
+    /// One PN532 command (`D4 code data…`) run by this reader's chip with the card in its field:
+    /// `D5 code+1 …`, or nil for a command the chip does not have. Shared by ACR122 direct
+    /// transmit and `emulate --pn532`, which serves the chip on a serial line.
+    public func pn532(_ frame: [UInt8]) -> [UInt8]? {
+        guard frame.count >= 2, frame[0] == PN532.hostToChip, let command = PN532.Command(rawValue: frame[1]) else { return nil }
         let data = Array(frame.dropFirst(2))
-        func answer(_ body: [UInt8]) -> ResponseAPDU { ResponseAPDU(data: [PN532.chipToHost, command.answerCode] + body, status: Self.ok) }
+        func answer(_ body: [UInt8]) -> [UInt8] { [PN532.chipToHost, command.answerCode] + body }
         switch command {
         case .getFirmwareVersion: return answer(PN532.firmwareVersion)
         case .diagnose: return answer(data)
@@ -330,25 +342,53 @@ public final class PCSCContactlessCard {
             let (status, out) = dataExchange(Array(data.dropFirst()))
             return answer([status.rawValue] + out)
         case .inCommunicateThru:
-            // The CIU's defaults: the chip adds the CRC and checks the answer's.
-            guard let reply = transceive(data, 8, true, true) else { return answer([PN532.Status.timeout.rawValue]) }
+            let crcOut = (registers[PN532.Register.txMode] ?? 0) & 0x80 != 0
+            let crcIn = (registers[PN532.Register.rxMode] ?? 0) & 0x80 != 0
+            let lastBits = (registers[PN532.Register.bitFraming] ?? 0) & 0x07
+            guard let reply = transceive(data, lastBits == 0 ? 8 : lastBits, crcOut, crcIn) else { return answer([PN532.Status.timeout.rawValue]) }
             return answer([PN532.Status.ok.rawValue] + reply.bytes)
         case .inListPassiveTarget:
-            guard data.count >= 2, data[1] == PN532.Modulation.typeA106.rawValue else { return answer([0x00]) }
-            powerOff()
-            guard powerOn(), let a = activation else { return answer([0x00]) }
-            // One target: Tg, SENS_RES most significant byte first, SEL_RES, NFCID, and the ATS.
-            var target: [UInt8] = [0x01, UInt8(a.atqa.value >> 8), UInt8(a.atqa.value & 0xFF), a.sak.raw, UInt8(a.uid.count)] + a.uid
-            if let ats = a.ats { target += ats.encode() }
-            return answer([0x01] + target)
+            return answer(listPassiveTarget(data))
         case .inDeselect, .inRelease, .inSelect:
             return answer([PN532.Status.ok.rawValue])
-        case .samConfiguration, .setParameters, .rfConfiguration, .writeRegister, .powerDown:
-            return answer(command == .powerDown ? [PN532.Status.ok.rawValue] : [])
+        case .writeRegister:
+            for i in stride(from: 0, to: data.count - data.count % 3, by: 3) { registers[UInt16(data[i]) << 8 | UInt16(data[i + 1])] = data[i + 2] }
+            return answer([])
         case .readRegister:
-            return answer([UInt8](repeating: 0, count: data.count / 2))
+            return answer(stride(from: 0, to: data.count - data.count % 2, by: 2).map { registers[UInt16(data[$0]) << 8 | UInt16(data[$0 + 1])] ?? 0 })
+        case .rfConfiguration:
+            // Item 01: the RF field (b0 on).
+            if data.count >= 2, data[0] == 0x01 { if data[1] & 0x01 == 0 { powerOff() } }
+            return answer([])
+        case .samConfiguration, .setParameters:
+            return answer([])
+        case .powerDown:
+            return answer([PN532.Status.ok.rawValue])
         case .inAutoPoll:
-            return ResponseAPDU(status: PN532.acr122WrongCommand)
+            return nil
+        }
+    }
+
+    /// InListPassiveTarget (one target): the card activated again at the modulation asked for;
+    /// `NbTg` then per target `Tg` and what the modulation's activation gave (106 A: SENS_RES most
+    /// significant byte first, SEL_RES, NFCID1, the ATS; FeliCa: the Polling answer, length first).
+    private func listPassiveTarget(_ data: [UInt8]) -> [UInt8] {
+        guard data.count >= 2, let modulation = PN532.Modulation(rawValue: data[1]) else { return [0x00] }
+        switch (modulation, tag.technology) {
+        case (.typeA106, .iso14443a):
+            powerOff()
+            guard powerOn(), let a = activation else { return [0x00] }
+            var target: [UInt8] = [0x01, UInt8(a.atqa.value >> 8), UInt8(a.atqa.value & 0xFF), a.sak.raw, UInt8(a.uid.count)] + a.uid
+            if let ats = a.ats { target += ats.encode() }
+            return [0x01] + target
+        case (.felica212, .felica), (.felica424, .felica):
+            // The initiator data is the Polling command without its length byte.
+            let polling = Array(data.dropFirst(2))
+            if !fieldIsOn { _ = powerOn() }
+            guard !polling.isEmpty, let answer = transceive([UInt8(polling.count + 1)] + polling, 8, true, true) else { return [0x00] }
+            return [0x01, 0x01] + answer.bytes
+        default:
+            return [0x00]
         }
     }
 
@@ -369,13 +409,14 @@ public final class PCSCContactlessCard {
         if let classic {
             defer { forwardClassicFrames() }
             // `60/61 block key(6) uid(4)`: authentication with the key given.
-            if let first = data.first, first == 0x60 || first == 0x61, data.count == 12 {
+            typealias Code = MIFAREClassicCommand.Code
+            if let first = data.first, first == Code.authenticateA.rawValue || first == Code.authenticateB.rawValue, data.count == 12 {
                 let key = data[2..<8].reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
                 readerNonce = readerNonce &* 1_103_515_245 &+ 12_345
-                return classic.authenticate(first == 0x60 ? .a : .b, block: data[1], key: key, nr: readerNonce) ? (.ok, []) : (.mifareAuthenticationError, [])
+                return classic.authenticate(first == Code.authenticateA.rawValue ? .a : .b, block: data[1], key: key, nr: readerNonce) ? (.ok, []) : (.mifareAuthenticationError, [])
             }
             // `A0 block data(16)`: both WRITE phases.
-            if data.first == 0xA0, data.count == 18 {
+            if data.first == Code.write.rawValue, data.count == 18 {
                 let ack: [UInt8] = [Type2Acknowledgement.ack.nibble]
                 guard classic.send(MIFAREClassicCommand.write(block: data[1]).encode()) == ack,
                       classic.send(MIFAREClassicCommand.writeData(Array(data.dropFirst(2))).encode()) == ack else { return (.timeout, []) }
@@ -385,6 +426,15 @@ public final class PCSCContactlessCard {
             if answer.count == 1 { return answer[0] == Type2Acknowledgement.ack.nibble ? (.ok, []) : (.timeout, []) }
             // The chip checks the answer's CRC (in clear, after Crypto1) and drops it.
             return CRC.isValid(.a, answer) ? (.ok, Array(answer.dropLast(2))) : (.crc, [])
+        }
+        // `A0 page data(16)`: the chip writes in two phases (COMPATIBILITY_WRITE on a Type 2 tag),
+        // as for MIFARE Classic.
+        if data.first == MIFAREClassicCommand.Code.write.rawValue, data.count == 18 {
+            func acked(_ payload: [UInt8]) -> Bool {
+                guard let a = transceive(payload, 8, true, false), a.lastByteBits == 4 else { return false }
+                return Type2Acknowledgement(nibble: a.bytes.first ?? 0) == .ack
+            }
+            return acked(Array(data.prefix(2))) && acked(Array(data.dropFirst(2))) ? (.ok, []) : (.timeout, [])
         }
         guard let answer = transceive(data, 8, true, true) else { return (.timeout, []) }
         if answer.lastByteBits == 4 {

@@ -1,0 +1,114 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import NFCCore
+
+/// A PN532 on a serial line, as libnfc's `pn532_uart` driver talks to it, with the emulated tag
+/// in its field: a pseudo-terminal whose slave side `path` links to. Each host frame (after any
+/// wake-up bytes) is acknowledged and answered (`PN532Frame`); the commands run on the reader
+/// model of `PCSCContactlessCard.pn532(_:)`, the same the ACR122 direct transmit uses. A frame
+/// with wrong checksums gets a NACK, a NACK from the host the last answer again.
+///
+/// The server keeps the slave side open itself (in raw mode, so that the line discipline never
+/// echoes an answer back), so a client closing the port and opening it again finds it serving.
+public final class PN532SerialServer {
+    public let path: String
+    public let reader: PCSCContactlessCard
+    public var onLog: ((String) -> Void)?
+    /// The number of host frames answered.
+    public private(set) var commands = 0
+    private let master: Int32
+    private let slave: Int32
+    private var lastAnswer: [UInt8] = []
+
+    public struct SetupError: Error, CustomStringConvertible {
+        public var description: String
+    }
+
+    public init(reader: PCSCContactlessCard, path: String) throws(SetupError) {
+        var st = stat()
+        if lstat(path, &st) == 0 {
+            throw SetupError(description: "\(path) exists already: remove it or give another path to --pn532")
+        }
+        // openpty (Linux libc, macOS util.h) gives both sides and the slave's name.
+        var m: Int32 = -1, s: Int32 = -1
+        var name = [CChar](repeating: 0, count: 256)
+        guard openpty(&m, &s, &name, nil, nil) == 0 else {
+            throw SetupError(description: "cannot open a pseudo-terminal: \(String(cString: strerror(errno)))")
+        }
+        let slaveName = String(cString: name)
+        var t = termios()
+        tcgetattr(s, &t)
+        cfmakeraw(&t)
+        tcsetattr(s, TCSANOW, &t)
+        guard symlink(slaveName, path) == 0 else {
+            close(s)
+            close(m)
+            throw SetupError(description: "cannot make \(path) point to \(slaveName): \(String(cString: strerror(errno)))")
+        }
+        self.path = path
+        self.reader = reader
+        self.master = m
+        self.slave = s
+    }
+
+    deinit {
+        unlink(path)
+        close(slave)
+        close(master)
+    }
+
+    private func send(_ bytes: [UInt8]) {
+        var rest = bytes[...]
+        while !rest.isEmpty {
+            let n = rest.withUnsafeBytes { write(master, $0.baseAddress, $0.count) }
+            if n <= 0 {
+                if errno == EINTR || errno == EAGAIN { continue }
+                return
+            }
+            rest = rest.dropFirst(n)
+        }
+    }
+
+    /// Serves until `shouldStop` says so (checked at least every 100 ms).
+    public func serve(shouldStop: () -> Bool) {
+        var buffer: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while !shouldStop() {
+            var fds = pollfd(fd: master, events: Int16(POLLIN), revents: 0)
+            guard poll(&fds, 1, 100) > 0 else { continue }
+            let n = chunk.withUnsafeMutableBytes { read(master, $0.baseAddress, $0.count) }
+            guard n > 0 else {
+                usleep(50_000)
+                continue
+            }
+            buffer += chunk[0..<n]
+            while let (frame, consumed) = PN532Frame.decode(buffer) {
+                buffer.removeFirst(consumed)
+                handle(frame)
+            }
+            // Wake-up bytes and noise before a start code never grow the buffer without bound.
+            if buffer.count > 1 << 16 { buffer.removeAll() }
+        }
+    }
+
+    private func handle(_ frame: PN532Frame) {
+        switch frame {
+        case .information(let body):
+            commands += 1
+            send(PN532Frame.ack.encode())
+            let answer = reader.pn532(body).map { PN532Frame.information($0) } ?? .error
+            if answer == .error { onLog?("PN532 command \(Hex.string(body.prefix(2))) is not emulated: answered with the error frame") }
+            lastAnswer = answer.encode()
+            send(lastAnswer)
+        case .nack:
+            send(lastAnswer)
+        case .error:
+            send(PN532Frame.nack.encode())
+        case .ack:
+            break   // the host aborts the command it sent last: nothing runs in the background here
+        }
+    }
+}

@@ -1,0 +1,113 @@
+import Foundation
+import Testing
+
+/// Issue 21, point 1: `nfctrace emulate --pn532 PATH` is a PN532 on a pseudo-terminal, and
+/// unmodified libnfc tools from Debian (`libnfc-bin`, `libnfc-examples`) run against the
+/// emulated tag with `LIBNFC_DEVICE=pn532_uart:PATH` and no hardware. The emulator is a child of
+/// the test, stopped by its PID; several tools in a row open and close the port again.
+@Suite(.serialized) struct LibNFCTests {
+    static let tools = "/usr/bin"
+
+    static var available: Bool {
+        ["nfc-list", "nfc-anticol", "nfc-mfultralight", "nfc-mfclassic", "nfc-read-forum-tag3"].allSatisfy {
+            FileManager.default.isExecutableFile(atPath: "\(tools)/\($0)")
+        }
+    }
+
+    /// `nfctrace emulate … --pn532 PATH`, until it says it serves.
+    final class PN532Emulator {
+        let process = Process()
+        let stderr = Pipe()
+        let path = NSTemporaryDirectory() + "nfctrace-pn532-\(UUID().uuidString)"
+        private(set) var log = ""
+        init(_ arguments: [String]) throws {
+            process.executableURL = URL(fileURLWithPath: CLI.binary)
+            process.arguments = ["emulate"] + arguments + ["--pn532", path]
+            process.standardError = stderr
+            process.standardOutput = FileHandle.nullDevice
+            try process.run()
+            let deadline = Date().addingTimeInterval(20)
+            while !log.contains("in the field of a PN532") && Date() < deadline && process.isRunning {
+                log += String(decoding: stderr.fileHandleForReading.availableData, as: UTF8.self)
+            }
+        }
+
+        /// A libnfc tool with this emulator as its device; its output (stdout and stderr).
+        func run(_ tool: String, _ arguments: [String], input: String = "") throws -> (status: Int32, output: String) {
+            var env = ProcessInfo.processInfo.environment
+            env["LIBNFC_DEVICE"] = "pn532_uart:\(path)"
+            let r = try ChildProcess.run("\(LibNFCTests.tools)/\(tool)", arguments, environment: env, stdin: Data(input.utf8), seconds: 60)
+            return (r.status, String(decoding: r.stdout + r.stderr, as: UTF8.self))
+        }
+
+        func stop() -> Int32 {
+            process.interrupt()
+            if !ChildProcess.wait(process, seconds: 10) {
+                kill(process.processIdentifier, SIGKILL)
+                Issue.record("the emulator did not stop within 10 s of SIGINT")
+                _ = ChildProcess.wait(process, seconds: 5)
+            }
+            log += String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            return process.terminationStatus
+        }
+    }
+
+    static func temporary(_ suffix: String) -> String { NSTemporaryDirectory() + "nfctrace-libnfc-\(UUID().uuidString)\(suffix)" }
+
+    @Test(.enabled(if: available, "libnfc-bin and libnfc-examples are not installed (scripts/setup installs them)"))
+    func ntag215ListedAnticollidedReadAndWritten() throws {
+        let emulator = try PN532Emulator(["--model", "ntag215"])
+        defer { _ = emulator.stop() }
+        let list = try emulator.run("nfc-list", [])
+        #expect(list.output.contains("1 ISO14443A passive target(s) found") && list.output.contains("04  e1  7a  20  4b  2c  80"), "\(list.output)\n\(emulator.log)")
+        let anticol = try emulator.run("nfc-anticol", [])
+        #expect(anticol.output.contains("UID: 04e17a204b2c80") && anticol.output.contains("ATQA: 0044"), "\(anticol.output)")
+        let dump = Self.temporary(".mfd"), back = Self.temporary(".mfd")
+        defer { for f in [dump, back] { try? FileManager.default.removeItem(atPath: f) } }
+        let read = try emulator.run("nfc-mfultralight", ["r", dump])
+        #expect(read.status == 0 && read.output.contains("Done, 135 of 135 pages read"), "\(read.output)")
+        // Page 4 changed, written back with the answers "no" to the OTP, lock and UID questions.
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: dump))
+        bytes.replaceSubrange(16..<20, with: [0x03, 0x0B, 0xD1, 0x01])
+        try bytes.write(to: URL(fileURLWithPath: dump))
+        let write = try emulator.run("nfc-mfultralight", ["w", dump], input: "n\nn\nn\nn\n")
+        #expect(write.output.contains("130 of 135 pages written") && write.output.contains("0 pages failed"), "\(write.output)")
+        _ = try emulator.run("nfc-mfultralight", ["r", back])
+        #expect(try Data(contentsOf: URL(fileURLWithPath: back)) == bytes, "what was written reads back")
+    }
+
+    @Test(.enabled(if: available, "libnfc-bin and libnfc-examples are not installed (scripts/setup installs them)"))
+    func classic1KReadWithDefaultKeys() throws {
+        let emulator = try PN532Emulator(["--model", "mifare-classic-1k"])
+        defer { _ = emulator.stop() }
+        let dump = Self.temporary(".mfd")
+        defer { try? FileManager.default.removeItem(atPath: dump) }
+        let r = try emulator.run("nfc-mfclassic", ["r", "a", "u", dump])
+        #expect(r.status == 0 && r.output.contains("Done, 64 of 64 blocks read"), "\(r.output)\n\(emulator.log)")
+        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: dump)))
+        #expect(bytes.count == 1024 && Array(bytes[0..<4]) == [0x4E, 0x2A, 0x91, 0xC3], "block 0 starts with the UID")
+        #expect(Array(bytes[54..<58]) == [0xFF, 0x07, 0x80, 0x69], "sector 0's trailer: the transport access bits")
+    }
+
+    @Test(.enabled(if: available, "libnfc-bin and libnfc-examples are not installed (scripts/setup installs them)"))
+    func feliCaLiteSListedAndItsNDEFRead() throws {
+        let emulator = try PN532Emulator(["--model", "felica-lite-s"])
+        defer { _ = emulator.stop() }
+        let list = try emulator.run("nfc-list", [])
+        #expect(list.output.contains("Felica (212 kbps) passive target(s) found") && list.output.contains("01  2e  3c  88  91  05  6d  12"), "\(list.output)")
+        let ndef = Self.temporary(".ndef")
+        defer { try? FileManager.default.removeItem(atPath: ndef) }
+        let r = try emulator.run("nfc-read-forum-tag3", ["-o", ndef])
+        #expect(r.output.contains("Checksum: ok") && r.output.contains("NDEF message length: 35 bytes"), "\(r.output)")
+        #expect((try? Data(contentsOf: URL(fileURLWithPath: ndef)))?.count == 35)
+    }
+
+    /// A path that exists already is refused with one line saying what to do.
+    @Test func aTakenPathIsRefused() throws {
+        let taken = Self.temporary("")
+        FileManager.default.createFile(atPath: taken, contents: Data())
+        defer { try? FileManager.default.removeItem(atPath: taken) }
+        let r = try CLI.run(["emulate", "--model", "ntag215", "--pn532", taken])
+        #expect(r.status == 74 && r.stderr.contains("exists already: remove it or give another path to --pn532"), "\(r.stderr)")
+    }
+}
