@@ -34,6 +34,14 @@ let package = Package(
             pkgConfig: "libpcap",
             providers: [.apt(["libpcap-dev"]), .brew(["libpcap"])]
         ),
+        // libnfc, for replaying through the readers it drives (the nfctrace executable only: the
+        // libraries an app's tests link do not need it).
+        .systemLibrary(
+            name: "CLibNFC",
+            pkgConfig: "libnfc",
+            providers: [.apt(["libnfc-dev"]), .brew(["libnfc"])]
+        ),
+        .target(name: "NFCReaders", dependencies: ["NFCCore", "NFCReplay", "CLibNFC"]),
         // glibc fopencookie (Darwin funopen), so libpcap can read an input nfctrace has already
         // peeked at.
         .target(name: "CStream"),
@@ -60,7 +68,7 @@ let package = Package(
         .executableTarget(
             name: "nfctrace",
             dependencies: [
-                "NFCCore", "NFCCapture", "NFCDissect", "NFCEmulator", "NFCReplay", "NFCFuzz", "NFCFuzzTargets",
+                "NFCCore", "NFCCapture", "NFCDissect", "NFCEmulator", "NFCReplay", "NFCReaders", "NFCFuzz", "NFCFuzzTargets",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             // mimalloc (Debian libmimalloc-dev, installed by scripts/setup) replaces malloc in the

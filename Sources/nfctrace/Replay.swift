@@ -3,6 +3,7 @@ import NFCCapture
 import NFCCore
 import NFCEmulator
 import NFCReplay
+import NFCReaders
 
 struct Replay: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -184,12 +185,20 @@ struct Replay: ParsableCommand {
             guard let tag = dump.makeTag() else { throw CLIFailure(message: "\(against): the dump holds no usable UID", code: .dataError) }
             return EmulatorTarget(tag: tag)
         }
+        if against == "libnfc" || against.hasPrefix("libnfc:") {
+            let connstring = against == "libnfc" ? nil : String(against.dropFirst("libnfc:".count))
+            do {
+                return try LibNFCTarget(connstring: connstring)
+            } catch {
+                throw CLIFailure(message: error.description, code: .ioError)
+            }
+        }
         if against.hasPrefix("udp:") {
             let parts = against.split(separator: ":")
             guard parts.count == 3, let port = UInt16(parts[2]) else { throw CLIFailure.usage("--against udp:HOST:PORT") }
             do { return try UDPTarget(host: String(parts[1]), port: port, timeoutMilliseconds: timeout) } catch { throw CLIFailure.usage(error.description) }
         }
-        throw CLIFailure.usage("unknown target \"\(against)\" (emulator, emulator:DUMP, emulator:model:NAME, udp:HOST:PORT)")
+        throw CLIFailure.usage("unknown target \"\(against)\" (emulator, emulator:DUMP, emulator:model:NAME, udp:HOST:PORT, libnfc[:CONNSTRING])")
     }
 
     static func loadRules(_ path: String) throws -> ReplayRules {

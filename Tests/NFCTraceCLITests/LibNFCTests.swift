@@ -102,6 +102,25 @@ import Testing
         #expect((try? Data(contentsOf: URL(fileURLWithPath: ndef)))?.count == 35)
     }
 
+    /// Issue 21, point 2: `replay --against libnfc:CONNSTRING` sends each trace's frames through
+    /// libnfc itself (raw, CRCs as recorded) to the tag rebuilt from the same trace behind
+    /// `emulate --pn532`: activation, PWD_AUTH, ISO-DEP with chaining and WTX, DESFire AES.
+    @Test(.enabled(if: available, "libnfc-bin and libnfc-examples are not installed (scripts/setup installs them)"),
+          arguments: ["ntag215-password-read", "type4-ndef-nfcpy", "emv-test-card-nfcpy", "desfire-aes-read"])
+    func tracesReplayThroughLibNFC(name: String) throws {
+        let trace = "Traces/\(name).nfctrace"
+        let emulator = try PN532Emulator(["--from-trace", trace])
+        defer { _ = emulator.stop() }
+        let r = try CLI.run(["replay", trace, "--against", "libnfc:pn532_uart:\(emulator.path)"])
+        #expect(r.status == 0 && r.stdout.hasPrefix("PASS  \(trace)"), "\(r.stdout)\n\(r.stderr)\n\(emulator.log)")
+    }
+
+    /// No device at the connstring: one line, exit 74.
+    @Test func aMissingReaderIsReported() throws {
+        let r = try CLI.run(["replay", "Traces/ntag215-password-read.nfctrace", "--against", "libnfc:pn532_uart:/nonexistent/tty"])
+        #expect(r.status == 74 && r.stderr.contains("libnfc: no device at \"pn532_uart:/nonexistent/tty\""), "\(r.stderr)")
+    }
+
     /// A path that exists already is refused with one line saying what to do.
     @Test func aTakenPathIsRefused() throws {
         let taken = Self.temporary("")

@@ -64,9 +64,7 @@ public final class PCSCContactlessCard {
     public func powerOn() -> Bool {
         if isActive { return true }
         if fieldIsOn { powerOff() }
-        fieldIsOn = true
-        tag.fieldOn()
-        onFrame?(Frame(.fieldOn, technology: tag.technology, start: ServeSupport.now()))
+        fieldUp()
         switch tag.technology {
         case .felica:
             // Polling for any system, the system code asked for; one time slot.
@@ -100,6 +98,14 @@ public final class PCSCContactlessCard {
         }
         activation = a
         return true
+    }
+
+    /// The field on, the tag powered, nothing sent yet.
+    private func fieldUp() {
+        guard !fieldIsOn else { return }
+        fieldIsOn = true
+        tag.fieldOn()
+        onFrame?(Frame(.fieldOn, technology: tag.technology, start: ServeSupport.now()))
     }
 
     public func powerOff() {
@@ -357,8 +363,8 @@ public final class PCSCContactlessCard {
         case .readRegister:
             return answer(stride(from: 0, to: data.count - data.count % 2, by: 2).map { registers[UInt16(data[$0]) << 8 | UInt16(data[$0 + 1])] ?? 0 })
         case .rfConfiguration:
-            // Item 01: the RF field (b0 on).
-            if data.count >= 2, data[0] == 0x01 { if data[1] & 0x01 == 0 { powerOff() } }
+            // Item 01: the RF field (b0 on). On, the host activates the card itself.
+            if data.count >= 2, data[0] == 0x01 { if data[1] & 0x01 == 0 { powerOff() } else { fieldUp() } }
             return answer([])
         case .samConfiguration, .setParameters:
             return answer([])

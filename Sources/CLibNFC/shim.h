@@ -1,0 +1,4 @@
+#ifndef NFCTRACE_CLIBNFC_SHIM_H
+#define NFCTRACE_CLIBNFC_SHIM_H
+#include <nfc/nfc.h>
+#endif
