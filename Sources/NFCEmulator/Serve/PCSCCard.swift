@@ -371,8 +371,30 @@ public final class PCSCContactlessCard {
         case .powerDown:
             return answer([PN532.Status.ok.rawValue])
         case .inAutoPoll:
-            return nil
+            return answer(autoPoll(data))
         }
+    }
+
+    /// InAutoPoll (`PollNr Period Type…`): the first target type asked for that the card in the
+    /// field is; `NbTg`, then `Type Len TargetData` with InListPassiveTarget's data (Tg first).
+    private func autoPoll(_ data: [UInt8]) -> [UInt8] {
+        for type in data.dropFirst(2) {
+            let modulation: PN532.Modulation
+            switch type {
+            case 0x00, 0x10, 0x20: modulation = .typeA106
+            case 0x01, 0x11: modulation = .felica212
+            case 0x02, 0x12: modulation = .felica424
+            default: continue
+            }
+            let polling: [UInt8] = modulation == .typeA106 ? [] : [0x00, 0xFF, 0xFF, 0x01, 0x00]
+            let listed = listPassiveTarget([0x01, modulation.rawValue] + polling)
+            guard listed.first == 0x01 else { continue }
+            let target = Array(listed.dropFirst())
+            // The type names what was found: a MIFARE card or an ISO 14443-4 one at 106 A.
+            let found = modulation == .typeA106 ? (activation?.ats == nil ? 0x10 : 0x20) : (modulation == .felica212 ? 0x11 : 0x12)
+            return [0x01, UInt8(found), UInt8(target.count)] + target
+        }
+        return [0x00]
     }
 
     /// InListPassiveTarget (one target): the card activated again at the modulation asked for;

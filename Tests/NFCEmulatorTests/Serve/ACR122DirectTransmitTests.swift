@@ -37,6 +37,16 @@ import NFCCore
         #expect(Self.direct(r, [0xD4, 0xEE]) == [0x63, 0x7F], "no such PN532 command")
     }
 
+    // InAutoPoll (what nfc-poll sends): the type found, then InListPassiveTarget's target data.
+    @Test func autoPollFindsTheCard() throws {
+        let r = try Self.reader("ntag215")
+        let target: [UInt8] = [0x01, 0x00, 0x44, 0x00, 0x07, 0x04, 0xE1, 0x7A, 0x20, 0x4B, 0x2C, 0x80]
+        #expect(r.pn532([0xD4, 0x60, 0x01, 0x01, 0x11, 0x10]) == [0xD5, 0x61, 0x01, 0x10, UInt8(target.count)] + target, "FeliCa asked first, a MIFARE card found")
+        let felica = try Self.reader("felica-lite-s")
+        let found = try #require(felica.pn532([0xD4, 0x60, 0x01, 0x01, 0x10, 0x11]))
+        #expect(found.prefix(4) == [0xD5, 0x61, 0x01, 0x11] && found[6] == 0x14 && found[7] == 0x01, "the Polling answer with the system code asked for: length 14, code 01")
+    }
+
     @Test func mifareClassicAuthenticationRunsOnTheChip() throws {
         let r = try Self.reader("mifare-classic-1k")
         let uid: [UInt8] = [0x4E, 0x2A, 0x91, 0xC3]
