@@ -23,6 +23,8 @@ struct Emulate: ParsableCommand {
             (nfcpy device path udp:HOST:PORT), so unmodified nfcpy reads and writes it with no hardware. \
             --vpcd puts a 14443-A, FeliCa or ISO 15693 tag in the virtual reader of vsmartcard's vpcd (pcscd's driver for \
             virtual cards, Debian vsmartcard-vpcd), so every PC/SC application sees it in "Virtual PCD 00 00". \
+            --pn532 makes PATH a pseudo-terminal with a PN532 behind it and the tag in its field, so any \
+            libnfc program uses it with LIBNFC_DEVICE=pn532_uart:PATH. \
             --record writes every exchange as a trace; --save writes the tag's memory when the emulator \
             stops (SIGINT, SIGTERM or SIGHUP; a second signal ends it at once), so writes are not lost. \
             Both are replaced only when complete, and their paths are checked before serving starts. \

@@ -27,7 +27,7 @@ struct Replay: ParsableCommand {
     @Argument(help: "Traces to replay (any format nfctrace reads).")
     var traces: [String]
 
-    @Option(help: "Target: emulator, emulator:DUMP, emulator:model:NAME, udp:HOST:PORT.")
+    @Option(help: "Target: emulator, emulator:DUMP, emulator:model:NAME, udp:HOST:PORT, libnfc[:CONNSTRING] (a reader through libnfc).")
     var against = "emulator"
 
     @Option(help: "A rules file (ignore KEY / substitute KEY lines).")
