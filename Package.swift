@@ -50,7 +50,7 @@ let package = Package(
         // the Ultralight authentication built with it or with NFCCore's 2K3DES.
         .target(name: "NFCCrypto", dependencies: ["NFCCore", .product(name: "Crypto", package: "swift-crypto"), .product(name: "_CryptoExtras", package: "swift-crypto")]),
         .target(name: "NFCDissect", dependencies: ["NFCCore", "NFCCrypto"]),
-        .target(name: "NFCEmulator", dependencies: ["NFCCore", "NFCCrypto"]),
+        .target(name: "NFCEmulator", dependencies: ["NFCCore", "NFCCrypto", "CStream"]),
         .target(name: "NFCReplay", dependencies: ["NFCCore", "NFCEmulator", "NFCDissect"]),
         // Core NFC's API shapes over the emulators, cassettes and recorded traces. Swift 5 mode:
         // Core NFC itself is a pre-concurrency callback API, and the kit mirrors it.

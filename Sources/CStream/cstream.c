@@ -63,3 +63,35 @@ size_t nfctrace_stream_buffered(FILE *stream) {
     return (size_t)(stream->_IO_read_end - stream->_IO_read_ptr);
 }
 #endif
+
+#include <string.h>
+#include <errno.h>
+#if defined(__APPLE__)
+#include <TargetConditionals.h>
+#endif
+
+#if defined(__APPLE__) && !TARGET_OS_OSX
+/* iOS and the other Apple platforms: no pseudo-terminals for an app (NFCTestKit links this). */
+int nfctrace_openpty(int *master, int *slave, char *name, size_t size) {
+    (void)master; (void)slave; (void)name; (void)size;
+    errno = ENOSYS;
+    return -1;
+}
+#else
+#if defined(__APPLE__)
+#include <util.h>
+#else
+#include <pty.h>
+#endif
+
+int nfctrace_openpty(int *master, int *slave, char *name, size_t size) {
+    char path[256];
+    if (openpty(master, slave, path, NULL, NULL) != 0) return -1;
+    if (strlen(path) + 1 > size) {
+        errno = ENAMETOOLONG;
+        return -1;
+    }
+    memcpy(name, path, strlen(path) + 1);
+    return 0;
+}
+#endif

@@ -14,4 +14,9 @@ FILE *nfctrace_open_read_stream(void *cookie, nfctrace_read_fn read);
 /// Bytes the stream has buffered but its reader has not consumed yet (glibc or BSD FILE internals),
 /// so that the reader's position is known without an unbuffered, slow stream.
 size_t nfctrace_stream_buffered(FILE *stream);
+
+/// A pseudo-terminal: both sides open, the slave's path in `name` (`size` bytes). 0 on success,
+/// -1 with errno set. openpty is in <pty.h> on Linux and <util.h> on Darwin, which Swift's libc
+/// modules do not both import; `emulate --pn532` serves a PN532 on it.
+int nfctrace_openpty(int *master, int *slave, char *name, size_t size);
 #endif

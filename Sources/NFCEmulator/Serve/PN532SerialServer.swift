@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import CStream
 import NFCCore
 
 /// A PN532 on a serial line, as libnfc's `pn532_uart` driver talks to it, with the emulated tag
@@ -32,13 +33,13 @@ public final class PN532SerialServer {
         if lstat(path, &st) == 0 {
             throw SetupError(description: "\(path) exists already: remove it or give another path to --pn532")
         }
-        // openpty (Linux libc, macOS util.h) gives both sides and the slave's name.
+        // openpty (Linux pty.h, macOS util.h, through CStream) gives both sides and the slave's name.
         var m: Int32 = -1, s: Int32 = -1
         var name = [CChar](repeating: 0, count: 256)
-        guard openpty(&m, &s, &name, nil, nil) == 0 else {
+        guard nfctrace_openpty(&m, &s, &name, name.count) == 0 else {
             throw SetupError(description: "cannot open a pseudo-terminal: \(String(cString: strerror(errno)))")
         }
-        let slaveName = String(cString: name)
+        let slaveName = String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         var t = termios()
         tcgetattr(s, &t)
         cfmakeraw(&t)
