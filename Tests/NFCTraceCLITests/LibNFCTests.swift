@@ -115,6 +115,33 @@ import Testing
         #expect(r.status == 0 && r.stdout.hasPrefix("PASS  \(trace)"), "\(r.stdout)\n\(r.stderr)\n\(emulator.log)")
     }
 
+    /// Issue 21, point 6: the reader gone mid-replay (the PN532 killed) is a clear error with the
+    /// exchanges done so far, exit 74.
+    @Test(.enabled(if: available, "libnfc-bin and libnfc-examples are not installed (scripts/setup installs them)"))
+    func aReaderGoneMidReplayIsReported() throws {
+        // An NTAG215 read 20,000 times: long enough to pull the reader away in the middle.
+        var lines = ["nfctrace 1", "field-on", "R 26/7", "T 44 00", "R 93 20", "T 88 04 E1 7A 17", "R 93 70 88 04 E1 7A 17 crc=stripped", "T 04 crc=stripped",
+                     "R 95 20", "T 20 4B 2C 80 C7", "R 95 70 20 4B 2C 80 C7 crc=stripped", "T 00 crc=stripped"]
+        for _ in 0..<20_000 { lines += ["R 30 04 crc=stripped", "T 03 00 FE 00 00 00 00 00 00 00 00 00 00 00 00 00 crc=stripped"] }
+        let trace = CLI.temporaryFile(Array((lines.joined(separator: "\n") + "\n").utf8), suffix: ".nfctrace")
+        defer { try? FileManager.default.removeItem(atPath: trace) }
+        let emulator = try PN532Emulator(["--model", "ntag215"])
+        defer { _ = emulator.stop() }
+        let replay = Process()
+        replay.executableURL = URL(fileURLWithPath: CLI.binary)
+        replay.arguments = ["replay", trace, "--against", "libnfc:pn532_uart:\(emulator.path)"]
+        let out = Pipe()
+        replay.standardOutput = out
+        replay.standardError = FileHandle.nullDevice
+        try replay.run()
+        usleep(1_500_000)
+        kill(emulator.process.processIdentifier, SIGKILL)
+        let report = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(ChildProcess.wait(replay, seconds: 60))
+        #expect(replay.terminationStatus == 74, "\(report)")
+        #expect(report.contains("ERROR ") && report.contains("failed after") && report.contains("Input / Output Error"), "\(report)")
+    }
+
     /// No device at the connstring: one line, exit 74.
     @Test func aMissingReaderIsReported() throws {
         let r = try CLI.run(["replay", "Traces/ntag215-password-read.nfctrace", "--against", "libnfc:pn532_uart:/nonexistent/tty"])
