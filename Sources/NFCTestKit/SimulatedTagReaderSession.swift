@@ -264,8 +264,7 @@ public final class SimulatedTagReaderSession: NFCTagReaderSession {
     }
 
     private func discover15693(_ air: SimulatedAir) -> SimulatedTag? {
-        let inventory = ISO15693Request(flags: ISO15693RequestFlags(rawValue: ISO15693RequestFlags.dataRateMask | ISO15693RequestFlags.inventoryMask | ISO15693RequestFlags.b6Mask),
-                                        command: .inventory(afi: nil, maskLength: 0, mask: []))
+        let inventory = ReaderSide.inventory15693
         guard let answer = try? air.transceive(inventory.encode(), fromApp: false),
               let response = try? ISO15693Response.decode(answer.bytes, answering: inventory),
               case .inventory(_, let uid) = response.body else { return nil }

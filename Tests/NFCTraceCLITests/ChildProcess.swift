@@ -50,3 +50,34 @@ enum ChildProcess {
         return true
     }
 }
+
+/// `nfctrace emulate …` as a child of a test: started, read until its log says `ready`, stopped
+/// by its PID (SIGTERM, then SIGKILL after 10 s, which the test records as an issue).
+class EmulatorChild {
+    let process = Process()
+    let stderr = Pipe()
+    private(set) var log = ""
+
+    init(_ arguments: [String], ready: String) throws {
+        process.executableURL = URL(fileURLWithPath: CLI.binary)
+        process.arguments = ["emulate"] + arguments
+        process.standardError = stderr
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        let deadline = Date().addingTimeInterval(20)
+        while !log.contains(ready) && Date() < deadline && process.isRunning {
+            log += String(decoding: stderr.fileHandleForReading.availableData, as: UTF8.self)
+        }
+    }
+
+    func stop() -> Int32 {
+        process.terminate()
+        if !ChildProcess.wait(process, seconds: 10) {
+            kill(process.processIdentifier, SIGKILL)
+            Issue.record("the emulator did not stop within 10 s of SIGTERM")
+            _ = ChildProcess.wait(process, seconds: 5)
+        }
+        log += String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        return process.terminationStatus
+    }
+}

@@ -15,21 +15,12 @@ import Testing
     }
 
     /// `nfctrace emulate … --pn532 PATH`, until it says it serves.
-    final class PN532Emulator {
-        let process = Process()
-        let stderr = Pipe()
-        let path = NSTemporaryDirectory() + "nfctrace-pn532-\(UUID().uuidString)"
-        private(set) var log = ""
+    final class PN532Emulator: EmulatorChild {
+        let path: String
         init(_ arguments: [String]) throws {
-            process.executableURL = URL(fileURLWithPath: CLI.binary)
-            process.arguments = ["emulate"] + arguments + ["--pn532", path]
-            process.standardError = stderr
-            process.standardOutput = FileHandle.nullDevice
-            try process.run()
-            let deadline = Date().addingTimeInterval(20)
-            while !log.contains("in the field of a PN532") && Date() < deadline && process.isRunning {
-                log += String(decoding: stderr.fileHandleForReading.availableData, as: UTF8.self)
-            }
+            let path = NSTemporaryDirectory() + "nfctrace-pn532-\(UUID().uuidString)"
+            self.path = path
+            try super.init(arguments + ["--pn532", path], ready: "in the field of a PN532")
         }
 
         /// A libnfc tool with this emulator as its device; its output (stdout and stderr).
@@ -38,17 +29,6 @@ import Testing
             env["LIBNFC_DEVICE"] = "pn532_uart:\(path)"
             let r = try ChildProcess.run("\(LibNFCTests.tools)/\(tool)", arguments, environment: env, stdin: Data(input.utf8), seconds: 60)
             return (r.status, String(decoding: r.stdout + r.stderr, as: UTF8.self))
-        }
-
-        func stop() -> Int32 {
-            process.interrupt()
-            if !ChildProcess.wait(process, seconds: 10) {
-                kill(process.processIdentifier, SIGKILL)
-                Issue.record("the emulator did not stop within 10 s of SIGINT")
-                _ = ChildProcess.wait(process, seconds: 5)
-            }
-            log += String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            return process.terminationStatus
         }
     }
 

@@ -45,30 +45,9 @@ import Testing
     }
 
     /// `nfctrace emulate … --vpcd 127.0.0.1:35963`, until it says the card is in the reader.
-    final class VPCDEmulator {
-        let process = Process()
-        let stderr = Pipe()
-        private(set) var log = ""
+    final class VPCDEmulator: EmulatorChild {
         init(_ arguments: [String]) throws {
-            process.executableURL = URL(fileURLWithPath: CLI.binary)
-            process.arguments = ["emulate"] + arguments + ["--vpcd", "127.0.0.1:35963"]
-            process.standardError = stderr
-            process.standardOutput = FileHandle.nullDevice
-            try process.run()
-            let deadline = Date().addingTimeInterval(20)
-            while !log.contains("the card is in the reader") && Date() < deadline && process.isRunning {
-                log += String(decoding: stderr.fileHandleForReading.availableData, as: UTF8.self)
-            }
-        }
-        func stop() -> Int32 {
-            process.terminate()
-            if !ChildProcess.wait(process, seconds: 10) {
-                kill(process.processIdentifier, SIGKILL)
-                Issue.record("the emulator did not stop within 10 s of SIGTERM")
-                _ = ChildProcess.wait(process, seconds: 5)
-            }
-            log += String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            return process.terminationStatus
+            try super.init(arguments + ["--vpcd", "127.0.0.1:35963"], ready: "the card is in the reader")
         }
     }
 

@@ -127,10 +127,7 @@ enum APDUFrames {
         ctx.layer = layer
         let command = s.isoDEP.command
         s.isoDEP.command = nil
-        if let c = s.isoDEP.commandBytes {
-            s.isoDEP.exchanges.append(ISODEPReconstruction.Exchange(command: c, response: bytes, askedForTime: s.isoDEP.timeAsked))
-            s.isoDEP.commandBytes = nil
-        }
+        s.isoDEP.recordAnswer(bytes)
         let response: ResponseAPDU
         do {
             response = try ResponseAPDU.decode(bytes)

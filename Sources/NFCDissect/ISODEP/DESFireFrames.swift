@@ -48,10 +48,7 @@ enum DESFireFrames {
 
     static func nativeResponse(_ inf: [UInt8], to command: (code: UInt8, data: [UInt8]), _ placement: APDUFrames.Placement, _ ctx: inout FrameContext, _ s: inout some ISODEPCarrier) {
         ctx.layer = layer
-        if let c = s.isoDEP.commandBytes {
-            s.isoDEP.exchanges.append(ISODEPReconstruction.Exchange(command: c, response: inf, askedForTime: s.isoDEP.timeAsked))
-            s.isoDEP.commandBytes = nil
-        }
+        s.isoDEP.recordAnswer(inf)
         let status = inf[0]
         let data = Array(inf.dropFirst())
         var fields = [Field("desfire.status", "Status", .named(DESFire.statusName(status), code: status), range: placement.place(0..<1))]

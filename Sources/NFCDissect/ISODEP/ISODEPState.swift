@@ -30,6 +30,13 @@ struct ISODEPState {
     /// `dissect --show-secrets`: card numbers and cardholder data printed whole.
     var revealCardData = false
 
+    /// The whole answer to the command waiting for one, kept for a card rebuilt from the trace.
+    mutating func recordAnswer(_ response: [UInt8]) {
+        guard let command = commandBytes else { return }
+        exchanges.append(ISODEPReconstruction.Exchange(command: command, response: response, askedForTime: timeAsked))
+        commandBytes = nil
+    }
+
     /// INF of chained I-blocks, joined in order.
     struct Chain {
         var firstFrame: Int

@@ -47,6 +47,11 @@ public enum ReaderSide {
         return nil
     }
 
+    /// Inventory in one slot at the high data rate, as readers look for an ISO 15693 VICC.
+    public static let inventory15693 = ISO15693Request(
+        flags: ISO15693RequestFlags(rawValue: ISO15693RequestFlags.dataRateMask | ISO15693RequestFlags.inventoryMask | ISO15693RequestFlags.b6Mask),
+        command: .inventory(afi: nil, maskLength: 0, mask: []))
+
     /// RATS (FSD 256, CID 0) and the ATS; nil when the tag gives none.
     public static func requestATS(_ transceive: Transceive) -> ATS? {
         let rats = ISO14443ACommand.rats(fsdi: 8, cid: 0).encode()
