@@ -167,15 +167,16 @@ public final class PCSCContactlessCard {
     public func transmit(_ bytes: [UInt8]) -> [UInt8] {
         guard isActive else { return ResponseAPDU(status: StatusWord(0x6F00)).encode() }
         guard let apdu = try? CommandAPDU.decode(bytes) else { return ResponseAPDU(status: .wrongLength).encode() }
-        if apdu.cla == 0xFF, apdu.ins == 0x00, apdu.p1 == PN532.acr122FirmwareP1, apdu.p2 == 0x00 { return Self.acr122Firmware }
-        if apdu.cla == 0xFF, apdu.ins == 0x00, apdu.p1 == 0x00, apdu.p2 == 0x00 {
-            if felica != nil, apdu.data.first != PN532.hostToChip { return felicaThrough(apdu.data).encode() }
-            return directTransmit(apdu.data).encode()
+        let pseudo = PCSCPseudoAPDU(apdu)
+        if pseudo == .readerFirmware { return Self.acr122Firmware }
+        if case .directTransmit(let payload)? = pseudo {
+            if felica != nil, payload.first != PN532.hostToChip { return felicaThrough(payload).encode() }
+            return directTransmit(payload).encode()
         }
-        if let felica { return apdu.cla == 0xFF ? felicaPseudo(apdu, idm: felica.idm).encode() : ResponseAPDU(status: .classNotSupported).encode() }
-        if vicc != nil { return apdu.cla == 0xFF ? viccPseudo(apdu).encode() : ResponseAPDU(status: .classNotSupported).encode() }
+        if let felica { return pseudo.map { felicaPseudo($0, idm: felica.idm) }?.encode() ?? ResponseAPDU(status: .classNotSupported).encode() }
+        if vicc != nil { return pseudo.map { viccPseudo($0) }?.encode() ?? ResponseAPDU(status: .classNotSupported).encode() }
         guard let a = activation else { return ResponseAPDU(status: StatusWord(0x6F00)).encode() }
-        if apdu.cla == 0xFF { return pseudo(apdu, a).encode() }
+        if let pseudo { return self.pseudo(pseudo, a).encode() }
         guard link != nil else { return ResponseAPDU(status: .classNotSupported).encode() }
         return isoDEPExchange(bytes) ?? ResponseAPDU(status: StatusWord(0x6F00)).encode()
     }
@@ -204,46 +205,39 @@ public final class PCSCContactlessCard {
 
     /// MIFARE Classic through Part 3: authentication with a loaded key, blocks read and written
     /// in the Crypto1 session (a WRITE in its two phases).
-    private func classicCommand(_ apdu: CommandAPDU, _ reader: MIFAREClassicReader) -> ResponseAPDU {
+    private func classicCommand(_ command: PCSCPseudoAPDU, _ reader: MIFAREClassicReader) -> ResponseAPDU {
         defer { forwardClassicFrames() }
-        switch apdu.ins {
-        case 0x86, 0x88:
-            // 86: data 01 00 block keyType slot; 88 (PC/SC 2.01): P2 block, data keyType slot.
-            let block: UInt8, type: UInt8, slot: UInt8
-            if apdu.ins == 0x86 {
-                guard apdu.data.count == 5, apdu.data[0] == 0x01 else { return ResponseAPDU(status: .wrongLength) }
-                (block, type, slot) = (apdu.data[2], apdu.data[3], apdu.data[4])
-            } else {
-                guard apdu.data.count == 2 else { return ResponseAPDU(status: .wrongLength) }
-                (block, type, slot) = (apdu.p2, apdu.data[0], apdu.data[1])
-            }
-            guard let key = keys[slot], type == 0x60 || type == 0x61 else { return ResponseAPDU(status: StatusWord(0x6982)) }
+        switch command {
+        case .authenticate(let block, let type, let slot), .authenticateObsolete(let block, let type, let slot):
+            let code = MIFAREClassicCommand.Code(rawValue: type)
+            guard let key = keys[slot], code == .authenticateA || code == .authenticateB else { return ResponseAPDU(status: .securityNotSatisfied) }
+            let keyType: MIFAREClassicCommand.KeyType = code == .authenticateA ? .a : .b
             readerNonce = readerNonce &* 1_103_515_245 &+ 12_345
-            if reader.authenticate(type == 0x60 ? .a : .b, block: block, key: key, nr: readerNonce) { return ResponseAPDU(status: Self.ok) }
+            if reader.authenticate(keyType, block: block, key: key, nr: readerNonce) { return ResponseAPDU(status: Self.ok) }
             // A refused authentication leaves the card in IDLE: readers select it again.
             forwardClassicFrames()
             powerOff()
             powerOn()
             return ResponseAPDU(status: Self.failed)
-        case 0xB0:
-            guard let answer = reader.send(MIFAREClassicCommand.read(block: apdu.p2).encode()), answer.count >= 16 else {
+        case .readBinary(let block, let le):
+            guard let answer = reader.send(MIFAREClassicCommand.read(block: block).encode()), answer.count >= 16 else {
                 return ResponseAPDU(status: Self.failed)
             }
-            return ResponseAPDU(data: Array(answer.prefix((apdu.le ?? 0) == 0 ? 16 : min(16, apdu.le ?? 16))), status: Self.ok)
-        case 0xD6:
-            guard apdu.data.count == 16 else { return ResponseAPDU(status: .wrongLength) }
-            guard reader.send(MIFAREClassicCommand.write(block: apdu.p2).encode()) == [Type2Acknowledgement.ack.nibble],
-                  reader.send(MIFAREClassicCommand.writeData(apdu.data).encode()) == [Type2Acknowledgement.ack.nibble] else {
+            return ResponseAPDU(data: Array(answer.prefix((le ?? 0) == 0 ? 16 : min(16, le ?? 16))), status: Self.ok)
+        case .updateBinary(let block, let data):
+            guard data.count == 16 else { return ResponseAPDU(status: .wrongLength) }
+            guard reader.send(MIFAREClassicCommand.write(block: block).encode()) == [Type2Acknowledgement.ack.nibble],
+                  reader.send(MIFAREClassicCommand.writeData(data).encode()) == [Type2Acknowledgement.ack.nibble] else {
                 return ResponseAPDU(status: Self.failed)
             }
             return ResponseAPDU(status: Self.ok)
-        case 0xB1:
+        case .other(let apdu) where apdu.ins == 0xB1:
             // ACS READ VALUE BLOCK: the value, most significant byte first.
             guard let answer = reader.send(MIFAREClassicCommand.read(block: apdu.p2).encode()), answer.count >= 16,
                   let value = MIFAREClassicValueBlock(Array(answer.prefix(16))) else { return ResponseAPDU(status: Self.failed) }
             let v = UInt32(bitPattern: value.value)
             return ResponseAPDU(data: (0..<4).reversed().map { UInt8(truncatingIfNeeded: v >> (8 * $0)) }, status: Self.ok)
-        case 0xD7:
+        case .other(let apdu) where apdu.ins == 0xD7:
             return valueOperation(apdu, reader)
         default:
             return ResponseAPDU(status: .functionNotSupported)
@@ -289,30 +283,28 @@ public final class PCSCContactlessCard {
         return ResponseAPDU(data: answer.bytes, status: Self.ok)
     }
 
-    private func felicaPseudo(_ apdu: CommandAPDU, idm: FeliCaIDm) -> ResponseAPDU {
-        switch apdu.ins {
-        case 0xCA where apdu.p1 == 0x00: return ResponseAPDU(data: idm.bytes, status: Self.ok)
-        default: return ResponseAPDU(status: .functionNotSupported)
-        }
+    private func felicaPseudo(_ command: PCSCPseudoAPDU, idm: FeliCaIDm) -> ResponseAPDU {
+        guard case .getUID = command else { return ResponseAPDU(status: .functionNotSupported) }
+        return ResponseAPDU(data: idm.bytes, status: Self.ok)
     }
 
     /// `FF CA 00`: the UID as the VICC sends it (least significant byte first); `FF B0 00 block
     /// Le` and `FF D6 00 block Lc data`: READ and WRITE SINGLE BLOCK, unaddressed.
-    private func viccPseudo(_ apdu: CommandAPDU) -> ResponseAPDU {
+    private func viccPseudo(_ command: PCSCPseudoAPDU) -> ResponseAPDU {
         guard let vicc else { return ResponseAPDU(status: StatusWord(0x6F00)) }
         let flags = ISO15693RequestFlags(rawValue: ISO15693RequestFlags.dataRateMask)
-        switch apdu.ins {
-        case 0xCA where apdu.p1 == 0x00:
+        switch command {
+        case .getUID:
             return ResponseAPDU(data: vicc.onAir, status: Self.ok)
-        case 0xB0:
-            let request = ISO15693Request(flags: flags, command: .readSingleBlock(block: UInt16(apdu.p2)))
+        case .readBinary(let block, _):
+            let request = ISO15693Request(flags: flags, command: .readSingleBlock(block: UInt16(block)))
             guard let answer = transceive(request.encode(), 8, true, true),
                   case .blocks(_, let blocks)? = (try? ISO15693Response.decode(answer.bytes, answering: request))?.body, let block = blocks.first else {
                 return ResponseAPDU(status: Self.failed)
             }
             return ResponseAPDU(data: block.data, status: Self.ok)
-        case 0xD6:
-            let request = ISO15693Request(flags: flags, command: .writeSingleBlock(block: UInt16(apdu.p2), data: apdu.data))
+        case .updateBinary(let block, let data):
+            let request = ISO15693Request(flags: flags, command: .writeSingleBlock(block: UInt16(block), data: data))
             guard let answer = transceive(request.encode(), 8, true, true), let response = try? ISO15693Response.decode(answer.bytes, answering: request) else {
                 return ResponseAPDU(status: Self.failed)
             }
@@ -326,35 +318,39 @@ public final class PCSCContactlessCard {
     }
 
     /// PC/SC Part 3 commands the reader answers itself.
-    private func pseudo(_ apdu: CommandAPDU, _ a: ISO14443AActivation) -> ResponseAPDU {
-        if apdu.ins == 0x82 {
-            // LOAD KEYS into a volatile slot (P2).
-            guard apdu.data.count == 6 else { return ResponseAPDU(status: .wrongLength) }
-            keys[apdu.p2] = apdu.data.reduce(0) { $0 << 8 | UInt64($1) }
-            return ResponseAPDU(status: Self.ok)
+    private func pseudo(_ command: PCSCPseudoAPDU, _ a: ISO14443AActivation) -> ResponseAPDU {
+        func trimmed(_ data: [UInt8], _ le: Int?) -> [UInt8] { (le ?? 0) == 0 || (le ?? 0) >= data.count ? data : Array(data.prefix(le ?? 0)) }
+        let storage = a.ats == nil && !a.sak.isMIFAREClassic
+        if let classic {
+            switch command {
+            case .authenticate, .authenticateObsolete, .readBinary, .updateBinary, .other: return classicCommand(command, classic)
+            default: break
+            }
         }
-        if let classic, [0x86, 0x88, 0xB0, 0xB1, 0xD6, 0xD7].contains(apdu.ins) { return classicCommand(apdu, classic) }
-        func trimmed(_ data: [UInt8]) -> [UInt8] { (apdu.le ?? 0) == 0 || (apdu.le ?? 0) >= data.count ? data : Array(data.prefix(apdu.le ?? 0)) }
-        switch apdu.ins {
-        case 0xCA where apdu.p1 == 0x00:
-            return ResponseAPDU(data: trimmed(a.uid), status: Self.ok)
-        case 0xCA where apdu.p1 == 0x01:
+        switch command {
+        case .loadKey(let slot, let key):
+            keys[slot] = key.reduce(0) { $0 << 8 | UInt64($1) }
+            return ResponseAPDU(status: Self.ok)
+        case .getUID(let le):
+            return ResponseAPDU(data: trimmed(a.uid, le), status: Self.ok)
+        case .getHistoricalBytes(let le):
             guard let ats = a.ats else { return ResponseAPDU(status: .functionNotSupported) }
-            return ResponseAPDU(data: trimmed(ats.historicalBytes), status: Self.ok)
-        case 0xB0 where a.ats == nil && !a.sak.isMIFAREClassic:
-            guard let answer = transceive(Type2Command.read(page: apdu.p2).encode(), 8, true, true), answer.lastByteBits == 8 else {
+            return ResponseAPDU(data: trimmed(ats.historicalBytes, le), status: Self.ok)
+        case .readBinary(let page, let le) where storage:
+            guard let answer = transceive(Type2Command.read(page: page).encode(), 8, true, true), answer.lastByteBits == 8 else {
                 return ResponseAPDU(status: Self.failed)
             }
-            return ResponseAPDU(data: trimmed(answer.bytes), status: Self.ok)
-        case 0xD6 where a.ats == nil && !a.sak.isMIFAREClassic:
-            guard apdu.data.count == 4 else { return ResponseAPDU(status: .wrongLength) }
-            guard let answer = transceive(Type2Command.write(page: apdu.p2, data: apdu.data).encode(), 8, true, false), answer.lastByteBits == 4,
+            return ResponseAPDU(data: trimmed(answer.bytes, le), status: Self.ok)
+        case .updateBinary(let page, let data) where storage:
+            guard data.count == 4 else { return ResponseAPDU(status: .wrongLength) }
+            guard let answer = transceive(Type2Command.write(page: page, data: data).encode(), 8, true, false), answer.lastByteBits == 4,
                   Type2Acknowledgement(nibble: answer.bytes.first ?? 0) == .ack else {
                 return ResponseAPDU(status: Self.failed)
             }
             return ResponseAPDU(status: Self.ok)
         default:
-            return ResponseAPDU(status: .functionNotSupported)
+            break
         }
+        return ResponseAPDU(status: .functionNotSupported)
     }
 }
