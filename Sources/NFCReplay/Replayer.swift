@@ -28,6 +28,18 @@ public struct ReplayDivergence: Sendable {
     public var history: [FrameDissection]
 }
 
+/// A reader frame a target cannot put on air, and why.
+public struct InexpressibleFrame: Sendable, Equatable {
+    public var frame: Int
+    public var bytes: [UInt8]
+    public var reason: String
+    public init(frame: Int, bytes: [UInt8], reason: String) {
+        self.frame = frame
+        self.bytes = bytes
+        self.reason = reason
+    }
+}
+
 public struct ReplayResult: Sendable {
     public enum Outcome: Sendable {
         case passed
@@ -38,6 +50,9 @@ public struct ReplayResult: Sendable {
         case targetFailed(String)
         /// No target could be made for this trace (e.g. no session of it reconstructs a tag).
         case noTarget(String)
+        /// Frames the target cannot send (a PC/SC reader without direct transmit and a PWD_AUTH,
+        /// …), found before anything was sent: the trace was not replayed.
+        case inexpressible([InexpressibleFrame])
     }
 
     public var trace: String
@@ -76,12 +91,29 @@ public final class Replayer {
     /// the oldest are dropped (the context of very long sessions is then partial).
     public var windowLimit = 20_000
     public var historyLength = 6
+    /// Sees what the replay did, as a new trace (`replay --record`): field events, the frames sent,
+    /// the target's answers; for an exchange the reader did itself, the recorded answer with a
+    /// comment saying so; for a response APDU, the I-blocks a card sends it in (chained within the
+    /// reader's frame size, with the reader's R(ACK)s).
+    public var onRecord: ((Frame) -> Void)?
+    /// The reader's frame size (FSD) the last RATS of the trace announced, for `onRecord`.
+    private var frameSize = 256
 
     private struct Pending {
         var request: Frame
         var number: Int
         var sent: Frame
         var answer: Frame?
+        /// The reader did this exchange itself (`TargetAnswer.byReader`).
+        var byReader: String? = nil
+    }
+
+    /// A command whose answer came back as a response APDU, while the recorded answer blocks
+    /// arrive and are put together.
+    private struct APDUExchange {
+        var pending: Pending
+        var actual: [UInt8]
+        var recorded: [UInt8] = []
     }
 
     private var recordedWindow: [Frame] = []
@@ -94,6 +126,19 @@ public final class Replayer {
     public init(target: ReplayTarget, rules: ReplayRules = ReplayRules()) {
         self.target = target
         self.rules = rules
+    }
+
+    /// The reader frames among those `next` delivers that `target` cannot send, found without
+    /// sending anything (a damaged trace: those before the damage).
+    public static func inexpressibleFrames(for target: ReplayTarget, next: () throws -> Frame?) -> [InexpressibleFrame] {
+        var out: [InexpressibleFrame] = []
+        var number = 0
+        while let frame = try? next() {
+            number += 1
+            guard frame.event == .data(.readerToTag), let why = target.inexpressible(frame) else { continue }
+            out.append(InexpressibleFrame(frame: number, bytes: frame.bytes, reason: why))
+        }
+        return out
     }
 
     /// Replays the frames `next` delivers (a capture reader's `next`), named `trace` in reports.
@@ -109,6 +154,7 @@ public final class Replayer {
         var cycles = 0
         var number = 0
         var pending: Pending?
+        var apdu: APDUExchange?
         var result = ReplayResult(trace: trace, target: target.name, outcome: .passed, exchanges: 0, fieldCycles: 0, accepted: [:], seconds: 0)
         func finish(_ outcome: ReplayResult.Outcome) -> ReplayResult {
             result.outcome = outcome
@@ -125,7 +171,10 @@ public final class Replayer {
                 switch frame.event {
                 case .fieldOn, .fieldOff:
                     if let p = pending, let divergence = checkSilence(p) { return finish(.diverged(divergence)) }
+                    if let a = apdu, let divergence = judge(a, recordedLast: nil, number: number) { return finish(.diverged(divergence)) }
                     pending = nil
+                    apdu = nil
+                    record(frame)
                     if frame.event == .fieldOn {
                         try target.fieldOn()
                     } else {
@@ -138,11 +187,54 @@ public final class Replayer {
                 case .data(.readerToTag):
                     if let p = pending, let divergence = checkSilence(p) { return finish(.diverged(divergence)) }
                     let sent = substitute(frame)
-                    let answer = try target.transmit(sent)
+                    if onRecord != nil, frame.technology == .iso14443a, case .rats(let fsdi, _)? = try? ISO14443ACommand.decode(Array(frame.payloadDroppingValidCRC())) {
+                        frameSize = ISO14443ACommand.frameSize(forIndex: fsdi)
+                    }
+                    let answer = try target.exchange(sent)
                     exchanges += 1
-                    pending = Pending(request: frame, number: number, sent: sent, answer: answer)
+                    switch answer {
+                    case .frame(let answer):
+                        pending = Pending(request: frame, number: number, sent: sent, answer: answer)
+                        record(sent)
+                        if let answer { record(answer) }
+                    case .byReader(let what):
+                        pending = Pending(request: frame, number: number, sent: sent, answer: nil, byReader: what)
+                        if apdu == nil { record(sent) }
+                    case .responseAPDU(let response):
+                        if let a = apdu, let divergence = judge(a, recordedLast: nil, number: number) { return finish(.diverged(divergence)) }
+                        pending = nil
+                        apdu = APDUExchange(pending: Pending(request: frame, number: number, sent: sent, answer: nil), actual: response)
+                        record(sent)
+                        for f in Self.answerBlocks(response, to: sent, frameSize: frameSize) { record(f) }
+                    }
                     append(recorded: frame, number: number, actual: sent)
                 case .data(.tagToReader):
+                    if var a = apdu, let block = Self.iBlock(frame) {
+                        // A block of the answer to a command sent as an APDU.
+                        pending = nil
+                        a.recorded += block.frame.inf
+                        if case .i(chaining: true, _, _, _) = block.frame.block {
+                            apdu = a
+                            append(recorded: frame, number: number, actual: nil)
+                            continue
+                        }
+                        apdu = nil
+                        if let divergence = judge(a, recordedLast: frame, number: number) { return finish(.diverged(divergence)) }
+                        append(recorded: frame, number: number, actual: frame)
+                        continue
+                    }
+                    if let what = pending?.byReader ?? (apdu != nil ? "ISO-DEP link blocks (WTX, …)" : nil) {
+                        // The reader's own exchange: as recorded on both sides.
+                        if apdu == nil {
+                            var f = frame
+                            f.comment = "done by the reader itself (\(what)); the recorded answer"
+                            record(f)
+                        }
+                        pending = nil
+                        accepted["the reader itself: " + what, default: 0] += 1
+                        append(recorded: frame, number: number, actual: frame)
+                        continue
+                    }
                     guard let p = pending else {
                         append(recorded: frame, number: number, actual: nil)   // a tag frame nobody asked for: nothing to replay
                         continue
@@ -163,6 +255,7 @@ public final class Replayer {
             return finish(.unreadable("\(error)"))
         }
         if let p = pending, let divergence = checkSilence(p) { return finish(.diverged(divergence)) }
+        if let a = apdu, let divergence = judge(a, recordedLast: nil, number: number) { return finish(.diverged(divergence)) }
         return finish(.passed)
     }
 
@@ -179,11 +272,13 @@ public final class Replayer {
         recordedWindow.append(recorded)
         recordedNumbers.append(number)
         if let actual { actualWindow.append(actual) }
-        if recordedWindow.count > windowLimit {
+        // Trimmed once it holds twice the limit, not at every frame: removing the oldest frame of
+        // a full window moves all the others, which made long field cycles quadratic.
+        if recordedWindow.count > 2 * windowLimit {
             recordedWindow.removeFirst(recordedWindow.count - windowLimit)
             recordedNumbers.removeFirst(recordedNumbers.count - windowLimit)
         }
-        if actualWindow.count > windowLimit { actualWindow.removeFirst(actualWindow.count - windowLimit) }
+        if actualWindow.count > 2 * windowLimit { actualWindow.removeFirst(actualWindow.count - windowLimit) }
     }
 
     private func resetWindows(keeping frame: Frame, number: Int) {
@@ -217,6 +312,82 @@ public final class Replayer {
         var f = frame
         f.setPayload(body, crc: hadCRC)
         return f
+    }
+
+    private func record(_ frame: Frame) {
+        guard let onRecord else { return }
+        var f = frame
+        f.start = Timestamp.now()
+        f.end = nil
+        onRecord(f)
+    }
+
+    /// A response APDU in one I-block answering `request` (its block number and CID, its CRC state).
+    static func wholeAnswer(_ response: [UInt8], to request: Frame) -> Frame {
+        var block = ISODEPFrame(.i(chaining: false, cidFollows: false, nadFollows: false, blockNumber: 0), inf: response)
+        if let r = iBlock(request), case .i(_, let cid, _, let n) = r.frame.block {
+            block = ISODEPFrame(.i(chaining: false, cidFollows: cid, nadFollows: false, blockNumber: n), cid: r.frame.cid, inf: response)
+        }
+        var f = Frame(.data(.tagToReader), technology: request.technology, crcStripped: request.crcStripped)
+        f.setPayload(block.encode(), crc: request.hasValidCRC())
+        return f
+    }
+
+    /// A response APDU as a card sends it to `request`: I-blocks of at most `frameSize` bytes (PCB,
+    /// CID, INF and CRC), chained, each acknowledged by the reader's R(ACK) (ISO/IEC 14443-4
+    /// §7.5.3: the R(ACK) toggles the block number, the card's next block follows it).
+    static func answerBlocks(_ response: [UInt8], to request: Frame, frameSize: Int) -> [Frame] {
+        guard let r = iBlock(request), case .i(_, let cidFollows, _, var number) = r.frame.block else { return [wholeAnswer(response, to: request)] }
+        let crc = request.hasValidCRC() || request.crcStripped
+        let room = max(1, frameSize - 1 - (cidFollows ? 1 : 0) - (crc ? 2 : 0))
+        func frame(_ block: ISODEPFrame, _ direction: Direction) -> Frame {
+            var f = Frame(.data(direction), technology: request.technology, crcStripped: request.crcStripped)
+            f.setPayload(block.encode(), crc: request.hasValidCRC())
+            return f
+        }
+        var out: [Frame] = []
+        var rest = response[...]
+        repeat {
+            let part = Array(rest.prefix(room))
+            rest = rest.dropFirst(part.count)
+            out.append(frame(ISODEPFrame(.i(chaining: !rest.isEmpty, cidFollows: cidFollows, nadFollows: false, blockNumber: number), cid: r.frame.cid, inf: part), .tagToReader))
+            if !rest.isEmpty {
+                number ^= 1
+                out.append(frame(ISODEPFrame(.r(nak: false, cidFollows: cidFollows, blockNumber: number), cid: r.frame.cid), .readerToTag))
+            }
+        } while !rest.isEmpty
+        return out
+    }
+
+    /// An I-block of a recorded tag frame (its CRC, when valid, dropped), with the frame's CRC state.
+    private static func iBlock(_ frame: Frame) -> (frame: ISODEPFrame, hadCRC: Bool)? {
+        let hadCRC = frame.hasValidCRC()
+        guard let block = try? ISODEPFrame.decode(Array(frame.payloadDroppingValidCRC())), case .i = block.block else { return nil }
+        return (block, hadCRC)
+    }
+
+    /// A response APDU against the recorded answer blocks put together. When they differ, the
+    /// target's answer is shown as the recorded last block would have carried it whole, and
+    /// judged field by field (the rules apply as to any answer).
+    private func judge(_ a: APDUExchange, recordedLast: Frame?, number: Int) -> ReplayDivergence? {
+        guard let recordedLast, let last = Self.iBlock(recordedLast) else {
+            // The recording ends (or the field goes) before the card's answer was complete.
+            let (rec, _) = dissectWindows(recordedLast: nil, actualLast: nil)
+            let actual = Self.wholeAnswer(a.actual, to: a.pending.sent)
+            let act = dissectWindows(recordedLast: nil, actualLast: actual).act
+            return ReplayDivergence(frame: a.pending.number, reason: "the recorded answer is incomplete; the target answered whole",
+                                    request: rec.request ?? FrameDissection(number: a.pending.number, frame: a.pending.request),
+                                    sent: a.pending.sent, recorded: nil, actual: act, differences: [], history: rec.history)
+        }
+        if a.recorded == a.actual { return nil }
+        var whole = last.frame
+        if case .i(_, let cid, let nad, let n) = whole.block { whole.block = .i(chaining: false, cidFollows: cid, nadFollows: nad, blockNumber: n) }
+        whole.inf = a.actual
+        var actual = recordedLast
+        actual.setPayload(whole.encode(), crc: last.hadCRC)
+        var p = a.pending
+        p.answer = actual
+        return judge(p, recorded: recordedLast, recordedNumber: number)
     }
 
     // MARK: slow path
@@ -305,8 +476,8 @@ public final class Replayer {
     /// the target's answer, and the recorded exchanges before.
     private func dissectWindows(recordedLast: Frame?, actualLast: Frame?, lastNumber: Int? = nil)
         -> (rec: (request: FrameDissection?, answer: FrameDissection?, history: [FrameDissection]), act: FrameDissection?) {
-        let recordedFrames = recordedWindow + (recordedLast.map { [$0] } ?? [])
-        let numbers = recordedNumbers + (lastNumber.map { [$0] } ?? [])
+        let recordedFrames = Array(recordedWindow.suffix(windowLimit)) + (recordedLast.map { [$0] } ?? [])
+        let numbers = Array(recordedNumbers.suffix(windowLimit)) + (lastNumber.map { [$0] } ?? [])
         // Window positions back to the trace's frame numbers.
         func absolute(_ n: Int?) -> Int? {
             guard let n, n >= 1, n <= numbers.count else { return nil }
@@ -321,8 +492,9 @@ public final class Replayer {
         }
         var actual: FrameDissection? = nil
         if let a = actualLast {
-            let events = Dissector.dissect(actualWindow + [a], detail: .full)
-            for case .frame(let f) in events where f.number == actualWindow.count + 1 { actual = f }
+            let window = Array(actualWindow.suffix(windowLimit))
+            let events = Dissector.dissect(window + [a], detail: .full)
+            for case .frame(let f) in events where f.number == window.count + 1 { actual = f }
         }
         var request: FrameDissection?
         var answer: FrameDissection?

@@ -45,6 +45,8 @@ public enum PN532 {
         public static let rxMode: UInt16 = 0x6303
         public static let manualRCV: UInt16 = 0x630D
         public static let bitFraming: UInt16 = 0x633D
+        /// TxMode/RxMode b1…b0: 00 ISO 14443-A/MIFARE, 01 active, 10 FeliCa, 11 ISO 14443-B.
+        public static let framingMask: UInt8 = 0x03
     }
 
     /// GetFirmwareVersion's answer of a PN532 v1.6 supporting ISO 14443-A, -B and ISO 18092.

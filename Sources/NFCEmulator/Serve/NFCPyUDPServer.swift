@@ -110,7 +110,7 @@ public final class NFCPyUDPServer {
             if fieldIsOn {
                 tag.fieldOff()
                 fieldIsOn = false
-                onFieldOff?(ServeSupport.now())
+                onFieldOff?(Timestamp.now())
             }
             return nil
         }
@@ -128,10 +128,10 @@ public final class NFCPyUDPServer {
         // nfcpy sends REQA/WUPA as whole bytes; on air they are 7-bit short frames.
         let shortFrame = tag.technology == .iso14443a && bytes.count == 1 && (bytes[0] == ISO14443A.reqa || bytes[0] == ISO14443A.wupa)
         let frame = Frame(.data(.readerToTag), technology: tag.technology, bytes: bytes, lastByteBits: shortFrame ? 7 : 8,
-                          crcStripped: true, start: ServeSupport.now(), bitRate: kbps)
+                          crcStripped: true, start: Timestamp.now(), bitRate: kbps)
         var answer = tag.respond(to: frame)
         if answer != nil {
-            answer?.start = ServeSupport.now()
+            answer?.start = Timestamp.now()
             answer?.bitRate = kbps
         }
         onExchange?(frame, answer)

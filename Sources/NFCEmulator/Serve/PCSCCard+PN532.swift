@@ -29,7 +29,7 @@ extension PCSCContactlessCard {
             let crcOut = (registers[PN532.Register.txMode] ?? 0) & 0x80 != 0
             let crcIn = (registers[PN532.Register.rxMode] ?? 0) & 0x80 != 0
             let lastBits = (registers[PN532.Register.bitFraming] ?? 0) & 0x07
-            guard let reply = transceive(data, lastBits == 0 ? 8 : lastBits, crcOut, crcIn) else { return answer([PN532.Status.timeout.rawValue]) }
+            guard let reply = transceive(data, lastBits == 0 ? 8 : lastBits, crcOut, crcIn, technology: framing) else { return answer([PN532.Status.timeout.rawValue]) }
             return answer([PN532.Status.ok.rawValue] + reply.bytes)
         case .inListPassiveTarget:
             return answer(listPassiveTarget(data))
@@ -53,6 +53,30 @@ extension PCSCContactlessCard {
         }
     }
 
+    /// The modulation TxMode's framing bits (b1…b0; PN532 user manual §8.6.23.2) set: ISO 14443-A
+    /// (and MIFARE), FeliCa, ISO 14443-B; nil for active mode, which no tag here speaks.
+    var framing: Technology? {
+        switch (registers[PN532.Register.txMode] ?? 0) & PN532.Register.framingMask {
+        case 0x00: return .iso14443a
+        case 0x02: return .felica
+        case 0x03: return .iso14443b
+        default: return nil
+        }
+    }
+
+    /// InListPassiveTarget sets the CIU for the modulation it lists, as the firmware does.
+    func setFraming(_ modulation: PN532.Modulation) {
+        let bits: UInt8
+        switch modulation {
+        case .typeA106, .jewel106: bits = 0x00
+        case .felica212, .felica424: bits = 0x02
+        case .typeB106: bits = 0x03
+        }
+        for register in [PN532.Register.txMode, PN532.Register.rxMode] {
+            registers[register] = (registers[register] ?? 0) & ~PN532.Register.framingMask | bits
+        }
+    }
+
     /// InAutoPoll (`PollNr Period Type…`): the first target type asked for that the card in the
     /// field is; `NbTg`, then `Type Len TargetData` with InListPassiveTarget's data (Tg first).
     private func autoPoll(_ data: [UInt8]) -> [UInt8] {
@@ -62,14 +86,27 @@ extension PCSCContactlessCard {
             case 0x00, 0x10, 0x20: modulation = .typeA106
             case 0x01, 0x11: modulation = .felica212
             case 0x02, 0x12: modulation = .felica424
+            case 0x03, 0x23: modulation = .typeB106
             default: continue
             }
-            let polling: [UInt8] = modulation == .typeA106 ? [] : [0x00, 0xFF, 0xFF, 0x01, 0x00]
-            let listed = listPassiveTarget([0x01, modulation.rawValue] + polling)
+            let initiatorData: [UInt8]
+            switch modulation {
+            case .typeA106: initiatorData = []
+            case .typeB106: initiatorData = [0x00]   // AFI: all families
+            default: initiatorData = [0x00, 0xFF, 0xFF, 0x01, 0x00]   // Polling, any system, system code asked for
+            }
+            let listed = listPassiveTarget([0x01, modulation.rawValue] + initiatorData)
             guard listed.first == 0x01 else { continue }
             let target = Array(listed.dropFirst())
-            // The type names what was found: a MIFARE card or an ISO 14443-4 one at 106 A.
-            let found = modulation == .typeA106 ? (activation?.ats == nil ? 0x10 : 0x20) : (modulation == .felica212 ? 0x11 : 0x12)
+            // The type names what was found: a MIFARE card or an ISO 14443-4 one at 106 A, FeliCa,
+            // an ISO 14443-4 card at 106 B.
+            let found: UInt8
+            switch modulation {
+            case .typeA106: found = activation?.ats == nil ? 0x10 : 0x20
+            case .felica212: found = 0x11
+            case .typeB106: found = 0x23
+            default: found = 0x12
+            }
             return [0x01, UInt8(found), UInt8(target.count)] + target
         }
         return [0x00]
@@ -77,9 +114,11 @@ extension PCSCContactlessCard {
 
     /// InListPassiveTarget (one target): the card activated again at the modulation asked for;
     /// `NbTg` then per target `Tg` and what the modulation's activation gave (106 A: SENS_RES most
-    /// significant byte first, SEL_RES, NFCID1, the ATS; FeliCa: the Polling answer, length first).
+    /// significant byte first, SEL_RES, NFCID1, the ATS; FeliCa: the Polling answer, length first;
+    /// 106 B: the ATQB, then the ATTRIB answer's length and the answer).
     private func listPassiveTarget(_ data: [UInt8]) -> [UInt8] {
         guard data.count >= 2, let modulation = PN532.Modulation(rawValue: data[1]) else { return [0x00] }
+        setFraming(modulation)
         switch (modulation, tag.technology) {
         case (.typeA106, .iso14443a):
             powerOff()
@@ -87,6 +126,11 @@ extension PCSCContactlessCard {
             var target: [UInt8] = [0x01, UInt8(a.atqa.value >> 8), UInt8(a.atqa.value & 0xFF), a.sak.raw, UInt8(a.uid.count)] + a.uid
             if let ats = a.ats { target += ats.encode() }
             return [0x01] + target
+        case (.typeB106, .iso14443b):
+            powerOff()
+            guard powerOn(), let b = typeB else { return [0x00] }
+            let attrib = b.attrib.encode()
+            return [0x01, 0x01] + b.atqb.encode() + [UInt8(attrib.count)] + attrib
         case (.felica212, .felica), (.felica424, .felica):
             // The initiator data is the Polling command without its length byte.
             let polling = Array(data.dropFirst(2))

@@ -27,8 +27,10 @@ public final class PCSCContactlessCard {
     /// A FeliCa card's Polling answer, or an ISO 15693 VICC's UID, when that is what is in the field.
     private var felica: (idm: FeliCaIDm, pmm: FeliCaPMm)?
     private var vicc: ISO15693UID?
+    /// A 14443-B card's ATQB and ATTRIB answer, once the reader made it ready for ISO-DEP.
+    var typeB: (atqb: ATQB, attrib: ATTRIBAnswer)?
     /// Whether the reader found its tag.
-    public var isActive: Bool { activation != nil || felica != nil || vicc != nil }
+    public var isActive: Bool { activation != nil || felica != nil || vicc != nil || typeB != nil }
     var link: ISODEPReaderLink?
     /// A MIFARE Classic card's reader side: Crypto1 sessions, nested authentications.
     var classic: MIFAREClassicReader?
@@ -46,15 +48,27 @@ public final class PCSCContactlessCard {
     var registers: [UInt16: UInt8] = [PN532.Register.txMode: 0x80, PN532.Register.rxMode: 0x80]
 
     public init?(tag: EmulatedTag) {
-        guard [.iso14443a, .felica, .iso15693].contains(tag.technology) else { return nil }
+        guard [.iso14443a, .iso14443b, .felica, .iso15693].contains(tag.technology) else { return nil }
         self.tag = tag
     }
 
+    /// One frame to the tag (`technology`: the modulation the reader's chip is set to, the tag's
+    /// own when nil). A tag does not hear another technology's modulation: such a frame is
+    /// recorded and left unanswered. Nothing goes on air for an empty frame.
     func transceive(_ payload: [UInt8], _ bits: UInt8, _ crc: Bool, _ answerCRC: Bool) -> (bytes: [UInt8], lastByteBits: UInt8)? {
-        var request = Frame(.data(.readerToTag), technology: tag.technology, lastByteBits: bits, start: ServeSupport.now())
+        transceive(payload, bits, crc, answerCRC, technology: nil)
+    }
+
+    func transceive(_ payload: [UInt8], _ bits: UInt8, _ crc: Bool, _ answerCRC: Bool, technology: Technology?) -> (bytes: [UInt8], lastByteBits: UInt8)? {
+        guard !payload.isEmpty else { return nil }
+        var request = Frame(.data(.readerToTag), technology: technology ?? tag.technology, lastByteBits: bits, start: Timestamp.now())
         request.setPayload(payload, crc: crc)
+        guard request.technology == tag.technology else {
+            onFrame?(request)
+            return nil
+        }
         var answer = tag.respond(to: request)
-        answer?.start = ServeSupport.now()
+        answer?.start = Timestamp.now()
         onFrame?(request)
         if let answer { onFrame?(answer) }
         guard let answer else { return nil }
@@ -84,6 +98,11 @@ public final class PCSCContactlessCard {
                   case .inventory(_, let uid)? = (try? ISO15693Response.decode(answer.bytes, answering: inventory))?.body else { return false }
             vicc = uid
             return true
+        case .iso14443b:
+            guard let b = ReaderSide.activate14443B(transceive), b.atqb.supportsISODEP else { return false }
+            typeB = b
+            link = ISODEPReaderLink(frameSize: ISO14443B.frameSize(code: b.atqb.maximumFrameSizeCode) ?? 256)
+            return true
         default:
             break
         }
@@ -109,7 +128,7 @@ public final class PCSCContactlessCard {
         guard !fieldIsOn else { return }
         fieldIsOn = true
         tag.fieldOn()
-        onFrame?(Frame(.fieldOn, technology: tag.technology, start: ServeSupport.now()))
+        onFrame?(Frame(.fieldOn, technology: tag.technology, start: Timestamp.now()))
     }
 
     public func powerOff() {
@@ -119,9 +138,10 @@ public final class PCSCContactlessCard {
         activation = nil
         felica = nil
         vicc = nil
+        typeB = nil
         link = nil
         classic = nil
-        onFrame?(Frame(.fieldOff, technology: tag.technology, start: ServeSupport.now()))
+        onFrame?(Frame(.fieldOff, technology: tag.technology, start: Timestamp.now()))
     }
 
     /// The ATR a contactless reader shows for the activated tag; nil without one.
@@ -131,7 +151,12 @@ public final class PCSCContactlessCard {
             [0x8F, 0x80, 0x01, 0x80, 0x4F, 0x0C, 0xA0, 0x00, 0x00, 0x03, 0x06, standard] + name + [0x00, 0x00, 0x00, 0x00]
         }
         let body: [UInt8]
-        if felica != nil {
+        if let b = typeB {
+            // PC/SC Part 3 §3.1.3.2.3.2: for 14443-B, the ATQB's application data and protocol
+            // info, then MBLI from the ATTRIB answer (high nibble), as the historical bytes.
+            let history = b.atqb.applicationData + Array(b.atqb.protocolInfo.prefix(3)) + [b.attrib.mbli << 4]
+            body = [0x80 | UInt8(history.count), 0x80, 0x01] + history
+        } else if felica != nil {
             body = storage(0x11, [0x00, 0x3B])
         } else if let vicc {
             // ISO 15693 part 3; ICODE SLI for an NXP VICC, no name for others.
@@ -175,6 +200,12 @@ public final class PCSCContactlessCard {
         }
         if let felica { return pseudo.map { felicaPseudo($0, idm: felica.idm) }?.encode() ?? ResponseAPDU(status: .classNotSupported).encode() }
         if vicc != nil { return pseudo.map { viccPseudo($0) }?.encode() ?? ResponseAPDU(status: .classNotSupported).encode() }
+        if let b = typeB {
+            // FF CA 00 00 gives the PUPI; other APDUs go to the card through the block protocol.
+            if case .getUID? = pseudo { return ResponseAPDU(data: b.atqb.pupi, status: Self.ok).encode() }
+            if pseudo != nil { return ResponseAPDU(status: .functionNotSupported).encode() }
+            return isoDEPExchange(bytes) ?? ResponseAPDU(status: StatusWord(0x6F00)).encode()
+        }
         guard let a = activation else { return ResponseAPDU(status: StatusWord(0x6F00)).encode() }
         if let pseudo { return self.pseudo(pseudo, a).encode() }
         guard link != nil else { return ResponseAPDU(status: .classNotSupported).encode() }
@@ -196,7 +227,7 @@ public final class PCSCContactlessCard {
     func forwardClassicFrames() {
         guard let classic else { return }
         for var f in classic.frames.dropFirst(classicForwarded) {
-            f.start = ServeSupport.now()
+            f.start = Timestamp.now()
             f.end = nil
             onFrame?(f)
         }

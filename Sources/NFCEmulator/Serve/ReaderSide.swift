@@ -52,6 +52,17 @@ public enum ReaderSide {
         flags: ISO15693RequestFlags(rawValue: ISO15693RequestFlags.dataRateMask | ISO15693RequestFlags.inventoryMask | ISO15693RequestFlags.b6Mask),
         command: .inventory(afi: nil, maskLength: 0, mask: []))
 
+    /// REQB (AFI 00, one slot), then ATTRIB with the PUPI (FSD 256, the card's protocol type,
+    /// CID 0): a 14443-B card made ready for ISO-DEP (ISO/IEC 14443-3 §7.7–7.10). Nil when the
+    /// card does not answer as the standard says.
+    public static func activate14443B(_ transceive: Transceive) -> (atqb: ATQB, attrib: ATTRIBAnswer)? {
+        let reqb = ISO14443BCommand.request(afi: 0x00, param: 0x00).encode()
+        guard let answer = transceive(reqb, 8, true, true), let atqb = try? ATQB.decode(answer.bytes) else { return nil }
+        let attrib = ISO14443BCommand.attrib(ATTRIB(pupi: atqb.pupi, param2: 0x08, param3: atqb.protocolType)).encode()
+        guard let reply = transceive(attrib, 8, true, true), let attribAnswer = try? ATTRIBAnswer.decode(reply.bytes) else { return nil }
+        return (atqb, attribAnswer)
+    }
+
     /// RATS (FSD 256, CID 0) and the ATS; nil when the tag gives none.
     public static func requestATS(_ transceive: Transceive) -> ATS? {
         let rats = ISO14443ACommand.rats(fsdi: 8, cid: 0).encode()

@@ -5,15 +5,8 @@ import Darwin
 #endif
 import NFCCore
 
-/// What the serving front ends (nfcpy's UDP frontend, vpcd) share: the wall clock frames are
-/// stamped with, and IPv4 socket addresses.
+/// What the serving front ends (nfcpy's UDP frontend, vpcd) share: IPv4 socket addresses.
 enum ServeSupport {
-    static func now() -> Timestamp {
-        var ts = timespec()
-        clock_gettime(CLOCK_REALTIME, &ts)
-        return Timestamp(Int64(ts.tv_sec) * 1_000_000_000 + Int64(ts.tv_nsec), .nanoseconds)
-    }
-
     /// `host` (an IPv4 address, or `localhost`) and `port` as a socket address; nil for another host.
     static func address(_ host: String, _ port: UInt16) -> sockaddr_in? {
         var addr = sockaddr_in()

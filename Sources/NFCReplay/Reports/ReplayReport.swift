@@ -25,6 +25,12 @@ public enum ReplayReport {
             out += "ERROR \(r.trace): target \(r.target) failed after \(counts): \(why)\n"
         case .noTarget(let why):
             out += "ERROR \(r.trace): \(why)\n"
+        case .inexpressible(let frames):
+            out += "SKIP  \(r.trace): \(frames.count) reader frame\(frames.count == 1 ? "" : "s") cannot be sent through \(r.target); nothing was sent\n"
+            for f in frames.prefix(10) {
+                out += "      #\(f.frame) \(Hex.string(f.bytes.prefix(8)))\(f.bytes.count > 8 ? " …" : ""): \(f.reason)\n"
+            }
+            if frames.count > 10 { out += "      … and \(frames.count - 10) more\n" }
         case .diverged(let d):
             out += "FAIL  \(r.trace): first divergence at frame \(d.frame) (\(counts) before it): \(d.reason)\n"
             out += divergence(d)
@@ -82,10 +88,12 @@ public enum ReplayReport {
     public static func summaryLine(_ results: [ReplayResult]) -> String {
         let passed = results.filter(\.passed).count
         let diverged = results.filter { if case .diverged = $0.outcome { return true } else { return false } }.count
-        let errors = results.count - passed - diverged
+        let skipped = results.filter { if case .inexpressible = $0.outcome { return true } else { return false } }.count
+        let errors = results.count - passed - diverged - skipped
         let exchanges = results.reduce(0) { $0 + $1.exchanges }
         let seconds = results.reduce(0) { $0 + $1.seconds }
-        return "\(results.count) trace\(results.count == 1 ? "" : "s"): \(passed) passed, \(diverged) diverged, \(errors) unreadable or failed; "
+        return "\(results.count) trace\(results.count == 1 ? "" : "s"): \(passed) passed, \(diverged) diverged, "
+            + (skipped > 0 ? "\(skipped) not expressible through the target, " : "") + "\(errors) unreadable or failed; "
             + "\(exchanges) exchanges in \(formatSeconds(seconds)) s"
     }
 
@@ -106,6 +114,10 @@ public enum ReplayReport {
             case .unreadable(let why): o += ",\"result\":\"unreadable\",\"error\":\(quote(why))"
             case .targetFailed(let why): o += ",\"result\":\"target-failed\",\"error\":\(quote(why))"
             case .noTarget(let why): o += ",\"result\":\"no-target\",\"error\":\(quote(why))"
+            case .inexpressible(let frames):
+                o += ",\"result\":\"inexpressible\",\"frames\":[" + frames.map {
+                    "{\"frame\":\($0.frame),\"bytes\":\(quote(Hex.string($0.bytes, separator: ""))),\"reason\":\(quote($0.reason))}"
+                }.joined(separator: ",") + "]"
             case .diverged(let d):
                 o += ",\"result\":\"diverged\",\"frame\":\(d.frame),\"reason\":\(quote(d.reason))"
                 o += ",\"request\":\(quote(Hex.string(d.request.frame.bytes, separator: ""))),\"request_summary\":\(quote(d.request.summary))"
@@ -133,11 +145,12 @@ public enum ReplayReport {
     /// One test case per trace, so that CI systems show each trace as a test.
     public static func junit(_ results: [ReplayResult], suite: String = "nfctrace replay") -> String {
         let failures = results.filter { if case .diverged = $0.outcome { return true } else { return false } }.count
-        let errors = results.count - results.filter(\.passed).count - failures
+        let skipped = results.filter { if case .inexpressible = $0.outcome { return true } else { return false } }.count
+        let errors = results.count - results.filter(\.passed).count - failures - skipped
         let total = results.reduce(0) { $0 + $1.seconds }
         var out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-        out += "<testsuites tests=\"\(results.count)\" failures=\"\(failures)\" errors=\"\(errors)\" time=\"\(formatSeconds(total))\">\n"
-        out += "  <testsuite name=\(xml(suite)) tests=\"\(results.count)\" failures=\"\(failures)\" errors=\"\(errors)\" time=\"\(formatSeconds(total))\">\n"
+        out += "<testsuites tests=\"\(results.count)\" failures=\"\(failures)\" errors=\"\(errors)\" skipped=\"\(skipped)\" time=\"\(formatSeconds(total))\">\n"
+        out += "  <testsuite name=\(xml(suite)) tests=\"\(results.count)\" failures=\"\(failures)\" errors=\"\(errors)\" skipped=\"\(skipped)\" time=\"\(formatSeconds(total))\">\n"
         for r in results {
             out += "    <testcase name=\(xml(r.trace)) classname=\(xml("replay against " + r.target)) time=\"\(formatSeconds(r.seconds))\""
             switch r.outcome {
@@ -148,6 +161,8 @@ public enum ReplayReport {
                 out += xmlText(text(r)) + "</failure>\n    </testcase>\n"
             case .unreadable(let why), .targetFailed(let why), .noTarget(let why):
                 out += ">\n      <error message=\(xml(why)) type=\"error\"/>\n    </testcase>\n"
+            case .inexpressible(let frames):
+                out += ">\n      <skipped message=\(xml("\(frames.count) frame(s) cannot be sent through \(r.target), first #\(frames.first?.frame ?? 0): \(frames.first?.reason ?? "")"))/>\n    </testcase>\n"
             }
         }
         out += "  </testsuite>\n</testsuites>\n"

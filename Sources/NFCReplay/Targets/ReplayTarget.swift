@@ -13,6 +13,31 @@ public protocol ReplayTarget: AnyObject {
     /// Sends one reader frame as recorded (with its CRC when the trace has it); returns the
     /// answer, or nil when the target stayed silent.
     func transmit(_ frame: Frame) throws(ReplayTargetError) -> Frame?
+    /// What the target made of a reader frame: a reader that cannot put every frame on air
+    /// (PC/SC) activates the card and runs the ISO-DEP link itself, and answers commands, not
+    /// blocks. Default: the frame transmitted as is.
+    func exchange(_ frame: Frame) throws(ReplayTargetError) -> TargetAnswer
+    /// Why this reader frame cannot be sent through the target at all (listed before a replay
+    /// starts); nil when it can. Default: every frame can.
+    func inexpressible(_ frame: Frame) -> String?
+}
+
+extension ReplayTarget {
+    public func exchange(_ frame: Frame) throws(ReplayTargetError) -> TargetAnswer { .frame(try transmit(frame)) }
+    public func inexpressible(_ frame: Frame) -> String? { nil }
+}
+
+/// A target's answer to one reader frame.
+public enum TargetAnswer: Sendable {
+    /// The answer as on air; nil for silence.
+    case frame(Frame?)
+    /// The reader did this itself (activation when the card is connected, the blocks of the
+    /// ISO-DEP link): there is no answer of the target's to compare; the recorded one stands.
+    /// The text names what, for the report.
+    case byReader(String)
+    /// An APDU-level reader: the response APDU to the command the ISO-DEP I-blocks carried. It
+    /// is compared with the recorded answer blocks' INF put together, whatever their chaining.
+    case responseAPDU([UInt8])
 }
 
 public struct ReplayTargetError: Error, Sendable, CustomStringConvertible {
