@@ -41,7 +41,18 @@ let package = Package(
             pkgConfig: "libnfc",
             providers: [.apt(["libnfc-dev"]), .brew(["libnfc"])]
         ),
-        .target(name: "NFCReaders", dependencies: ["NFCCore", "NFCReplay", "CLibNFC"]),
+        // pcsc-lite, for replaying through PC/SC readers (Debian's libpcsclite-dev; macOS: the
+        // system's PCSC framework, linked below).
+        .systemLibrary(
+            name: "CPCSCLite",
+            pkgConfig: "libpcsclite",
+            providers: [.apt(["libpcsclite-dev"])]
+        ),
+        .target(
+            name: "NFCReaders",
+            dependencies: ["NFCCore", "NFCReplay", "CLibNFC", "CPCSCLite"],
+            linkerSettings: [.linkedFramework("PCSC", .when(platforms: [.macOS]))]
+        ),
         // glibc fopencookie (Darwin funopen), so libpcap can read an input nfctrace has already
         // peeked at.
         .target(name: "CStream"),

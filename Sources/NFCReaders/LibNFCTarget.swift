@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import CLibNFC
 import NFCCore
 import NFCReplay
@@ -44,24 +49,96 @@ public final class LibNFCTarget: ReplayTarget {
 
     public var answersCarryCRC: Bool { true }
 
+    /// The devices libnfc finds (those LIBNFC_DEVICE and its configuration name first, then what
+    /// its drivers' scans find), as connstrings; nil when libnfc cannot start.
+    public static func devices() -> [String]? {
+        // The scans of absent buses log errors of their own; the listing says what it found.
+        setenv("LIBNFC_LOG_LEVEL", "0", 0)
+        var context: OpaquePointer?
+        nfc_init(&context)
+        guard let context else { return nil }
+        defer { nfc_exit(context) }
+        let capacity = 16
+        let found = UnsafeMutablePointer<nfc_connstring>.allocate(capacity: capacity)
+        defer { found.deallocate() }
+        let n = nfc_list_devices(context, found, capacity)
+        return (0..<min(n, capacity)).map { i in
+            withUnsafeBytes(of: &found[i]) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+        }
+    }
+
+    /// ISO 14443-A frames go raw; FeliCa frames too once a Polling selected the card at its bit
+    /// rate. The PN53x has no ISO 15693, and raw 14443-B needs register settings libnfc keeps
+    /// to itself.
+    public func inexpressible(_ frame: Frame) -> String? {
+        switch frame.technology {
+        case .iso14443a, .felica: return nil
+        default: return "a frame of \(frame.technology.displayName): libnfc sends ISO 14443-A and FeliCa frames raw only"
+        }
+    }
+
+    /// How long a frame may take to be answered, in milliseconds: the frame waiting time the
+    /// card's ATS announced (ISO/IEC 14443-4 §7.2: 256 × 16 / fc × 2^FWI) once it gave one, as a
+    /// reader waits; before, 50 ms (an activation or Type 2 answer comes within a millisecond).
+    /// Both with 50 ms for the host link (USB, a serial line).
+    private var timeoutMilliseconds: Int32 = 100
+
+    static func timeout(fwi: UInt8) -> Int32 {
+        let fwtMicroseconds = 302 << Int(min(fwi, 14))
+        return Int32(50 + (fwtMicroseconds + 999) / 1000)
+    }
+
+    /// Whether a FeliCa card was selected since the field came on (the PN53x then runs at 212/424).
+    private var felicaSelected = false
+
     private func set(_ property: nfc_property, _ on: Bool) throws(ReplayTargetError) {
         guard nfc_device_set_property_bool(device, property, on) >= 0 else {
             throw ReplayTargetError("libnfc: \(name): setting a device property failed: \(String(cString: nfc_strerror(device)))")
         }
     }
 
-    public func fieldOn() throws(ReplayTargetError) { try set(NP_ACTIVATE_FIELD, true) }
+    public func fieldOn() throws(ReplayTargetError) {
+        felicaSelected = false
+        timeoutMilliseconds = 100
+        try set(NP_ACTIVATE_FIELD, true)
+    }
+
     public func fieldOff() throws(ReplayTargetError) { try set(NP_ACTIVATE_FIELD, false) }
 
+    /// A FeliCa Polling through InListPassiveTarget (libnfc's only way to put the chip at 212 or
+    /// 424 kbit/s): the answer rebuilt from what libnfc decoded of it, as on air.
+    private func felicaPolling(_ frame: Frame, payload: [UInt8]) throws(ReplayTargetError) -> Frame? {
+        let modulation = nfc_modulation(nmt: NMT_FELICA, nbr: frame.bitRate == 424 ? NBR_424 : NBR_212)
+        var target = nfc_target()
+        // The initiator data is the Polling command without its length byte.
+        let data = Array(payload.dropFirst())
+        let found = data.withUnsafeBufferPointer { nfc_initiator_select_passive_target(device, modulation, $0.baseAddress, $0.count, &target) }
+        guard found > 0 else {
+            if found == 0 || found == NFC_ETIMEOUT { return nil }
+            throw ReplayTargetError("libnfc: \(name): \(String(cString: nfc_strerror(device))) (\(found))")
+        }
+        felicaSelected = true
+        let info = target.nti.nfi
+        var answer = [UInt8(truncatingIfNeeded: info.szLen), info.btResCode]
+        answer += withUnsafeBytes(of: info.abtId) { Array($0) } + withUnsafeBytes(of: info.abtPad) { Array($0) }
+        if info.szLen > 18 { answer += withUnsafeBytes(of: info.abtSysCode) { Array($0) } }
+        var reply = Frame(.data(.tagToReader), technology: .felica, crcStripped: frame.crcStripped)
+        reply.setPayload(answer, crc: true)
+        return reply
+    }
+
     public func transmit(_ frame: Frame) throws(ReplayTargetError) -> Frame? {
-        guard frame.technology == .iso14443a else {
-            throw ReplayTargetError("libnfc target: \(frame.technology.displayName) frames cannot be sent raw yet (ISO 14443-A only)")
+        if let why = inexpressible(frame) { throw ReplayTargetError("libnfc target: \(why)") }
+        if frame.technology == .felica {
+            let payload = Array(frame.payloadDroppingValidCRC())
+            if payload.count > 1, FeliCaCode(payload[1]) == .polling { return try felicaPolling(frame, payload: payload) }
+            guard felicaSelected else { throw ReplayTargetError("libnfc target: a FeliCa command before any Polling: the chip is not at FeliCa's bit rate") }
         }
         // The bytes as on air: a trace whose capture dropped CRCs gets them back where one belongs.
         // A whole byte alone is an ISO-DEP R- or S-block then (REQA and WUPA have 7 bits).
         let stripped = frame.crcStripped && frame.lastByteBits == 8
-            && (frame.bytes.count == 1 || ISO14443ACommand.carriesCRC(frame.bytes, lastByteBits: frame.lastByteBits))
-        let payload = stripped ? CRC.appending(.a, to: frame.bytes) : frame.bytes
+            && (frame.technology == .felica || frame.bytes.count == 1 || ISO14443ACommand.carriesCRC(frame.bytes, lastByteBits: frame.lastByteBits))
+        let payload = stripped ? CRC.appending(frame.technology.crcKind, to: frame.bytes) : frame.bytes
         var answer = [UInt8](repeating: 0, count: 300)
         let received: Int32
         if frame.lastByteBits != 8 {
@@ -71,7 +148,7 @@ public final class LibNFCTarget: ReplayTarget {
             }
         } else {
             received = payload.withUnsafeBufferPointer { tx in
-                answer.withUnsafeMutableBufferPointer { rx in nfc_initiator_transceive_bytes(device, tx.baseAddress, tx.count, rx.baseAddress, rx.count, 200) }
+                answer.withUnsafeMutableBufferPointer { rx in nfc_initiator_transceive_bytes(device, tx.baseAddress, tx.count, rx.baseAddress, rx.count, timeoutMilliseconds) }
             }
         }
         guard received > 0 else {
@@ -88,6 +165,10 @@ public final class LibNFCTarget: ReplayTarget {
             reply = Frame(.data(.tagToReader), technology: frame.technology, bytes: Array(answer.prefix(Int(received))))
         }
         if frame.crcStripped { _ = reply.stripValidCRC() }
+        if frame.technology == .iso14443a, case .rats? = try? ISO14443ACommand.decode(Array(frame.payloadDroppingValidCRC())),
+           let ats = try? ATS.decode(Array(reply.payloadDroppingValidCRC())) {
+            timeoutMilliseconds = Self.timeout(fwi: ats.fwi)
+        }
         return reply
     }
 }

@@ -21,7 +21,7 @@ struct Emulate: ParsableCommand {
             The tag comes from a dump (Flipper .nfc, Proxmark3 JSON, raw .bin page dump) or is a \
             factory-fresh tag of --model. --udp serves it to nfcpy's UDP contactless frontend \
             (nfcpy device path udp:HOST:PORT), so unmodified nfcpy reads and writes it with no hardware. \
-            --vpcd puts a 14443-A, FeliCa or ISO 15693 tag in the virtual reader of vsmartcard's vpcd (pcscd's driver for \
+            --vpcd puts a 14443-A or -B, FeliCa or ISO 15693 tag in the virtual reader of vsmartcard's vpcd (pcscd's driver for \
             virtual cards, Debian vsmartcard-vpcd), so every PC/SC application sees it in "Virtual PCD 00 00". \
             --pn532 makes PATH a pseudo-terminal with a PN532 behind it and the tag in its field, so any \
             libnfc program uses it with LIBNFC_DEVICE=pn532_uart:PATH. \
@@ -137,12 +137,16 @@ struct Emulate: ParsableCommand {
         } else if let vpcd {
             let (host, port) = try Self.address(vpcd, option: "--vpcd")
             guard let card = PCSCContactlessCard(tag: tag) else {
-                throw CLIFailure.usage("--vpcd serves ISO 14443-A, FeliCa and ISO 15693 tags; this is a \(tag.technology.displayName) tag")
+                throw CLIFailure.usage("--vpcd serves ISO 14443-A and -B, FeliCa and ISO 15693 tags; this is a \(tag.technology.displayName) tag")
+            }
+            if ["127.0.0.1", "localhost"].contains(host), !Self.vpcdDriverPaths.contains(where: { access($0, F_OK) == 0 }) {
+                // A local vpcd is pcscd's driver: without it nobody will ever listen on the port.
+                throw CLIFailure(message: "vsmartcard's vpcd is not installed (apt install vsmartcard-vpcd, then restart pcscd); --vpcd HOST:PORT reaches one on another machine", code: .ioError)
             }
             vpcdClient = VPCDClient(card: card, host: host, port: port)
         } else if let pn532 {
             guard let card = PCSCContactlessCard(tag: tag) else {
-                throw CLIFailure.usage("--pn532 serves ISO 14443-A, FeliCa and ISO 15693 tags; this is a \(tag.technology.displayName) tag")
+                throw CLIFailure.usage("--pn532 serves ISO 14443-A and -B, FeliCa and ISO 15693 tags; this is a \(tag.technology.displayName) tag")
             }
             do {
                 pn532Server = try PN532SerialServer(reader: card, path: pn532)
@@ -311,6 +315,15 @@ struct Emulate: ParsableCommand {
         }
         guard let tag = dumpValue.makeTag() else { throw CLIFailure(message: "the dump holds no usable UID", code: .dataError) }
         return tag
+    }
+
+    /// Where vsmartcard's vpcd driver lives: Debian's package, a source build (/usr/local), macOS's
+    /// bundle. NFCTRACE_VPCD_DRIVER overrides (tests point it at a missing path).
+    static var vpcdDriverPaths: [String] {
+        if let path = getenv("NFCTRACE_VPCD_DRIVER") { return [String(cString: path)] }
+        return ["/usr/lib/pcsc/drivers/serial/libifdvpcd.so", "/usr/local/lib/pcsc/drivers/serial/libifdvpcd.so",
+                "/usr/lib/x86_64-linux-gnu/pcsc/drivers/serial/libifdvpcd.so", "/usr/lib/aarch64-linux-gnu/pcsc/drivers/serial/libifdvpcd.so",
+                "/usr/local/libexec/SmartCardServices/drivers/ifd-vpcd.bundle", "/usr/libexec/SmartCardServices/drivers/ifd-vpcd.bundle"]
     }
 
     static func address(_ text: String, option: String = "--udp") throws -> (String, UInt16) {

@@ -16,9 +16,21 @@ struct Replay: ParsableCommand {
             Targets: emulator (the tag rebuilt from each trace itself), emulator:DUMP (a tag loaded \
             from a Flipper .nfc, Proxmark3 JSON or .bin dump), emulator:model:NAME (a built-in tag, \
             see emulate --list-models), udp:HOST:PORT (a tag served over nfcpy's UDP protocol, e.g. \
-            by nfctrace emulate).
+            by nfctrace emulate), libnfc[:CONNSTRING] (a reader libnfc drives, e.g. \
+            libnfc:pn532_uart:/dev/ttyUSB0), pcsc[:READER] (a card on a PC/SC reader, READER a part of \
+            its name; nfctrace readers lists both kinds).
 
-            Exit codes: 0 all traces passed, 1 a divergence, 65 an unreadable trace (the others still run).
+            Through a PC/SC reader the card is activated by the reader and ISO-DEP blocks are its \
+            business: those exchanges are taken as recorded, and each APDU is compared whole. A frame \
+            a reader cannot send (a PWD_AUTH without direct transmit, an encrypted MIFARE Classic \
+            frame) is listed before anything is sent, and that trace is skipped.
+
+            --record writes what the target answered as a new trace: how to record a tag you own \
+            through any libnfc or PC/SC reader. A replay that stops early keeps what was recorded.
+
+            Exit codes: 0 all traces passed, 1 a divergence or a trace the target cannot express, 65 \
+            an unreadable trace (the others still run), 74 the target failed (a reader unplugged, \
+            pcscd stopped: the report and the recording so far are kept).
             """
     )
 
@@ -27,8 +39,11 @@ struct Replay: ParsableCommand {
     @Argument(help: "Traces to replay (any format nfctrace reads).")
     var traces: [String]
 
-    @Option(help: "Target: emulator, emulator:DUMP, emulator:model:NAME, udp:HOST:PORT, libnfc[:CONNSTRING] (a reader through libnfc).")
+    @Option(help: "Target: emulator, emulator:DUMP, emulator:model:NAME, udp:HOST:PORT, libnfc[:CONNSTRING] (a reader through libnfc), pcsc[:READER] (a PC/SC reader).")
     var against = "emulator"
+
+    @Option(help: "Record what the target answered as a new trace (.nfctrace, .pcap or .pcapng); one trace only.")
+    var record: String?
 
     @Option(help: "A rules file (ignore KEY / substitute KEY lines).")
     var rules: String?
@@ -49,6 +64,10 @@ struct Replay: ParsableCommand {
     func run() throws {
         guard !traces.isEmpty else { throw CLIFailure.usage("give at least one trace") }
         try OutputCheck.refuseOverwriting(output, inputs: traces + [rules, dumpPath], option: "--output")
+        if let record {
+            guard traces.count == 1 else { throw CLIFailure.usage("--record takes one trace at a time") }
+            try OutputCheck.refuseOverwriting(record, inputs: traces + [rules, dumpPath, output == "-" ? nil : output], option: "--record")
+        }
         let extraRules = try rules.map { try Self.loadRules($0) } ?? ReplayRules()
         // The target's tag is resolved once, before any trace: a missing (74) or malformed (65)
         // dump, or an unknown model (2), is the target's fault, named as such, not each trace's.
@@ -56,15 +75,20 @@ struct Replay: ParsableCommand {
         let dump = try TagSource(replayTarget: against)?.resolve(keys: keys).dump
         let out = try ByteOutput.create(output)
         var results: [ReplayResult] = []
+        let recording = try record.map { try Recording(path: $0, target: against) }
         for trace in traces {
-            results.append(try replay(trace, extraRules: extraRules, dump: dump, keys: keys))
+            results.append(try replay(trace, extraRules: extraRules, dump: dump, keys: keys, recording: recording))
         }
+        // Whatever happened, what was recorded is kept; the report is written even when that fails.
+        var recordingFailure: Error? = nil
+        do { try recording?.finish(stderrNote: true) } catch { recordingFailure = error }
         switch format {
         case .text: out.write(ReplayReport.text(results))
         case .json: out.write(ReplayReport.json(results))
         case .junit: out.write(ReplayReport.junit(results))
         }
         try out.finish()
+        if let recordingFailure { throw recordingFailure }
         if results.contains(where: {
             switch $0.outcome {
             case .unreadable, .noTarget: return true
@@ -76,7 +100,10 @@ struct Replay: ParsableCommand {
         if results.contains(where: { if case .targetFailed = $0.outcome { return true } else { return false } }) {
             throw CLIFailure(message: "the target failed; see the report", code: .ioError)
         }
-        if !results.allSatisfy(\.passed) { throw CLIFailure.findings("divergence(s); see the report") }
+        if results.contains(where: { if case .diverged = $0.outcome { return true } else { return false } }) {
+            throw CLIFailure.findings("divergence(s); see the report")
+        }
+        if !results.allSatisfy(\.passed) { throw CLIFailure.findings("trace(s) the target cannot express; see the report") }
     }
 
     /// The dump file of an `emulator:DUMP` target.
@@ -85,7 +112,7 @@ struct Replay: ParsableCommand {
         return nil
     }
 
-    func replay(_ trace: String, extraRules: ReplayRules, dump: TagDump?, keys: KeyList) throws -> ReplayResult {
+    func replay(_ trace: String, extraRules: ReplayRules, dump: TagDump?, keys: KeyList, recording: Recording?) throws -> ReplayResult {
         let unreadable = { (why: String) in
             ReplayResult(trace: trace, target: against, outcome: .unreadable(why), exchanges: 0, fieldCycles: 0, accepted: [:], seconds: 0)
         }
@@ -99,7 +126,7 @@ struct Replay: ParsableCommand {
         let base = trace.hasSuffix(".nfctrace") ? String(trace.dropLast(9)) : (trace.hasSuffix(".pcap") ? String(trace.dropLast(5)) : trace)
         if let beside = try? Self.loadRules(base + ".rules") { rules = beside + rules }
         if against == "emulator" {
-            return try replayAgainstItsOwnTag(trace, reader: reader, rules: rules, keys: keys, unreadable: unreadable)
+            return try replayAgainstItsOwnTag(trace, reader: reader, rules: rules, keys: keys, recording: recording, unreadable: unreadable)
         }
         let target: ReplayTarget
         do {
@@ -109,7 +136,55 @@ struct Replay: ParsableCommand {
         } catch let e as CaptureError {
             return unreadable(e.description)
         }
-        return Replayer(target: target, rules: rules).replay(trace: trace) { try reader.next() }
+        var next: () throws -> Frame? = { try reader.next() }
+        if isReader {
+            // A reader cannot send every frame: find those it cannot before sending any. A file is
+            // read twice; standard input is held (up to InputLimit.heldFrames frames).
+            var frames: [Frame] = []
+            var damage: Error? = nil
+            let check: () throws -> Frame?
+            if trace == "-" {
+                do {
+                    while let f = try reader.next() {
+                        guard frames.count < InputLimit.heldFrames else {
+                            return unreadable(CaptureError.tooLarge(path: "<stdin>", what: "a trace replayed through a reader",
+                                                                    limit: "\(InputLimit.heldFrames) frames").description)
+                        }
+                        frames.append(f)
+                    }
+                } catch {
+                    damage = error
+                }
+                var i = 0, j = 0
+                check = { defer { i += 1 }; return i < frames.count ? frames[i] : nil }
+                next = {
+                    if j < frames.count { defer { j += 1 }; return frames[j] }
+                    if let d = damage { damage = nil; throw d }
+                    return nil
+                }
+            } else {
+                let first = try Capture.open(trace, options: inputOptions.readOptions)
+                check = { try first.next() }
+            }
+            let missing = Replayer.inexpressibleFrames(for: target, next: check)
+            if !missing.isEmpty {
+                return ReplayResult(trace: trace, target: target.name, outcome: .inexpressible(missing), exchanges: 0, fieldCycles: 0, accepted: [:], seconds: 0)
+            }
+        }
+        let replayer = Replayer(target: target, rules: rules)
+        recording?.attach(replayer)
+        return replayer.replay(trace: trace, next: next)
+    }
+
+    /// A real reader (libnfc, PC/SC), not an emulator.
+    var isReader: Bool { Self.reader("libnfc", in: against) != nil || Self.reader("pcsc", in: against) != nil }
+
+    /// `scheme` or `scheme:NAME` in `against`: .some(nil) for the scheme alone (the default
+    /// device), .some(NAME), or nil for another target.
+    static func reader(_ scheme: String, in against: String) -> String?? {
+        if against == scheme { return .some(nil) }
+        guard against.hasPrefix(scheme + ":") else { return nil }
+        return .some(String(against.dropFirst(scheme.count + 1)))
     }
 
     /// `--against emulator`: the tag is rebuilt from the trace, then the trace is replayed against
@@ -117,7 +192,7 @@ struct Replay: ParsableCommand {
     /// `InputLimit.heldFrames`; a longer file is read a second time instead, a longer standard
     /// input is refused. A damaged trace still rebuilds its tag from the frames before the
     /// damage; the replay then reports the damage itself.
-    func replayAgainstItsOwnTag(_ trace: String, reader: FrameReader, rules: ReplayRules, keys: KeyList,
+    func replayAgainstItsOwnTag(_ trace: String, reader: FrameReader, rules: ReplayRules, keys: KeyList, recording: Recording?,
                                 unreadable: (String) -> ReplayResult) throws -> ReplayResult {
         var frames: [Frame] = []
         var damage: CaptureError? = nil
@@ -169,7 +244,9 @@ struct Replay: ParsableCommand {
             let second = try Capture.open(trace, options: inputOptions.readOptions)
             next = { try second.next() }
         }
-        return Replayer(target: target, rules: rules).replay(trace: trace, next: next)
+        let replayer = Replayer(target: target, rules: rules)
+        recording?.attach(replayer)
+        return replayer.replay(trace: trace, next: next)
     }
 
     /// The emulator of the tag(s) a trace's dissection rebuilt; nil when no session can be emulated.
@@ -185,20 +262,18 @@ struct Replay: ParsableCommand {
             guard let tag = dump.makeTag() else { throw CLIFailure(message: "\(against): the dump holds no usable UID", code: .dataError) }
             return EmulatorTarget(tag: tag)
         }
-        if against == "libnfc" || against.hasPrefix("libnfc:") {
-            let connstring = against == "libnfc" ? nil : String(against.dropFirst("libnfc:".count))
-            do {
-                return try LibNFCTarget(connstring: connstring)
-            } catch {
-                throw CLIFailure(message: error.description, code: .ioError)
-            }
+        // A reader that cannot be opened is an I/O failure (74), named in one line.
+        func opened(_ make: () throws(ReplayTargetError) -> ReplayTarget) throws -> ReplayTarget {
+            do { return try make() } catch { throw CLIFailure(message: error.description, code: .ioError) }
         }
+        if let connstring = Self.reader("libnfc", in: against) { return try opened { () throws(ReplayTargetError) in try LibNFCTarget(connstring: connstring) } }
+        if let name = Self.reader("pcsc", in: against) { return try opened { () throws(ReplayTargetError) in try PCSCTarget(reader: name) } }
         if against.hasPrefix("udp:") {
             let parts = against.split(separator: ":")
             guard parts.count == 3, let port = UInt16(parts[2]) else { throw CLIFailure.usage("--against udp:HOST:PORT") }
             do { return try UDPTarget(host: String(parts[1]), port: port, timeoutMilliseconds: timeout) } catch { throw CLIFailure.usage(error.description) }
         }
-        throw CLIFailure.usage("unknown target \"\(against)\" (emulator, emulator:DUMP, emulator:model:NAME, udp:HOST:PORT, libnfc[:CONNSTRING])")
+        throw CLIFailure.usage("unknown target \"\(against)\" (emulator, emulator:DUMP, emulator:model:NAME, udp:HOST:PORT, libnfc[:CONNSTRING], pcsc[:READER])")
     }
 
     static func loadRules(_ path: String) throws -> ReplayRules {
@@ -208,5 +283,44 @@ struct Replay: ParsableCommand {
         } catch {
             throw CLIFailure.usage(error.description)
         }
+    }
+}
+
+/// `replay --record`: what the replay sent and the target answered, written as it happens, so
+/// that a replay stopped by a failing reader keeps everything up to it.
+final class Recording {
+    let path: String
+    let writer: FrameWriter
+    private(set) var frames = 0
+    private var failure: CaptureError?
+
+    init(path: String, target: String) throws {
+        guard let format = CaptureFormat(fileExtensionOf: path), format != .proxmark3 else {
+            throw CLIFailure.usage("cannot tell the trace format of \"\(path)\": name it .nfctrace, .pcap or .pcapng")
+        }
+        self.path = path
+        var metadata = TraceMetadata()
+        metadata["source"] = "nfctrace replay --against \(target)"
+        writer = try Capture.create(path, format: format, metadata: metadata, resolution: .nanoseconds)
+    }
+
+    func attach(_ replayer: Replayer) {
+        replayer.onRecord = { [self] frame in
+            guard failure == nil else { return }
+            do {
+                try writer.write(frame)
+                frames += 1
+            } catch let e as CaptureError {
+                failure = e
+            } catch {
+                failure = .io(path: path, reason: "\(error)")
+            }
+        }
+    }
+
+    func finish(stderrNote: Bool) throws {
+        try writer.finish()
+        if let failure { throw failure }
+        if stderrNote { CLI.warn("recorded \(frames) frame\(frames == 1 ? "" : "s") to \(path)") }
     }
 }

@@ -34,11 +34,37 @@ import Testing
 
     static func temporary(_ suffix: String) -> String { NSTemporaryDirectory() + "nfctrace-libnfc-\(UUID().uuidString)\(suffix)" }
 
+    /// Where a libnfc tool's session is recorded (`emulate --record`): a temporary file, or with
+    /// `NFCTRACE_MAKE_TRACES=1` the trace kept in Traces/ (issue 21's proof: the tools' sessions
+    /// with golden dissections).
+    static func recording(_ name: String) -> (path: String, keep: Bool) {
+        let keep = ProcessInfo.processInfo.environment["NFCTRACE_MAKE_TRACES"] == "1"
+        let path = keep ? CLI.root + "/Traces/\(name).nfctrace" : temporary(".nfctrace")
+        try? FileManager.default.removeItem(atPath: path)
+        return (path, keep)
+    }
+
+    /// The recording dissects whole (every key known or recovered, nothing unknown) and replays
+    /// against the tag rebuilt from it.
+    static func checkRecording(_ path: String, expecting: [String]) throws {
+        let dissected = try CLI.run(["dissect", path])
+        #expect(dissected.status == 0, "\(dissected.stderr)")
+        // "unknown command", not "unknown": the test writes bytes into the NDEF area that decode as a record of unknown type.
+        for bad in ["unknown command", "malformed", "!crc", "encrypted (no key"] { #expect(!dissected.stdout.contains(bad), "\(bad) in \(dissected.stdout.suffix(3000))") }
+        for e in expecting { #expect(dissected.stdout.contains(e), "\(e) in \(dissected.stdout.suffix(3000))") }
+        let replay = try CLI.run(["replay", path])
+        #expect(replay.status == 0 && replay.stdout.hasPrefix("PASS"), "\(replay.stdout)")
+    }
+
     @Test(.enabled(if: available, "libnfc-bin and libnfc-examples are not installed (scripts/setup installs them)"))
     func ntag215ListedAnticollidedReadAndWritten() throws {
-        let emulator = try PN532Emulator(["--model", "ntag215"])
+        let recording = Self.recording("libnfc-mfultralight-read-write")
+        defer { if !recording.keep { try? FileManager.default.removeItem(atPath: recording.path) } }
+        let emulator = try PN532Emulator(["--model", "ntag215", "--record", recording.path])
         defer { _ = emulator.stop() }
-        let list = try emulator.run("nfc-list", [])
+        // -t 1: ISO 14443-A only, so that the recording holds the tag's session and not libnfc's
+        // probes for B′ and ASK CTS cards, whose frames the dissector does not all name.
+        let list = try emulator.run("nfc-list", ["-t", "1"])
         #expect(list.output.contains("1 ISO14443A passive target(s) found") && list.output.contains("04  e1  7a  20  4b  2c  80"), "\(list.output)\n\(emulator.log)")
         let anticol = try emulator.run("nfc-anticol", [])
         #expect(anticol.output.contains("UID: 04e17a204b2c80") && anticol.output.contains("ATQA: 0044"), "\(anticol.output)")
@@ -54,11 +80,15 @@ import Testing
         #expect(write.output.contains("130 of 135 pages written") && write.output.contains("0 pages failed"), "\(write.output)")
         _ = try emulator.run("nfc-mfultralight", ["r", back])
         #expect(try Data(contentsOf: URL(fileURLWithPath: back)) == bytes, "what was written reads back")
+        #expect(emulator.stop() == 0, "\(emulator.log)")
+        try Self.checkRecording(recording.path, expecting: ["COMPATIBILITY_WRITE page 0x04", "READ page 0x84"])
     }
 
     @Test(.enabled(if: available, "libnfc-bin and libnfc-examples are not installed (scripts/setup installs them)"))
     func classic1KReadWithDefaultKeys() throws {
-        let emulator = try PN532Emulator(["--model", "mifare-classic-1k"])
+        let recording = Self.recording("libnfc-mfclassic-read-1k")
+        defer { if !recording.keep { try? FileManager.default.removeItem(atPath: recording.path) } }
+        let emulator = try PN532Emulator(["--model", "mifare-classic-1k", "--record", recording.path])
         defer { _ = emulator.stop() }
         let dump = Self.temporary(".mfd")
         defer { try? FileManager.default.removeItem(atPath: dump) }
@@ -67,6 +97,19 @@ import Testing
         let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: dump)))
         #expect(bytes.count == 1024 && Array(bytes[0..<4]) == [0x4E, 0x2A, 0x91, 0xC3], "block 0 starts with the UID")
         #expect(Array(bytes[54..<58]) == [0xFF, 0x07, 0x80, 0x69], "sector 0's trailer: the transport access bits")
+        #expect(emulator.stop() == 0, "\(emulator.log)")
+        try Self.checkRecording(recording.path, expecting: ["Key (sector 15, key A): FFFFFFFFFFFF", "READ block 0x3F"])
+    }
+
+    /// Issue 21, point 1: InListPassiveTarget at 106 kbit/s type B: nfc-list finds the 14443-B
+    /// card rebuilt from a trace (PUPI, application data, protocol info from its ATQB).
+    @Test(.enabled(if: available, "libnfc-bin and libnfc-examples are not installed (scripts/setup installs them)"))
+    func typeBCardListed() throws {
+        let emulator = try PN532Emulator(["--from-trace", "Traces/iso14443b-type4-read.nfctrace"])
+        defer { _ = emulator.stop() }
+        let list = try emulator.run("nfc-list", ["-t", "8"])
+        #expect(list.output.contains("1 ISO14443B passive target(s) found") && list.output.contains("PUPI: 3e  2a  91  07")
+                && list.output.contains("Protocol Info: 00  81  75"), "\(list.output)\n\(emulator.log)")
     }
 
     @Test(.enabled(if: available, "libnfc-bin and libnfc-examples are not installed (scripts/setup installs them)"))
@@ -84,9 +127,11 @@ import Testing
 
     /// Issue 21, point 2: `replay --against libnfc:CONNSTRING` sends each trace's frames through
     /// libnfc itself (raw, CRCs as recorded) to the tag rebuilt from the same trace behind
-    /// `emulate --pn532`: activation, PWD_AUTH, ISO-DEP with chaining and WTX, DESFire AES.
+    /// `emulate --pn532`: activation, PWD_AUTH, ISO-DEP with chaining and WTX, DESFire AES, and
+    /// FeliCa (each Polling through InListPassiveTarget at the frame's bit rate, then raw).
     @Test(.enabled(if: available, "libnfc-bin and libnfc-examples are not installed (scripts/setup installs them)"),
-          arguments: ["ntag215-password-read", "type4-ndef-nfcpy", "emv-test-card-nfcpy", "desfire-aes-read"])
+          arguments: ["ntag215-password-read", "type4-ndef-nfcpy", "emv-test-card-nfcpy", "desfire-aes-read",
+                      "felica-student-id", "felica-system-switch", "suica-history"])
     func tracesReplayThroughLibNFC(name: String) throws {
         let trace = "Traces/\(name).nfctrace"
         let emulator = try PN532Emulator(["--from-trace", trace])
@@ -107,9 +152,11 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: trace) }
         let emulator = try PN532Emulator(["--model", "ntag215"])
         defer { _ = emulator.stop() }
+        let recording = Self.temporary(".nfctrace")
+        defer { try? FileManager.default.removeItem(atPath: recording) }
         let replay = Process()
         replay.executableURL = URL(fileURLWithPath: CLI.binary)
-        replay.arguments = ["replay", trace, "--against", "libnfc:pn532_uart:\(emulator.path)"]
+        replay.arguments = ["replay", trace, "--against", "libnfc:pn532_uart:\(emulator.path)", "--record", recording]
         let out = Pipe()
         replay.standardOutput = out
         replay.standardError = FileHandle.nullDevice
@@ -120,6 +167,18 @@ import Testing
         #expect(ChildProcess.wait(replay, seconds: 60))
         #expect(replay.terminationStatus == 74, "\(report)")
         #expect(report.contains("ERROR ") && report.contains("failed after") && report.contains("Input / Output Error"), "\(report)")
+        // What the tag answered until then is kept (issue 21, point 6).
+        let dissected = try CLI.run(["dissect", recording])
+        #expect(dissected.status == 0 && dissected.stdout.contains("READ page 0x04"), "\(dissected.stderr)")
+    }
+
+    /// Issue 21, point 5: `nfctrace readers` lists the device LIBNFC_DEVICE names.
+    @Test(.enabled(if: available, "libnfc-bin and libnfc-examples are not installed (scripts/setup installs them)"))
+    func readersListTheLibNFCDevice() throws {
+        let emulator = try PN532Emulator(["--model", "ntag215"])
+        defer { _ = emulator.stop() }
+        let r = try CLI.run(["readers"], environment: ["LIBNFC_DEVICE": "pn532_uart:\(emulator.path)"])
+        #expect(r.stdout.hasPrefix("libnfc:pn532_uart:\(emulator.path)\n"), "\(r.stdout)\n\(r.stderr)")
     }
 
     /// No device at the connstring: one line, exit 74.

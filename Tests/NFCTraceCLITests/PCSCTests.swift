@@ -234,4 +234,138 @@ import Testing
         let replay = try CLI.run(["replay", trace])
         #expect(replay.status == 0 && replay.stdout.contains("PASS"), "\(replay.stdout)\n\(replay.stderr)")
     }
+
+    // MARK: replay through PC/SC (issue 21, points 4–6)
+
+    /// pcscd notices a card vpcd offers when it next polls the reader: wait for it (10 s at most).
+    func waitForCard() {
+        let deadline = Date().addingTimeInterval(10)
+        while Date() < deadline {
+            if let r = try? CLI.run(["readers"]), r.stdout.contains("pcsc:Virtual PCD 00 00  (card on it") { return }
+            usleep(100_000)
+        }
+        Issue.record("pcscd did not see the emulated card within 10 s")
+    }
+
+    /// Issue 21, points 4 and 5: traces replay clean through pcscd and vpcd to the tag rebuilt from
+    /// each (`emulate --from-trace … --vpcd`): APDUs whole whatever their chaining and WTX, Type 2
+    /// READ/WRITE as Part 3 pseudo-APDUs and PWD_AUTH/FAST_READ/GET_VERSION through ACR122
+    /// direct transmit, FeliCa through ACS's pass-through. `--record` keeps what the card
+    /// answered as a trace that dissects whole and replays against the tag rebuilt from it.
+    @Test(arguments: ["type4-ndef-nfcpy.nfctrace", "emv-test-card-nfcpy.nfctrace", "desfire-aes-read.nfctrace", "ntag215-password-read.nfctrace",
+                      "felica-student-id.nfctrace", "felica-system-switch.nfctrace", "suica-history.nfctrace", "iso14443b-type4-read.nfctrace"])
+    func tracesReplayThroughPCSC(name: String) throws {
+        guard ready() != nil else { return }
+        let daemon = try PCSCDaemon()
+        defer { daemon.stop() }
+        let trace = "Traces/" + name
+        let emulator = try VPCDEmulator(["--from-trace", trace])
+        defer { _ = emulator.stop() }
+        waitForCard()
+        let recording = NSTemporaryDirectory() + "nfctrace-pcsc-replay-\(UUID().uuidString).nfctrace"
+        defer { try? FileManager.default.removeItem(atPath: recording) }
+        let r = try CLI.run(["replay", trace, "--against", "pcsc:Virtual PCD 00 00", "--record", recording])
+        #expect(r.status == 0 && r.stdout.hasPrefix("PASS  \(trace)"), "\(r.stdout)\n\(r.stderr)\n\(emulator.log)")
+        #expect(r.stderr.contains("recorded ") && r.stderr.contains(recording), "\(r.stderr)")
+        let dissected = try CLI.run(["dissect", recording])
+        #expect(dissected.status == 0, "\(dissected.stderr)")
+        for bad in ["unknown", "malformed", "!crc"] { #expect(!dissected.stdout.contains(bad), "\(bad) in \(dissected.stdout.prefix(4000))") }
+        let again = try CLI.run(["replay", recording])
+        #expect(again.status == 0 && again.stdout.hasPrefix("PASS"), "\(again.stdout)")
+    }
+
+    /// Issue 21, point 4: what a PC/SC reader cannot send (a Classic session's encrypted frames,
+    /// ISO 15693 commands beyond READ/WRITE SINGLE BLOCK) is listed before anything is sent; the
+    /// trace is skipped, exit 1.
+    @Test func framesAReaderCannotSendAreListedFirst() throws {
+        guard ready() != nil else { return }
+        let daemon = try PCSCDaemon()
+        defer { daemon.stop() }
+        let dir = NSTemporaryDirectory() + "nfctrace-pcsc-skip-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let trace = "Traces/mifare-classic-1k-default-keys.nfctrace"
+        let emulator = try VPCDEmulator(["--from-trace", trace, "--record", dir + "/card.nfctrace"])
+        waitForCard()
+        let r = try CLI.run(["replay", trace, "--against", "pcsc", "--format", "json"])
+        #expect(r.status == 1 && r.stderr.contains("cannot express"), "\(r.stdout)\n\(r.stderr)")
+        #expect(r.stdout.contains("\"result\":\"inexpressible\"") && r.stdout.contains("\"exchanges\":0"), "\(r.stdout)")
+        #expect(r.stdout.contains("MIFARE Classic: its commands travel encrypted"), "\(r.stdout)")
+        let other = try CLI.run(["replay", "Traces/iso15693-corenfc-format.nfctrace", "--against", "pcsc"])
+        #expect(other.status == 1 && other.stdout.hasPrefix("SKIP  Traces/iso15693-corenfc-format.nfctrace:") && other.stdout.contains("nothing was sent")
+                && other.stdout.contains("and the card on the reader is a MIFARE Classic card"), "\(other.stdout)")
+        #expect(emulator.stop() == 0)
+        // The card saw the reader's activation and nothing of the trace: no authentication.
+        let seen = try CLI.run(["dissect", dir + "/card.nfctrace"])
+        #expect(seen.stdout.contains("SELECT") && !seen.stdout.contains("AUTH"), "\(seen.stdout)")
+    }
+
+    /// Issue 21, point 6: the card gone mid-replay (the emulator killed under pcscd) is a clear
+    /// error with the exchanges done, exit 74, and the recording so far is kept and dissects.
+    @Test func aCardGoneMidReplayKeepsReportAndRecording() throws {
+        guard ready() != nil else { return }
+        let daemon = try PCSCDaemon()
+        defer { daemon.stop() }
+        var lines = ["nfctrace 1", "field-on", "R 26/7", "T 44 00", "R 93 20", "T 88 04 E1 7A 17", "R 93 70 88 04 E1 7A 17 crc=stripped", "T 04 crc=stripped",
+                     "R 95 20", "T 20 4B 2C 80 C7", "R 95 70 20 4B 2C 80 C7 crc=stripped", "T 00 crc=stripped"]
+        for _ in 0..<50_000 { lines += ["R 30 04 crc=stripped", "T 03 00 FE 00 00 00 00 00 00 00 00 00 00 00 00 00 crc=stripped"] }
+        let trace = CLI.temporaryFile(Array((lines.joined(separator: "\n") + "\n").utf8), suffix: ".nfctrace")
+        let recording = NSTemporaryDirectory() + "nfctrace-pcsc-partial-\(UUID().uuidString).nfctrace"
+        defer {
+            try? FileManager.default.removeItem(atPath: trace)
+            try? FileManager.default.removeItem(atPath: recording)
+        }
+        let emulator = try VPCDEmulator(["--model", "ntag215"])
+        defer { _ = emulator.stop() }
+        waitForCard()
+        let replay = Process()
+        replay.executableURL = URL(fileURLWithPath: CLI.binary)
+        replay.arguments = ["replay", trace, "--against", "pcsc", "--record", recording]
+        let out = Pipe()
+        let err = Pipe()
+        replay.standardOutput = out
+        replay.standardError = err
+        try replay.run()
+        // Past the check of what the reader can send (a debug build reads the trace in ~2 s).
+        usleep(4_000_000)
+        kill(emulator.process.processIdentifier, SIGKILL)
+        let report = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let messages = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(ChildProcess.wait(replay, seconds: 60))
+        #expect(replay.terminationStatus == 74, "\(report)\n\(messages)")
+        #expect(report.contains("ERROR ") && report.contains("failed after"), "\(report)")
+        #expect(messages.contains("recorded ") && messages.contains("the target failed"), "\(messages)")
+        let dissected = try CLI.run(["dissect", recording])
+        #expect(dissected.status == 0 && dissected.stdout.contains("READ page 0x04"), "\(dissected.stderr)")
+    }
+
+    /// Issue 21, point 6: pcscd not running is one line saying what to do, exit 74.
+    @Test func pcscdNotRunningIsOneLine() throws {
+        guard ready() != nil else { return }
+        let r = try CLI.run(["replay", "Traces/type4-ndef-nfcpy.nfctrace", "--against", "pcsc"])
+        #expect(r.status == 74, "\(r.stdout)\n\(r.stderr)")
+        #expect(r.stderr == "nfctrace: PC/SC, connecting to pcscd: pcscd is not running (start it: systemctl start pcscd, or pcscd --foreground)\n", "\(r.stderr)")
+    }
+
+    /// Issue 21, point 6: a local vpcd that is not installed is one line saying what to do, exit 74
+    /// (instead of waiting for a port nobody will open).
+    @Test func vpcdNotInstalledIsOneLine() throws {
+        let r = try CLI.run(["emulate", "--model", "ntag215", "--vpcd", "35963"], environment: ["NFCTRACE_VPCD_DRIVER": "/nonexistent/libifdvpcd.so"])
+        #expect(r.status == 74, "\(r.stderr)")
+        #expect(r.stderr.hasSuffix("nfctrace: vsmartcard's vpcd is not installed (apt install vsmartcard-vpcd, then restart pcscd); --vpcd HOST:PORT reaches one on another machine\n"), "\(r.stderr)")
+    }
+
+    /// Issue 21, point 5: `nfctrace readers` lists pcscd's readers with the card on each.
+    @Test func readersAreListed() throws {
+        guard ready() != nil else { return }
+        let daemon = try PCSCDaemon()
+        defer { daemon.stop() }
+        let emulator = try VPCDEmulator(["--model", "ntag215"])
+        defer { _ = emulator.stop() }
+        waitForCard()
+        let r = try CLI.run(["readers", "--format", "json"])
+        #expect(r.status == 0)
+        #expect(r.stdout.contains("{\"type\":\"reader\",\"stack\":\"pcsc\",\"against\":\"pcsc:Virtual PCD 00 00\",\"name\":\"Virtual PCD 00 00\",\"atr\":\"3B8F8001804F0CA0000003060300030000000068\"}"), "\(r.stdout)")
+        #expect(r.stdout.contains("\"name\":\"Virtual PCD 00 01\",\"atr\":null"), "vpcd's second slot is empty: \(r.stdout)")
+    }
 }

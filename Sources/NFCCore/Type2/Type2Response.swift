@@ -140,6 +140,9 @@ public enum Type2Response: Sendable, Hashable {
         public static let vctid = FieldLayout(0, 1, "1-byte VCTID")
         public static let authenticationMarker = FieldLayout(0, 1, "AF or 00 before ek(…)")
 
+        /// READ answers four pages (16 bytes), wrapping at the end of memory.
+        public static let readLength = 16
+
         /// Page `i` of a READ or FAST_READ answer: pages of 4 bytes, in order.
         public static func page(_ i: Int) -> Range<Int> { i * 4..<(i + 1) * 4 }
 
@@ -163,7 +166,9 @@ public enum Type2Response: Sendable, Hashable {
         case .getVersion:
             return .version(try Type2Version.decode(payload))
         case .read(let page):
-            guard payload.count == 16 else { throw DecodeError(offset: min(payload.count, 16), expected: "16 bytes (4 pages)", found: "\(payload.count) bytes") }
+            guard payload.count == Layout.readLength else {
+                throw DecodeError(offset: min(payload.count, Layout.readLength), expected: "16 bytes (4 pages)", found: "\(payload.count) bytes")
+            }
             return .pages(firstPage: page, data: payload)
         case .fastRead(let start, let end):
             let pages = Int(end) - Int(start) + 1
