@@ -131,6 +131,12 @@ public final class VPCDClient {
             if n < 0 && errno == EINTR { continue }
             guard n > 0 else { return nil }
             got += n
+            #if os(Linux)
+            // vpcd's own socket has Nagle on: its payload waits for our ACK of the length bytes,
+            // which Linux delays up to 40 ms unless asked (QUICKACK lasts one ACK: set per read).
+            var yes: Int32 = 1
+            setsockopt(fd, Int32(IPPROTO_TCP), TCP_QUICKACK, &yes, socklen_t(MemoryLayout<Int32>.size))
+            #endif
         }
         return out
     }
