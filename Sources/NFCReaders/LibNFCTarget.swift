@@ -12,8 +12,11 @@ import NFCReplay
 /// `_bytes` otherwise. libnfc's conveniences are off (no easy framing, no automatic ISO 14443-4,
 /// no CRC handling): the trace's own REQA, anticollision, SELECT, RATS and blocks are sent with
 /// the CRC they carry (added for a trace whose capture dropped CRCs) and the answers come back as
-/// on air (their CRC dropped again for such a trace); parity is the chip's. Silence (a timeout)
-/// is an answer too.
+/// on air (their CRC dropped again for such a trace). Parity is the chip's, except inside a MIFARE
+/// Classic session, where the trace's encrypted parity bits go on air. FeliCa and ISO 14443-B need
+/// the chip at their modulation first, which only InListPassiveTarget sets: a Polling, or a
+/// REQB (whose ATTRIB the chip then makes itself), goes through it. Silence (a timeout) is an
+/// answer too.
 public final class LibNFCTarget: ReplayTarget {
     public let name: String
     private var context: OpaquePointer?
@@ -67,13 +70,20 @@ public final class LibNFCTarget: ReplayTarget {
         }
     }
 
-    /// ISO 14443-A frames go raw; FeliCa frames too once a Polling selected the card at its bit
-    /// rate. The PN53x has no ISO 15693, and raw 14443-B needs register settings libnfc keeps
-    /// to itself.
-    public func inexpressible(_ frame: Frame) -> String? {
+    /// ISO 14443-A frames go raw; FeliCa and 14443-B frames too once a Polling or REQB selected
+    /// the card at its modulation. A PN53x has no ISO 15693 (nor iClass).
+    public func inexpressible(_ frame: Frame, number: Int) -> String? {
         switch frame.technology {
         case .iso14443a, .felica: return nil
-        default: return "a frame of \(frame.technology.displayName): libnfc sends ISO 14443-A and FeliCa frames raw only"
+        case .iso14443b:
+            // Only a REQB puts the chip at type B's modulation (ST SRx cards start with INITIATE,
+            // which libnfc sends only inside its own selection of them).
+            if case .request? = try? ISO14443BCommand.decode(Array(frame.payloadDroppingValidCRC())) {
+                typeBRequested = true
+                return nil
+            }
+            return typeBRequested ? nil : "a 14443-B frame before any REQB: libnfc puts the chip at type B's modulation only by selecting a card with REQB"
+        default: return "a frame of \(frame.technology.displayName): a PN53x has no such modulation"
         }
     }
 
@@ -88,8 +98,24 @@ public final class LibNFCTarget: ReplayTarget {
         return Int32(50 + (fwtMicroseconds + 999) / 1000)
     }
 
-    /// Whether a FeliCa card was selected since the field came on (the PN53x then runs at 212/424).
+    /// Whether a FeliCa or 14443-B card was selected since the field came on (the PN53x then runs
+    /// at its modulation).
     private var felicaSelected = false
+    private var typeBSelected = false
+    /// The check before the replay saw a REQB.
+    private var typeBRequested = false
+
+    /// Inside a MIFARE Classic session the parity bits are encrypted too: from the first AUTH's
+    /// nonce on, frames go with the parity the trace recorded (`Frame.parityErrors`) and the
+    /// chip's parity generation off (`NP_HANDLE_PARITY`), until the field goes or a REQA/WUPA
+    /// starts over.
+    private var classicSession = false
+
+    private func setClassicSession(_ on: Bool) throws(ReplayTargetError) {
+        guard on != classicSession else { return }
+        try set(NP_HANDLE_PARITY, !on)
+        classicSession = on
+    }
 
     private func set(_ property: nfc_property, _ on: Bool) throws(ReplayTargetError) {
         guard nfc_device_set_property_bool(device, property, on) >= 0 else {
@@ -99,6 +125,8 @@ public final class LibNFCTarget: ReplayTarget {
 
     public func fieldOn() throws(ReplayTargetError) {
         felicaSelected = false
+        typeBSelected = false
+        try setClassicSession(false)
         timeoutMilliseconds = 100
         try set(NP_ACTIVATE_FIELD, true)
     }
@@ -127,20 +155,77 @@ public final class LibNFCTarget: ReplayTarget {
         return reply
     }
 
+    /// REQB/WUPB through InListPassiveTarget at 106 kbit/s type B: the ATQB rebuilt from what
+    /// libnfc decoded of it. The chip sends ATTRIB itself; the trace's ATTRIB is then the reader's.
+    private func typeBRequest(_ frame: Frame, payload: [UInt8]) throws(ReplayTargetError) -> Frame? {
+        var target = nfc_target()
+        let afi = Array(payload.dropFirst().prefix(1))
+        let found = afi.withUnsafeBufferPointer { nfc_initiator_select_passive_target(device, nfc_modulation(nmt: NMT_ISO14443B, nbr: NBR_106), $0.baseAddress, $0.count, &target) }
+        guard found > 0 else {
+            if found == 0 || found == NFC_ETIMEOUT { return nil }
+            throw ReplayTargetError("libnfc: \(name): \(String(cString: nfc_strerror(device))) (\(found))")
+        }
+        typeBSelected = true
+        let info = target.nti.nbi
+        let atqb = ATQB(pupi: withUnsafeBytes(of: info.abtPupi) { Array($0) }, applicationData: withUnsafeBytes(of: info.abtApplicationData) { Array($0) },
+                        protocolInfo: withUnsafeBytes(of: info.abtProtocolInfo) { Array($0) })
+        var reply = Frame(.data(.tagToReader), technology: .iso14443b, crcStripped: frame.crcStripped)
+        reply.setPayload(atqb.encode(), crc: true)
+        return reply
+    }
+
+    public func exchange(_ frame: Frame, number: Int) throws(ReplayTargetError) -> TargetAnswer {
+        if frame.technology == .iso14443b, typeBSelected, frame.payloadDroppingValidCRC().first == ISO14443BCommand.Code.attrib.rawValue {
+            return .byReader("ATTRIB (the PN53x's InListPassiveTarget made it)")
+        }
+        return .frame(try transmit(frame))
+    }
+
     public func transmit(_ frame: Frame) throws(ReplayTargetError) -> Frame? {
-        if let why = inexpressible(frame) { throw ReplayTargetError("libnfc target: \(why)") }
+        if let why = inexpressible(frame, number: 0) { throw ReplayTargetError("libnfc target: \(why)") }
         if frame.technology == .felica {
             let payload = Array(frame.payloadDroppingValidCRC())
             if payload.count > 1, FeliCaCode(payload[1]) == .polling { return try felicaPolling(frame, payload: payload) }
             guard felicaSelected else { throw ReplayTargetError("libnfc target: a FeliCa command before any Polling: the chip is not at FeliCa's bit rate") }
         }
+        if frame.technology == .iso14443b {
+            let payload = Array(frame.payloadDroppingValidCRC())
+            if case .request? = try? ISO14443BCommand.decode(payload) { return try typeBRequest(frame, payload: payload) }
+            guard typeBSelected else { throw ReplayTargetError("libnfc target: a 14443-B frame before any REQB: the chip is not at type B's modulation") }
+        }
         // The bytes as on air: a trace whose capture dropped CRCs gets them back where one belongs.
         // A whole byte alone is an ISO-DEP R- or S-block then (REQA and WUPA have 7 bits).
         let stripped = frame.crcStripped && frame.lastByteBits == 8
-            && (frame.technology == .felica || frame.bytes.count == 1 || ISO14443ACommand.carriesCRC(frame.bytes, lastByteBits: frame.lastByteBits))
+            && (frame.technology != .iso14443a || frame.bytes.count == 1 || ISO14443ACommand.carriesCRC(frame.bytes, lastByteBits: frame.lastByteBits))
         let payload = stripped ? CRC.appending(frame.technology.crcKind, to: frame.bytes) : frame.bytes
+        let plain = Array(frame.payloadDroppingValidCRC())
+        if frame.technology == .iso14443a, plain.count == 1, frame.lastByteBits == 7 { try setClassicSession(false) }   // REQA/WUPA
         var answer = [UInt8](repeating: 0, count: 300)
         let received: Int32
+        if classicSession {
+            // Parity on air as recorded; the answer's parity bits come back beside it.
+            let bits = (payload.count - 1) * 8 + Int(frame.lastByteBits)
+            let parity = Parity.bits(payload, errors: frame.parityErrors)
+            var answerParity = [UInt8](repeating: 0, count: answer.count)
+            received = payload.withUnsafeBufferPointer { tx in
+                parity.withUnsafeBufferPointer { txPar in
+                    answer.withUnsafeMutableBufferPointer { rx in
+                        answerParity.withUnsafeMutableBufferPointer { rxPar in
+                            nfc_initiator_transceive_bits(device, tx.baseAddress, bits, txPar.baseAddress, rx.baseAddress, rx.count, rxPar.baseAddress)
+                        }
+                    }
+                }
+            }
+            guard received > 0 else {
+                if received == NFC_ETIMEOUT || received == NFC_ERFTRANS || received == NFC_ECHIP { return nil }
+                throw ReplayTargetError("libnfc: \(name): \(String(cString: nfc_strerror(device))) (\(received))")
+            }
+            let count = Int(received)
+            var reply = Frame(.data(.tagToReader), technology: frame.technology, bytes: Array(answer.prefix((count + 7) / 8)),
+                              lastByteBits: UInt8(count % 8 == 0 ? 8 : count % 8))
+            if reply.lastByteBits == 8 { reply.parityErrors = Crypto1.parityErrors(sent: reply.bytes, parity: Array(answerParity.prefix(reply.bytes.count))) }
+            return reply
+        }
         if frame.lastByteBits != 8 {
             let bits = (payload.count - 1) * 8 + Int(frame.lastByteBits)
             received = payload.withUnsafeBufferPointer { tx in
@@ -165,9 +250,14 @@ public final class LibNFCTarget: ReplayTarget {
             reply = Frame(.data(.tagToReader), technology: frame.technology, bytes: Array(answer.prefix(Int(received))))
         }
         if frame.crcStripped { _ = reply.stripValidCRC() }
-        if frame.technology == .iso14443a, case .rats? = try? ISO14443ACommand.decode(Array(frame.payloadDroppingValidCRC())),
+        if frame.technology == .iso14443a, case .rats? = try? ISO14443ACommand.decode(plain),
            let ats = try? ATS.decode(Array(reply.payloadDroppingValidCRC())) {
             timeoutMilliseconds = Self.timeout(fwi: ats.fwi)
+        }
+        // A plain AUTH answered by a 4-byte nonce opens a Classic session (MF1S50 §10.3).
+        if frame.technology == .iso14443a, plain.count == 2, let code = MIFAREClassicCommand.Code(rawValue: plain[0]),
+           code == .authenticateA || code == .authenticateB, reply.bytes.count == 4 {
+            try setClassicSession(true)
         }
         return reply
     }

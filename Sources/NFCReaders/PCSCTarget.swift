@@ -235,9 +235,23 @@ public final class PCSCTarget: ReplayTarget {
     public func fieldOff() { needsReset = true }
 
     public func transmit(_ frame: Frame) throws(ReplayTargetError) -> Frame? {
-        if case .frame(let answer) = try exchange(frame) { return answer }
+        if case .frame(let answer) = try exchange(frame, number: 0) { return answer }
         return nil
     }
+
+    /// The recorded MIFARE Classic session in clear, with its keys (`ClassicClearView`): set
+    /// before the replay for a Classic card.
+    public var classicView = ClassicClearView()
+
+    /// Where a Classic session stands: a WRITE or value command whose second part follows, the
+    /// value command and operand a TRANSFER completes. The check before the replay walks the
+    /// trace with its own.
+    struct ClassicProgress {
+        var continuation: MIFAREClassicCommand.Continuation = .none
+        var value: (command: MIFAREClassicCommand, operand: Int32?)?
+    }
+    private var classicProgress = ClassicProgress()
+    private var classicCheck = ClassicProgress()
 
     /// What a reader frame is to a PC/SC reader.
     private enum Mapping {
@@ -249,10 +263,87 @@ public final class PCSCTarget: ReplayTarget {
         case felica([UInt8])
         case viccRead(block: UInt8)
         case viccWrite(block: UInt8, data: [UInt8])
+        /// MIFARE Classic through Part 3: LOAD KEYS + GENERAL AUTHENTICATE, READ/UPDATE BINARY, and
+        /// ACS's value-block operation for a value command completed by its TRANSFER.
+        case classicAuthenticate(block: UInt8, keyType: UInt8, key: UInt64)
+        case classicRead(block: UInt8)
+        case classicWriteData(block: UInt8, data: [UInt8])
+        /// A first part the reader sends with the second (WRITE, DECREMENT/INCREMENT/RESTORE): the
+        /// card's ACK is not seen through PC/SC and is taken as given.
+        case classicAcknowledged(String)
+        /// The operand of a value command: the card answers nothing.
+        case classicSilent
+        case classicValue(source: UInt8, operation: [UInt8])
         case impossible(String)
     }
 
-    private func map(_ frame: Frame) -> Mapping {
+    /// A Classic frame: the dissector's clear bytes (CRC dropped) where it decrypted it, else as sent.
+    private func classicMap(_ frame: Frame, number: Int, payload: [UInt8], progress: inout ClassicProgress) -> Mapping {
+        if classicView.readerAuthentications.contains(number) { return .byReader("authentication ({nR}{aR}: the reader runs Crypto1)") }
+        var clear = payload
+        if let d = classicView.decrypted[number] { clear = d.count > 2 && CRC.isValid(.a, d) ? Array(d.dropLast(2)) : d }
+        let continuation = progress.continuation
+        progress.continuation = .none
+        guard let command = try? MIFAREClassicCommand.decode(clear, continuation: continuation) else {
+            return .impossible(classicView.decrypted.isEmpty
+                ? "a MIFARE Classic frame the dissector could not decrypt (no key for its sector in the trace or a key file)"
+                : "no MIFARE Classic command the PC/SC pseudo-APDUs reach")
+        }
+        // Through PC/SC the two parts of a WRITE or value command go out at once: a first part the
+        // recorded card refused (its answer, the next frame, decrypts to a NAK) cannot be tried alone.
+        switch command {
+        case .write, .increment, .decrement, .restore:
+            if let answer = classicView.decrypted[number + 1], answer.count == 1, answer[0] & 0x0F != Type2Acknowledgement.ack.nibble {
+                return .impossible("\(command.name) refused by the recorded card (NAK): through PC/SC its two parts go out at once, the first cannot be tried alone")
+            }
+        default:
+            break
+        }
+        switch command {
+        case .authenticate(let type, let block):
+            guard let key = classicView.key(block: block, type: type) else {
+                return .impossible("AUTH-\(type.rawValue) to block \(block): no key for its sector in the trace (GENERAL AUTHENTICATE needs it)")
+            }
+            return .classicAuthenticate(block: block, keyType: type == .a ? MIFAREClassicCommand.Code.authenticateA.rawValue : MIFAREClassicCommand.Code.authenticateB.rawValue, key: key)
+        case .read(let block):
+            return .classicRead(block: block)
+        case .write(let block):
+            progress.continuation = .writeData(block: block)
+            return .classicAcknowledged("WRITE part 1")
+        case .writeData(let data):
+            guard case .writeData(let block) = continuation else { return .impossible("WRITE data without its first part") }
+            return .classicWriteData(block: block, data: data)
+        case .increment(let block), .decrement(let block), .restore(let block):
+            guard let code = MIFAREClassicCommand.Code(rawValue: command.encode()[0]) else { return .impossible("no value command") }
+            progress.continuation = .valueOperand(code, block: block)
+            progress.value = (command, nil)
+            return .classicAcknowledged("\(command.name) part 1")
+        case .valueOperand(let operand):
+            progress.value?.operand = operand
+            return .classicSilent
+        case .transfer(let target):
+            guard let (value, operand) = progress.value else { return .impossible("TRANSFER without a value command before it") }
+            progress.value = nil
+            // ACS's VALUE BLOCK OPERATION (FF D7 00 block 05 op value, most significant byte first)
+            // transfers to the same block; RESTORE (02 03 target) to another.
+            switch value {
+            case .restore(let source):
+                return .classicValue(source: source, operation: [0x03, target])
+            case .increment(let source), .decrement(let source):
+                guard source == target else { return .impossible("\(value.name) transferred to another block: ACS's value operation transfers to the same one") }
+                let v = UInt32(bitPattern: operand ?? 0)
+                return .classicValue(source: source, operation: [{ if case .increment = value { return 0x01 } else { return 0x02 } }()] + (0..<4).reversed().map { UInt8(truncatingIfNeeded: v >> (8 * $0)) })
+            default:
+                return .impossible("TRANSFER after \(value.name)")
+            }
+        case .halt:
+            return .byReader("HLTA")
+        default:
+            return .impossible("\(command.name): no PC/SC pseudo-APDU reaches it")
+        }
+    }
+
+    private func map(_ frame: Frame, number: Int, classic progress: inout ClassicProgress) -> Mapping {
         let payload = Array(frame.payloadDroppingValidCRC())
         switch (frame.technology, card) {
         case (.iso14443a, .isoDEP), (.iso14443a, .type2), (.iso14443a, .classic):
@@ -278,7 +369,7 @@ public final class PCSCTarget: ReplayTarget {
             guard let block = try? ISODEPFrame.decode(payload) else { return .impossible("no ISO-DEP block, and the card on the reader is \(card.description)") }
             return .block(block)
         case .classic:
-            return .impossible("MIFARE Classic: its commands travel encrypted; replaying them through PC/SC Part 3 (LOAD KEYS, GENERAL AUTHENTICATE) is not built yet")
+            return classicMap(frame, number: number, payload: payload, progress: &progress)
         default:
             break
         }
@@ -308,13 +399,13 @@ public final class PCSCTarget: ReplayTarget {
         }
     }
 
-    public func inexpressible(_ frame: Frame) -> String? {
-        if case .impossible(let why) = map(frame) { return why }
+    public func inexpressible(_ frame: Frame, number: Int) -> String? {
+        if case .impossible(let why) = map(frame, number: number, classic: &classicCheck) { return why }
         return nil
     }
 
-    public func exchange(_ frame: Frame) throws(ReplayTargetError) -> TargetAnswer {
-        switch map(frame) {
+    public func exchange(_ frame: Frame, number: Int) throws(ReplayTargetError) -> TargetAnswer {
+        switch map(frame, number: number, classic: &classicProgress) {
         case .byReader(let what):
             return .byReader(what)
         case .impossible(let why):
@@ -361,6 +452,30 @@ public final class PCSCTarget: ReplayTarget {
             guard answer.status == .success else { return .frame(nil) }
             let response = ISO15693Response(body: .blocks(first: Int(block), [ISO15693Block(data: answer.data)]))
             return .frame(reply(to: frame, response.encode()))
+        case .classicAuthenticate(let block, let keyType, let key):
+            let slot: UInt8 = 0x00
+            let bytes = (0..<6).reversed().map { UInt8(truncatingIfNeeded: key >> (8 * UInt64($0))) }
+            guard try send(PCSCPseudoAPDU.loadKey(slot: slot, key: bytes).encode()).status == .success else {
+                throw ReplayTargetError("the reader refused LOAD KEYS (FF 82)")
+            }
+            let answer = try send(PCSCPseudoAPDU.authenticate(block: block, keyType: keyType, slot: slot).encode())
+            // Refused: the card kept its sector closed, as it had not been recorded doing.
+            return answer.status == .success ? .byReader("authentication (LOAD KEYS, GENERAL AUTHENTICATE)") : .frame(nil)
+        case .classicRead(let block):
+            let answer = try send(PCSCPseudoAPDU.readBinary(block: block, le: MIFAREClassicLayout.blockSize).encode())
+            guard answer.status == .success else { return .frame(nil) }
+            return .clear(answer.data, lastByteBits: 8)
+        case .classicWriteData(let block, let data):
+            let answer = try send(PCSCPseudoAPDU.updateBinary(block: block, data: data).encode())
+            return .clear([answer.status == .success ? Type2Acknowledgement.ack.nibble : Type2Acknowledgement.nak(.invalidArgument).nibble], lastByteBits: 4)
+        case .classicAcknowledged:
+            return .clear([Type2Acknowledgement.ack.nibble], lastByteBits: 4)
+        case .classicSilent:
+            return .frame(nil)
+        case .classicValue(let source, let operation):
+            let apdu = PCSCPseudoAPDU.other(CommandAPDU(cla: PCSCPseudoAPDU.cla, ins: PCSCPseudoAPDU.Instruction.valueBlockOperation, p1: 0, p2: source, data: operation))
+            let answer = try send(apdu.encode())
+            return .clear([answer.status == .success ? Type2Acknowledgement.ack.nibble : Type2Acknowledgement.nak(.invalidArgument).nibble], lastByteBits: 4)
         case .viccWrite(let block, let data):
             let answer = try send(PCSCPseudoAPDU.updateBinary(block: block, data: data).encode())
             guard answer.status == .success else { return .frame(nil) }

@@ -96,6 +96,8 @@ public final class Replayer {
     /// comment saying so; for a response APDU, the I-blocks a card sends it in (chained within the
     /// reader's frame size, with the reader's R(ACK)s).
     public var onRecord: ((Frame) -> Void)?
+    /// The recorded MIFARE Classic frames in clear, for targets that answer in clear.
+    public var clearView = ClassicClearView()
     /// The reader's frame size (FSD) the last RATS of the trace announced, for `onRecord`.
     private var frameSize = 256
 
@@ -106,6 +108,8 @@ public final class Replayer {
         var answer: Frame?
         /// The reader did this exchange itself (`TargetAnswer.byReader`).
         var byReader: String? = nil
+        /// The card's answer in clear (`TargetAnswer.clear`).
+        var clear: (bytes: [UInt8], lastByteBits: UInt8)? = nil
     }
 
     /// A command whose answer came back as a response APDU, while the recorded answer blocks
@@ -135,7 +139,7 @@ public final class Replayer {
         var number = 0
         while let frame = try? next() {
             number += 1
-            guard frame.event == .data(.readerToTag), let why = target.inexpressible(frame) else { continue }
+            guard frame.event == .data(.readerToTag), let why = target.inexpressible(frame, number: number) else { continue }
             out.append(InexpressibleFrame(frame: number, bytes: frame.bytes, reason: why))
         }
         return out
@@ -190,7 +194,7 @@ public final class Replayer {
                     if onRecord != nil, frame.technology == .iso14443a, case .rats(let fsdi, _)? = try? ISO14443ACommand.decode(Array(frame.payloadDroppingValidCRC())) {
                         frameSize = ISO14443ACommand.frameSize(forIndex: fsdi)
                     }
-                    let answer = try target.exchange(sent)
+                    let answer = try target.exchange(sent, number: number)
                     exchanges += 1
                     switch answer {
                     case .frame(let answer):
@@ -200,6 +204,12 @@ public final class Replayer {
                     case .byReader(let what):
                         pending = Pending(request: frame, number: number, sent: sent, answer: nil, byReader: what)
                         if apdu == nil { record(sent) }
+                    case .clear(let bytes, let bits):
+                        pending = Pending(request: frame, number: number, sent: sent, answer: nil, clear: (bytes, bits))
+                        record(sent)
+                        var f = Frame(.data(.tagToReader), technology: frame.technology, bytes: bytes, lastByteBits: bits)
+                        f.comment = "in clear: the reader ran Crypto1"
+                        record(f)
                     case .responseAPDU(let response):
                         if let a = apdu, let divergence = judge(a, recordedLast: nil, number: number) { return finish(.diverged(divergence)) }
                         pending = nil
@@ -237,6 +247,12 @@ public final class Replayer {
                     }
                     guard let p = pending else {
                         append(recorded: frame, number: number, actual: nil)   // a tag frame nobody asked for: nothing to replay
+                        continue
+                    }
+                    if let clear = p.clear {
+                        pending = nil
+                        if let divergence = judgeClear(p, clear, recorded: frame, number: number) { return finish(.diverged(divergence)) }
+                        append(recorded: frame, number: number, actual: frame)
                         continue
                     }
                     pending = nil
@@ -392,8 +408,37 @@ public final class Replayer {
 
     // MARK: slow path
 
+    /// An answer in clear against the recorded one as the dissector decrypted it (its CRC aside).
+    private func judgeClear(_ p: Pending, _ clear: (bytes: [UInt8], lastByteBits: UInt8), recorded: Frame, number: Int) -> ReplayDivergence? {
+        let recordedClear = clearView.decrypted[number] ?? recorded.bytes
+        var expected = recordedClear
+        if recorded.lastByteBits == 8, expected.count > 2, CRC.isValid(.a, expected) { expected.removeLast(2) }
+        if clear.lastByteBits == 4 || recorded.lastByteBits == 4 {
+            if clear.lastByteBits == recorded.lastByteBits, (clear.bytes.first ?? 0) & 0x0F == (expected.first ?? 0) & 0x0F { return nil }
+        } else if clear.bytes == expected {
+            return nil
+        }
+        let (rec, _) = dissectWindows(recordedLast: recorded, actualLast: nil, lastNumber: number)
+        var shown = Frame(.data(.tagToReader), technology: recorded.technology, bytes: clear.bytes, lastByteBits: clear.lastByteBits)
+        shown.comment = "in clear"
+        let actual = FrameDissection(number: number, frame: shown, layer: "MIFARE Classic (in clear)",
+                                     summary: "in clear: \(Hex.string(clear.bytes))" + (clear.lastByteBits == 4 ? " (4 bits)" : ""))
+        return ReplayDivergence(frame: number, reason: "the card's answer in clear differs from the recorded one decrypted (\(Hex.string(expected)))",
+                                request: rec.request ?? FrameDissection(number: p.number, frame: p.request), sent: p.sent,
+                                recorded: rec.answer, actual: actual, differences: [], history: rec.history)
+    }
+
     /// The request was not answered in the recording: the target must stay silent too.
     private func checkSilence(_ p: Pending) -> ReplayDivergence? {
+        if let clear = p.clear {
+            // The card answered in clear where the recording has silence.
+            let shown = Frame(.data(.tagToReader), technology: p.request.technology, bytes: clear.bytes, lastByteBits: clear.lastByteBits)
+            let (rec, _) = dissectWindows(recordedLast: nil, actualLast: nil)
+            return ReplayDivergence(frame: p.number, reason: "the tag stayed silent, the target answered",
+                                    request: rec.request ?? FrameDissection(number: p.number, frame: p.request), sent: p.sent, recorded: nil,
+                                    actual: FrameDissection(number: p.number, frame: shown, summary: "in clear: \(Hex.string(clear.bytes))"),
+                                    differences: [], history: rec.history)
+        }
         guard let answer = p.answer else { return nil }
         let (rec, act) = dissectWindows(recordedLast: nil, actualLast: answer)
         return ReplayDivergence(

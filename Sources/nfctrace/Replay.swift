@@ -137,34 +137,30 @@ struct Replay: ParsableCommand {
             return unreadable(e.description)
         }
         var next: () throws -> Frame? = { try reader.next() }
+        var clearView = ClassicClearView()
         if isReader {
-            // A reader cannot send every frame: find those it cannot before sending any. A file is
-            // read twice; standard input is held (up to InputLimit.heldFrames frames).
-            var frames: [Frame] = []
-            var damage: Error? = nil
+            // A reader cannot send every frame: find those it cannot before sending any. The frames
+            // are held (up to InputLimit.heldFrames; a longer file is read again for each pass, a
+            // longer standard input is refused), and a MIFARE Classic session is decrypted first
+            // for a PC/SC reader, which runs Crypto1 itself.
+            let (frames, damage, held) = Self.hold(reader)
             let check: () throws -> Frame?
-            if trace == "-" {
-                do {
-                    while let f = try reader.next() {
-                        guard frames.count < InputLimit.heldFrames else {
-                            return unreadable(CaptureError.tooLarge(path: "<stdin>", what: "a trace replayed through a reader",
-                                                                    limit: "\(InputLimit.heldFrames) frames").description)
-                        }
-                        frames.append(f)
-                    }
-                } catch {
-                    damage = error
+            if held {
+                if let pcsc = target as? PCSCTarget, pcsc.card == .classic {
+                    clearView = ClassicClearView(frames: frames, keys: keys)
+                    pcsc.classicView = clearView
                 }
-                var i = 0, j = 0
-                check = { defer { i += 1 }; return i < frames.count ? frames[i] : nil }
-                next = {
-                    if j < frames.count { defer { j += 1 }; return frames[j] }
-                    if let d = damage { damage = nil; throw d }
-                    return nil
-                }
+                check = Self.iterate(frames, then: nil)
+                next = Self.iterate(frames, then: damage)
             } else {
+                guard trace != "-" else {
+                    return unreadable(CaptureError.tooLarge(path: "<stdin>", what: "a trace replayed through a reader",
+                                                            limit: "\(InputLimit.heldFrames) frames").description)
+                }
                 let first = try Capture.open(trace, options: inputOptions.readOptions)
                 check = { try first.next() }
+                let second = try Capture.open(trace, options: inputOptions.readOptions)
+                next = { try second.next() }
             }
             let missing = Replayer.inexpressibleFrames(for: target, next: check)
             if !missing.isEmpty {
@@ -172,8 +168,41 @@ struct Replay: ParsableCommand {
             }
         }
         let replayer = Replayer(target: target, rules: rules)
+        replayer.clearView = clearView
         recording?.attach(replayer)
         return replayer.replay(trace: trace, next: next)
+    }
+
+    /// The frames of a trace held in memory, up to `InputLimit.heldFrames` (`complete` false when
+    /// there are more); the damage that ended the reading, if any.
+    static func hold(_ reader: FrameReader) -> (frames: [Frame], damage: CaptureError?, complete: Bool) {
+        var frames: [Frame] = []
+        do {
+            while let f = try reader.next() {
+                guard frames.count < InputLimit.heldFrames else { return (frames, nil, false) }
+                frames.append(f)
+            }
+        } catch {
+            return (frames, error, true)
+        }
+        return (frames, nil, true)
+    }
+
+    /// Delivers `frames` one by one, then throws `damage` once (the reading's end as it was).
+    static func iterate(_ frames: [Frame], then damage: CaptureError?) -> () throws -> Frame? {
+        var i = 0
+        var failed = false
+        return {
+            if i < frames.count {
+                defer { i += 1 }
+                return frames[i]
+            }
+            if let damage, !failed {
+                failed = true
+                throw damage
+            }
+            return nil
+        }
     }
 
     /// A real reader (libnfc, PC/SC), not an emulator.
@@ -194,50 +223,23 @@ struct Replay: ParsableCommand {
     /// damage; the replay then reports the damage itself.
     func replayAgainstItsOwnTag(_ trace: String, reader: FrameReader, rules: ReplayRules, keys: KeyList, recording: Recording?,
                                 unreadable: (String) -> ReplayResult) throws -> ReplayResult {
-        var frames: [Frame] = []
-        var damage: CaptureError? = nil
-        var held = true
-        do {
-            while let f = try reader.next() {
-                guard frames.count < InputLimit.heldFrames else {
-                    held = false
-                    break
-                }
-                frames.append(f)
-            }
-        } catch {
-            damage = error
-        }
+        var (frames, damage, held) = Self.hold(reader)
         let noSession = ReplayResult(trace: trace, target: against, outcome: .noTarget("no tag session in this trace can be emulated"),
                                      exchanges: 0, fieldCycles: 0, accepted: [:], seconds: 0)
         let target: ReplayTarget
         var next: () throws -> Frame?
         if held {
-            var i = 0
-            guard let t = try Self.rebuiltTarget(next: {
-                defer { i += 1 }
-                return i < frames.count ? frames[i] : nil
-            }, keys: keys) else { return noSession }
+            let all = Self.iterate(frames, then: nil)
+            guard let t = try Self.rebuiltTarget(next: { (try? all()) ?? nil }, keys: keys) else { return noSession }
             target = t
-            var j = 0
-            var failed = false
-            next = {
-                if j < frames.count {
-                    defer { j += 1 }
-                    return frames[j]
-                }
-                if let damage, !failed {
-                    failed = true
-                    throw damage
-                }
-                return nil
-            }
+            next = Self.iterate(frames, then: damage)
         } else {
             guard trace != "-" else {
                 return unreadable(CaptureError.tooLarge(path: "<stdin>", what: "a trace replayed against the tag rebuilt from it",
                                                         limit: "\(InputLimit.heldFrames) frames").description)
             }
             frames = []   // the first 200,000 are not needed for the second pass
+            damage = nil
             let first = try Capture.open(trace, options: inputOptions.readOptions)
             guard let t = try Self.rebuiltTarget(next: { (try? first.next()) ?? nil }, keys: keys) else { return noSession }
             target = t

@@ -24,7 +24,7 @@ final class APDUReader: ReplayTarget {
     func fieldOff() { card.powerOff() }
     func transmit(_ frame: Frame) -> Frame? { nil }
 
-    func exchange(_ frame: Frame) -> TargetAnswer {
+    func exchange(_ frame: Frame, number: Int) -> TargetAnswer {
         let payload = Array(frame.payloadDroppingValidCRC())
         if ISO14443ACommand.recognises(payload, lastByteBits: frame.lastByteBits) || payload.first == ISO14443A.rats { return .byReader("activation") }
         guard let block = try? ISODEPFrame.decode(payload), case .i(let chaining, _, _, _) = block.block else { return .byReader("ISO-DEP link") }
@@ -95,5 +95,59 @@ final class APDUReader: ReplayTarget {
         let summaries = events.compactMap { e -> String? in if case .frame(let f) = e { return f.summary } else { return nil } }
         #expect(summaries.contains { $0.hasPrefix("R(ACK)") } && summaries.contains { $0.contains("chaining") }, "\(summaries)")
         #expect(!summaries.contains { $0.contains("unknown") }, "\(summaries)")
+    }
+}
+
+/// A reader that runs Crypto1 itself answers MIFARE Classic commands in clear (issue 21): the
+/// replayer compares those with the recorded answers as the dissector decrypted them (here frames
+/// in clear, so the recorded bytes themselves), the CRC aside, and 4-bit ACK/NAK by their nibble.
+@Suite struct ClearAnswerTests {
+    final class ClearReader: ReplayTarget {
+        var answers: [[UInt8]]
+        init(_ answers: [[UInt8]]) { self.answers = answers }
+        var name: String { "clear reader" }
+        var answersCarryCRC: Bool { false }
+        func fieldOn() {}
+        func fieldOff() {}
+        func transmit(_ frame: Frame) -> Frame? { nil }
+        func exchange(_ frame: Frame, number: Int) -> TargetAnswer {
+            let a = answers.removeFirst()
+            return .clear(a, lastByteBits: a.count == 1 ? 4 : 8)
+        }
+    }
+
+    let block: [UInt8] = Array(0..<16)
+    var frames: [Frame] {
+        [Frame(.fieldOn),
+         Frame(.data(.readerToTag), bytes: CRC.appending(.a, to: [0x30, 0x04])),
+         Frame(.data(.tagToReader), bytes: CRC.appending(.a, to: block)),
+         Frame(.data(.readerToTag), bytes: CRC.appending(.a, to: [0xA0, 0x04])),
+         Frame(.data(.tagToReader), bytes: [0x0A], lastByteBits: 4)]
+    }
+
+    @Test func equalInClearPasses() {
+        let result = replay(frames, against: ClearReader([block, [0x0A]]))
+        #expect(result.passed, "\(ReplayReport.text(result))")
+    }
+
+    @Test func differentDataIsADivergence() {
+        var other = block
+        other[5] ^= 0xFF
+        let result = replay(frames, against: ClearReader([other, [0x0A]]))
+        guard case .diverged(let d) = result.outcome else {
+            Issue.record("expected a divergence: \(ReplayReport.text(result))")
+            return
+        }
+        #expect(d.frame == 3 && d.reason.hasPrefix("the card's answer in clear differs"), "\(d.reason)")
+        #expect(d.actual?.summary == "in clear: " + Hex.string(other))
+    }
+
+    @Test func aNAKForAnACKIsADivergence() {
+        let result = replay(frames, against: ClearReader([block, [0x04]]))
+        guard case .diverged(let d) = result.outcome else {
+            Issue.record("expected a divergence: \(ReplayReport.text(result))")
+            return
+        }
+        #expect(d.frame == 5, "\(d.reason)")
     }
 }

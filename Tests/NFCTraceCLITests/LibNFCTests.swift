@@ -127,17 +127,49 @@ import Testing
 
     /// Issue 21, point 2: `replay --against libnfc:CONNSTRING` sends each trace's frames through
     /// libnfc itself (raw, CRCs as recorded) to the tag rebuilt from the same trace behind
-    /// `emulate --pn532`: activation, PWD_AUTH, ISO-DEP with chaining and WTX, DESFire AES, and
-    /// FeliCa (each Polling through InListPassiveTarget at the frame's bit rate, then raw).
+    /// `emulate --pn532`: activation, PWD_AUTH, ISO-DEP with chaining and WTX, DESFire AES, FeliCa
+    /// (each Polling through InListPassiveTarget at the frame's bit rate, then raw), 14443-B (REQB
+    /// through InListPassiveTarget, which makes the ATTRIB), and MIFARE Classic sessions with
+    /// their encrypted parity bits (NP_HANDLE_PARITY off inside a session).
     @Test(.enabled(if: available, "libnfc-bin and libnfc-examples are not installed (scripts/setup installs them)"),
           arguments: ["ntag215-password-read", "type4-ndef-nfcpy", "emv-test-card-nfcpy", "desfire-aes-read",
-                      "felica-student-id", "felica-system-switch", "suica-history"])
+                      "felica-student-id", "felica-system-switch", "suica-history", "iso14443b-type4-read",
+                      "mifare-classic-1k-default-keys", "mifare-classic-nested", "mifare-classic-recovered-key", "mifare-classic-value-block",
+                      "mifare-classic-mad-ndef", "libnfc-mfclassic-read-1k", "libnfc-mfultralight-read-write"])
     func tracesReplayThroughLibNFC(name: String) throws {
         let trace = "Traces/\(name).nfctrace"
         let emulator = try PN532Emulator(["--from-trace", trace])
         defer { _ = emulator.stop() }
         let r = try CLI.run(["replay", trace, "--against", "libnfc:pn532_uart:\(emulator.path)"])
         #expect(r.status == 0 && r.stdout.hasPrefix("PASS  \(trace)"), "\(r.stdout)\n\(r.stderr)\n\(emulator.log)")
+    }
+
+    /// What a PN53x cannot send is listed before anything is sent: ISO 15693 frames, and an ST
+    /// SRx session (no REQB puts the chip at type B's modulation for it).
+    @Test(.enabled(if: available, "libnfc-bin and libnfc-examples are not installed (scripts/setup installs them)"))
+    func framesAPN532CannotSendAreListed() throws {
+        let emulator = try PN532Emulator(["--model", "ntag215"])
+        defer { _ = emulator.stop() }
+        let r = try CLI.run(["replay", "Traces/sri512-read.nfctrace", "Traces/iso15693-errors.nfctrace", "--against", "libnfc:pn532_uart:\(emulator.path)"])
+        #expect(r.status == 1, "\(r.stdout)\n\(r.stderr)")
+        #expect(r.stdout.contains("SKIP  Traces/sri512-read.nfctrace:") && r.stdout.contains("before any REQB"), "\(r.stdout)")
+        #expect(r.stdout.contains("SKIP  Traces/iso15693-errors.nfctrace:") && r.stdout.contains("a PN53x has no such modulation"), "\(r.stdout)")
+    }
+
+    /// The encrypted parity bits of a Classic session reach the card as recorded: the card's
+    /// own recording of the replay decrypts with no parity warning, and shows the same marks.
+    @Test(.enabled(if: available, "libnfc-bin and libnfc-examples are not installed (scripts/setup installs them)"))
+    func classicParityReachesTheCard() throws {
+        let trace = "Traces/mifare-classic-1k-default-keys.nfctrace"
+        let seen = Self.temporary(".nfctrace")
+        defer { try? FileManager.default.removeItem(atPath: seen) }
+        let emulator = try PN532Emulator(["--from-trace", trace, "--record", seen])
+        let r = try CLI.run(["replay", trace, "--against", "libnfc:pn532_uart:\(emulator.path)"])
+        #expect(r.status == 0, "\(r.stdout)")
+        #expect(emulator.stop() == 0)
+        let dissected = try CLI.run(["dissect", seen])
+        #expect(dissected.stdout.contains("READ block 0x3F") && !dissected.stdout.contains("parity wrong"), "\(dissected.stdout.suffix(2000))")
+        #expect(dissected.stdout.contains("94!F4!C0 BF!"), "the first encrypted READ with the recorded parity marks")
     }
 
     /// Issue 21, point 6: the reader gone mid-replay (the PN532 killed) is a clear error with the

@@ -121,4 +121,56 @@ public enum Parity {
     public static func odd(_ b: UInt8) -> UInt8 {
         UInt8(truncatingIfNeeded: (b.nonzeroBitCount + 1) & 1)
     }
+
+    /// The parity bit of each byte as it goes on air: odd parity, inverted at the positions of
+    /// `errors` (`Frame.parityErrors`: a MIFARE Classic session's encrypted parity; the inverse
+    /// is `Crypto1.parityErrors(sent:parity:)`).
+    public static func bits(_ bytes: [UInt8], errors: [Int]?) -> [UInt8] {
+        bytes.indices.map { odd(bytes[$0]) ^ ((errors?.contains($0) ?? false) ? 1 : 0) }
+    }
+
+    /// ISO/IEC 14443-A bits on air with their parity (§6.2.3.1): each byte least significant bit
+    /// first, then its parity bit, packed least significant bit first — what a PN53x sends with
+    /// its parity generation off (libnfc's `NP_HANDLE_PARITY` false). A frame of fewer than 9
+    /// bits (a short frame, one byte) goes without parity. Returns the bytes and the bit count.
+    public static func wrap(_ bytes: [UInt8], parity: [UInt8], bits: Int) -> (bytes: [UInt8], bits: Int) {
+        guard bits >= 9 else { return (Array(bytes.prefix(1)), bits) }
+        var out: [UInt8] = []
+        var count = 0
+        func put(_ bit: UInt8) {
+            if count % 8 == 0 { out.append(0) }
+            out[out.count - 1] |= (bit & 1) << UInt8(count % 8)
+            count += 1
+        }
+        var left = bits
+        for (i, b) in bytes.enumerated() where left > 0 {
+            let n = min(8, left)
+            for k in 0..<n { put(b >> UInt8(k)) }
+            left -= n
+            if n == 8 { put(i < parity.count ? parity[i] : odd(b)) }
+        }
+        return (out, count)
+    }
+
+    /// The inverse of `wrap`: the bytes, their parity bits, and the bits of the last byte.
+    public static func unwrap(_ stream: [UInt8], bits: Int) -> (bytes: [UInt8], parity: [UInt8], lastByteBits: UInt8) {
+        guard bits >= 9 else { return (Array(stream.prefix(1)), [], UInt8(max(1, min(8, bits)))) }
+        var bytes: [UInt8] = []
+        var parity: [UInt8] = []
+        var position = 0
+        func bit() -> UInt8 {
+            defer { position += 1 }
+            return (stream[position / 8] >> UInt8(position % 8)) & 1
+        }
+        var lastBits: UInt8 = 8
+        while position < bits, position / 8 < stream.count {
+            let n = min(8, bits - position)
+            var b: UInt8 = 0
+            for k in 0..<n { b |= bit() << UInt8(k) }
+            bytes.append(b)
+            lastBits = UInt8(n)
+            if n == 8, position < bits { parity.append(bit()) }
+        }
+        return (bytes, parity, lastBits)
+    }
 }

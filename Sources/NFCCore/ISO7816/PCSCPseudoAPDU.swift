@@ -35,6 +35,10 @@ public enum PCSCPseudoAPDU: Sendable, Hashable {
         public static let readBinary: UInt8 = 0xB0
         public static let updateBinary: UInt8 = 0xD6
         public static let escape: UInt8 = 0x00
+        /// ACS's VALUE BLOCK OPERATION and RESTORE VALUE BLOCK (`FF D7 00 block …`), READ VALUE
+        /// BLOCK (`FF B1`): MIFARE Classic value blocks on ACR122U-family readers.
+        public static let valueBlockOperation: UInt8 = 0xD7
+        public static let readValueBlock: UInt8 = 0xB1
         /// GENERAL AUTHENTICATE's data block: version `01`, then `00`, block, key type, slot.
         public static let authenticateVersion: UInt8 = 0x01
     }

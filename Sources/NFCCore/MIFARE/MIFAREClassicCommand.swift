@@ -217,6 +217,8 @@ public enum MIFAREClassicAcknowledgement: Sendable, Hashable, CustomStringConver
 /// Memory geometry of the Classic family (§1.3): sectors of 4 blocks, and on 4K sectors 32–39
 /// of 16.
 public enum MIFAREClassicLayout {
+    /// Every block is 16 bytes (a READ answers one, a WRITE's second part carries one).
+    public static let blockSize = 16
     public static func sector(ofBlock block: Int) -> Int { block < 128 ? block / 4 : 32 + (block - 128) / 16 }
     public static func firstBlock(ofSector sector: Int) -> Int { sector < 32 ? sector * 4 : 128 + (sector - 32) * 16 }
     public static func blockCount(ofSector sector: Int) -> Int { sector < 32 ? 4 : 16 }

@@ -45,6 +45,10 @@ public enum PN532 {
         public static let rxMode: UInt16 = 0x6303
         public static let manualRCV: UInt16 = 0x630D
         public static let bitFraming: UInt16 = 0x633D
+        /// Control: RxLastBits (b2…b0) of the last frame received.
+        public static let control: UInt16 = 0x633C
+        /// ManualRCV b4: the CIU neither adds nor checks parity bits (the host wraps them in).
+        public static let parityDisable: UInt8 = 0x10
         /// TxMode/RxMode b1…b0: 00 ISO 14443-A/MIFARE, 01 active, 10 FeliCa, 11 ISO 14443-B.
         public static let framingMask: UInt8 = 0x03
     }

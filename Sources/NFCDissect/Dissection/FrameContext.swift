@@ -13,6 +13,8 @@ struct FrameContext {
     var responseTo: Int?
     /// Frame bytes holding secrets, masked by the renderers.
     var masked: [Range<Int>] = []
+    /// The frame in clear, when it was decrypted (`FrameDissection.decrypted`).
+    var decrypted: [UInt8]?
 
     init(_ frame: consuming Frame, number: Int, detail: DissectionDetail, layer: String) {
         self.frame = frame
@@ -54,6 +56,7 @@ struct FrameContext {
         var d = FrameDissection(number: number, frame: moved, layer: layer, summary: text, crc: crc,
                                 fields: sink.takeInByteOrder(), diagnostics: diags, responseTo: responseTo, session: session)
         if !masked.isEmpty { d.masked = masked }
+        if decrypted != nil { swap(&d.decrypted, &decrypted) }
         return d
     }
 }

@@ -45,6 +45,11 @@ public struct FrameDissection: Sendable {
     /// Nil for nearly every frame: an optional costs no reference counting where an empty array
     /// does, and dissections are moved through the pipeline a million times a second.
     private var maskedRanges: [Range<Int>]?
+    /// The frame's bytes in clear when the dissector decrypted it (MIFARE Classic inside an
+    /// authenticated session: commands, data, the 4-bit ACK/NAK), CRC included as it was
+    /// encrypted; nil for every other frame. A reader that runs the cipher itself (PC/SC, a
+    /// PN532's InDataExchange) replays these (issue 21).
+    public var decrypted: [UInt8]?
 
     public init(number: Int, frame: Frame, layer: String = "", summary: String = "", crc: CRCStatus = .notExpected,
                 fields: [Field] = [], diagnostics: [Diagnostic] = [], responseTo: Int? = nil, session: Int? = nil) {

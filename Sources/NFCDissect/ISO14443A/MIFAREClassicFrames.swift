@@ -116,11 +116,10 @@ enum MIFAREClassicFrames {
     static func decryptFrame(_ ctx: inout FrameContext, _ cipher: inout Crypto1) -> Frame {
         var plain = ctx.frame
         let bytes = ctx.frame.bytes
-        let received = ctx.frame.parityErrors.map { errors in
-            bytes.indices.map { Parity.odd(bytes[$0]) ^ (errors.contains($0) ? 1 : 0) }
-        }
+        let received = ctx.frame.parityErrors.map { Parity.bits(bytes, errors: $0) }
         let (clear, parityOK) = cipher.decrypt(bytes, parity: received)
         plain.bytes = clear
+        ctx.decrypted = clear
         plain.parityErrors = parityOK.map { ok in ok.indices.filter { !ok[$0] } }
         if ctx.frame.crcStripped { _ = cipher.crypt([0, 0]) }   // the CRC went on the air, encrypted
         ctx.sink.add(Field("mfc.encrypted", "Encrypted", Hex.string(bytes), range: bytes.indices))
@@ -247,6 +246,7 @@ enum MIFAREClassicFrames {
                 if ctx.frame.bytes.count == 1, ctx.frame.lastByteBits == 4 {
                     var plain = ctx.frame
                     plain.bytes = [cipher.crypt(bits: 4, of: ctx.frame.bytes[0])]
+                    ctx.decrypted = plain.bytes
                     ctx.sink.add(Field("mfc.encrypted", "Encrypted", "\(Hex.value(ctx.frame.bytes[0] & 0x0F, digits: 1)) (4 bits)", range: MIFAREClassicAcknowledgement.layout.range))
                     c.cipher = cipher
                     answer(to: command, plain, &ctx, &c)

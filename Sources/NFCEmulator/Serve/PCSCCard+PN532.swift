@@ -26,10 +26,12 @@ extension PCSCContactlessCard {
             let (status, out) = dataExchange(Array(data.dropFirst()))
             return answer([status.rawValue] + out)
         case .inCommunicateThru:
+            if (registers[PN532.Register.manualRCV] ?? 0) & PN532.Register.parityDisable != 0 { return answer(communicateWithParity(data)) }
             let crcOut = (registers[PN532.Register.txMode] ?? 0) & 0x80 != 0
             let crcIn = (registers[PN532.Register.rxMode] ?? 0) & 0x80 != 0
             let lastBits = (registers[PN532.Register.bitFraming] ?? 0) & 0x07
             guard let reply = transceive(data, lastBits == 0 ? 8 : lastBits, crcOut, crcIn, technology: framing) else { return answer([PN532.Status.timeout.rawValue]) }
+            setReceivedLastBits(reply.lastByteBits)
             return answer([PN532.Status.ok.rawValue] + reply.bytes)
         case .inListPassiveTarget:
             return answer(listPassiveTarget(data))
@@ -51,6 +53,29 @@ extension PCSCContactlessCard {
         case .inAutoPoll:
             return answer(autoPoll(data))
         }
+    }
+
+    /// Control's RxLastBits (b2…b0): the valid bits of the last byte received, 0 for 8, which
+    /// libnfc reads after InCommunicateThru to count the bits of an answer.
+    private func setReceivedLastBits(_ bits: UInt8) {
+        registers[PN532.Register.control] = (registers[PN532.Register.control] ?? 0) & ~0x07 | (bits == 8 ? 0 : bits & 0x07)
+    }
+
+    /// InCommunicateThru with the CIU's parity generation off (ManualRCV ParityDisable): the host
+    /// sends bits with a parity bit after each byte (`Parity.wrap`), as a reader inside a MIFARE
+    /// Classic session must, and gets the answer's bits the same way. The status byte, then the bits.
+    private func communicateWithParity(_ data: [UInt8]) -> [UInt8] {
+        let txLastBits = (registers[PN532.Register.bitFraming] ?? 0) & 0x07
+        let bits = data.isEmpty ? 0 : (data.count - 1) * 8 + Int(txLastBits == 0 ? 8 : txLastBits)
+        let sent = Parity.unwrap(data, bits: bits)
+        guard !sent.bytes.isEmpty else { return [PN532.Status.timeout.rawValue] }
+        var request = Frame(.data(.readerToTag), technology: framing ?? tag.technology, bytes: sent.bytes, lastByteBits: sent.lastByteBits, start: Timestamp.now())
+        if !sent.parity.isEmpty { request.parityErrors = Crypto1.parityErrors(sent: sent.bytes, parity: sent.parity) }
+        guard let reply = exchange(request) else { return [PN532.Status.timeout.rawValue] }
+        let replyBits = (reply.bytes.count - 1) * 8 + Int(reply.lastByteBits)
+        let (stream, count) = Parity.wrap(reply.bytes, parity: Parity.bits(reply.bytes, errors: reply.parityErrors), bits: replyBits)
+        setReceivedLastBits(count % 8 == 0 ? 8 : UInt8(count % 8))
+        return [PN532.Status.ok.rawValue] + stream
     }
 
     /// The modulation TxMode's framing bits (b1…b0; PN532 user manual §8.6.23.2) set: ISO 14443-A
@@ -127,8 +152,9 @@ extension PCSCContactlessCard {
             if let ats = a.ats { target += ats.encode() }
             return [0x01] + target
         case (.typeB106, .iso14443b):
-            powerOff()
-            guard powerOn(), let b = typeB else { return [0x00] }
+            // The chip sends REQB in the field as it is: a card the host deselected stays silent.
+            fieldUp()
+            guard activateTypeB(), let b = typeB else { return [0x00] }
             let attrib = b.attrib.encode()
             return [0x01, 0x01] + b.atqb.encode() + [UInt8(attrib.count)] + attrib
         case (.felica212, .felica), (.felica424, .felica):

@@ -63,6 +63,13 @@ public final class PCSCContactlessCard {
         guard !payload.isEmpty else { return nil }
         var request = Frame(.data(.readerToTag), technology: technology ?? tag.technology, lastByteBits: bits, start: Timestamp.now())
         request.setPayload(payload, crc: crc)
+        guard let answer = exchange(request) else { return nil }
+        guard answerCRC, answer.lastByteBits == 8 else { return (answer.bytes, answer.lastByteBits) }
+        return answer.payload(ifValidCRC: tag.technology.crcKind).map { (Array($0), 8) }
+    }
+
+    /// One frame as it goes on air to the tag, and its answer; both seen by `onFrame`.
+    func exchange(_ request: Frame) -> Frame? {
         guard request.technology == tag.technology else {
             onFrame?(request)
             return nil
@@ -71,9 +78,7 @@ public final class PCSCContactlessCard {
         answer?.start = Timestamp.now()
         onFrame?(request)
         if let answer { onFrame?(answer) }
-        guard let answer else { return nil }
-        guard answerCRC, answer.lastByteBits == 8 else { return (answer.bytes, answer.lastByteBits) }
-        return answer.payload(ifValidCRC: tag.technology.crcKind).map { (Array($0), 8) }
+        return answer
     }
 
     /// Field on and the tag activated (RATS too for an ISO-DEP card); false when no tag answers.
@@ -99,10 +104,7 @@ public final class PCSCContactlessCard {
             vicc = uid
             return true
         case .iso14443b:
-            guard let b = ReaderSide.activate14443B(transceive), b.atqb.supportsISODEP else { return false }
-            typeB = b
-            link = ISODEPReaderLink(frameSize: ISO14443B.frameSize(code: b.atqb.maximumFrameSizeCode) ?? 256)
-            return true
+            return activateTypeB()
         default:
             break
         }
@@ -120,6 +122,16 @@ public final class PCSCContactlessCard {
             classicForwarded = 0
         }
         activation = a
+        return true
+    }
+
+    /// REQB and ATTRIB in the field as it is (a card deselected or halted since stays silent).
+    func activateTypeB() -> Bool {
+        typeB = nil
+        link = nil
+        guard let b = ReaderSide.activate14443B(transceive), b.atqb.supportsISODEP else { return false }
+        typeB = b
+        link = ISODEPReaderLink(frameSize: ISO14443B.frameSize(code: b.atqb.maximumFrameSizeCode) ?? 256)
         return true
     }
 
@@ -262,13 +274,13 @@ public final class PCSCContactlessCard {
                 return ResponseAPDU(status: Self.failed)
             }
             return ResponseAPDU(status: Self.ok)
-        case .other(let apdu) where apdu.ins == 0xB1:
+        case .other(let apdu) where apdu.ins == PCSCPseudoAPDU.Instruction.readValueBlock:
             // ACS READ VALUE BLOCK: the value, most significant byte first.
             guard let answer = reader.send(MIFAREClassicCommand.read(block: apdu.p2).encode()), answer.count >= 16,
                   let value = MIFAREClassicValueBlock(Array(answer.prefix(16))) else { return ResponseAPDU(status: Self.failed) }
             let v = UInt32(bitPattern: value.value)
             return ResponseAPDU(data: (0..<4).reversed().map { UInt8(truncatingIfNeeded: v >> (8 * $0)) }, status: Self.ok)
-        case .other(let apdu) where apdu.ins == 0xD7:
+        case .other(let apdu) where apdu.ins == PCSCPseudoAPDU.Instruction.valueBlockOperation:
             return valueOperation(apdu, reader)
         default:
             return ResponseAPDU(status: .functionNotSupported)

@@ -15,16 +15,17 @@ public protocol ReplayTarget: AnyObject {
     func transmit(_ frame: Frame) throws(ReplayTargetError) -> Frame?
     /// What the target made of a reader frame: a reader that cannot put every frame on air
     /// (PC/SC) activates the card and runs the ISO-DEP link itself, and answers commands, not
-    /// blocks. Default: the frame transmitted as is.
-    func exchange(_ frame: Frame) throws(ReplayTargetError) -> TargetAnswer
-    /// Why this reader frame cannot be sent through the target at all (listed before a replay
-    /// starts); nil when it can. Default: every frame can.
-    func inexpressible(_ frame: Frame) -> String?
+    /// blocks. `number` is the frame's number in the trace. Default: the frame transmitted as is.
+    func exchange(_ frame: Frame, number: Int) throws(ReplayTargetError) -> TargetAnswer
+    /// Why this reader frame (number `number` of the trace) cannot be sent through the target at
+    /// all (listed before a replay starts); nil when it can. Called for the reader frames in order.
+    /// Default: every frame can.
+    func inexpressible(_ frame: Frame, number: Int) -> String?
 }
 
 extension ReplayTarget {
-    public func exchange(_ frame: Frame) throws(ReplayTargetError) -> TargetAnswer { .frame(try transmit(frame)) }
-    public func inexpressible(_ frame: Frame) -> String? { nil }
+    public func exchange(_ frame: Frame, number: Int) throws(ReplayTargetError) -> TargetAnswer { .frame(try transmit(frame)) }
+    public func inexpressible(_ frame: Frame, number: Int) -> String? { nil }
 }
 
 /// A target's answer to one reader frame.
@@ -38,6 +39,10 @@ public enum TargetAnswer: Sendable {
     /// An APDU-level reader: the response APDU to the command the ISO-DEP I-blocks carried. It
     /// is compared with the recorded answer blocks' INF put together, whatever their chaining.
     case responseAPDU([UInt8])
+    /// A reader that runs the cipher itself (MIFARE Classic through PC/SC): the card's answer in
+    /// clear (no CRC), compared with the recorded answer as the dissector decrypted it
+    /// (`Replayer.clearView`).
+    case clear([UInt8], lastByteBits: UInt8)
 }
 
 public struct ReplayTargetError: Error, Sendable, CustomStringConvertible {
