@@ -125,23 +125,36 @@ import Testing
         #expect((try? Data(contentsOf: URL(fileURLWithPath: ndef)))?.count == 35)
     }
 
-    /// Issue 21, point 2: `replay --against libnfc:CONNSTRING` sends each trace's frames through
-    /// libnfc itself (raw, CRCs as recorded) to the tag rebuilt from the same trace behind
-    /// `emulate --pn532`: activation, PWD_AUTH, ISO-DEP with chaining and WTX, DESFire AES, FeliCa
-    /// (each Polling through InListPassiveTarget at the frame's bit rate, then raw), 14443-B (REQB
-    /// through InListPassiveTarget, which makes the ATTRIB), and MIFARE Classic sessions with
-    /// their encrypted parity bits (NP_HANDLE_PARITY off inside a session).
-    @Test(.enabled(if: available, "libnfc-bin and libnfc-examples are not installed (scripts/setup installs them)"),
-          arguments: ["ntag215-password-read", "type4-ndef-nfcpy", "emv-test-card-nfcpy", "desfire-aes-read",
-                      "felica-student-id", "felica-system-switch", "suica-history", "iso14443b-type4-read",
-                      "mifare-classic-1k-default-keys", "mifare-classic-nested", "mifare-classic-recovered-key", "mifare-classic-value-block",
-                      "mifare-classic-mad-ndef", "libnfc-mfclassic-read-1k", "libnfc-mfultralight-read-write"])
-    func tracesReplayThroughLibNFC(name: String) throws {
-        let trace = "Traces/\(name).nfctrace"
-        let emulator = try PN532Emulator(["--from-trace", trace])
-        defer { _ = emulator.stop() }
-        let r = try CLI.run(["replay", trace, "--against", "libnfc:pn532_uart:\(emulator.path)"])
-        #expect(r.status == 0 && r.stdout.hasPrefix("PASS  \(trace)"), "\(r.stdout)\n\(r.stderr)\n\(emulator.log)")
+    /// Issue 21, point 2 and its proof: `replay --against libnfc:CONNSTRING` sends each trace's
+    /// frames through libnfc itself (raw, CRCs as recorded) to the tag rebuilt from the same trace
+    /// behind `emulate --pn532`: activation, PWD_AUTH, ISO-DEP with chaining and WTX, DESFire AES,
+    /// FeliCa (each Polling through InListPassiveTarget at the frame's bit rate, then raw),
+    /// 14443-B (REQB through InListPassiveTarget, which makes the ATTRIB), MIFARE Classic sessions
+    /// with their encrypted parity bits (NP_HANDLE_PARITY off inside a session). Every trace in
+    /// Traces/ that a PN532 can express replays clean; the others are listed, not failed. Three traces need
+    /// more than one tag in the field, which `emulate --from-trace` does not serve (it serves the
+    /// tag seen most): `felica-errors` (two cards in turn), `mixed-polling-loop` (three
+    /// technologies), and `iclass-read` (no PN532 speaks iClass).
+    @Test(.enabled(if: available, "libnfc-bin and libnfc-examples are not installed (scripts/setup installs them)"))
+    func everyExpressibleTraceReplaysThroughLibNFC() throws {
+        let names = try FileManager.default.contentsOfDirectory(atPath: CLI.root + "/Traces").filter { $0.hasSuffix(".nfctrace") }.sorted()
+        let notServed: Set<String> = ["felica-errors.nfctrace", "mixed-polling-loop.nfctrace", "iclass-read.nfctrace"]
+        let listed: Set<String> = ["iso15693-corenfc-format.nfctrace", "iso15693-errors.nfctrace", "iso15693-format-and-write.nfctrace", "sri512-read.nfctrace"]
+        var passed = 0
+        for name in names where !notServed.contains(name) {
+            let trace = "Traces/" + name
+            // ISO 15693 and SRx tags are not served on a PN532: any tag stands in for the listing.
+            let emulator = try PN532Emulator(listed.contains(name) ? ["--model", "ntag215"] : ["--from-trace", trace])
+            let r = try CLI.run(["replay", trace, "--against", "libnfc:pn532_uart:\(emulator.path)"])
+            _ = emulator.stop()
+            if listed.contains(name) {
+                #expect(r.status == 1 && r.stdout.hasPrefix("SKIP  \(trace)"), "\(r.stdout)")
+            } else {
+                #expect(r.status == 0 && r.stdout.hasPrefix("PASS  \(trace)"), "\(r.stdout)\n\(r.stderr)")
+                if r.status == 0 { passed += 1 }
+            }
+        }
+        #expect(passed == names.count - notServed.count - listed.count && passed > 0, "\(passed) passed")
     }
 
     /// What a PN53x cannot send is listed before anything is sent: ISO 15693 frames, and an ST

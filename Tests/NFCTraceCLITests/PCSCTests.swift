@@ -28,19 +28,45 @@ import Testing
         return python
     }
 
-    /// pcscd in the foreground, as a child of this test.
+    /// pcscd in the foreground, as a child of this test, stopped by its PID. Spawned with no
+    /// signal blocked: the test runner's threads block SIGTERM and SIGINT, a Foundation `Process`
+    /// child inherits that, and pcscd then never heard its stop (every test waited 10 s for the
+    /// SIGKILL; measured).
     final class PCSCDaemon {
-        let process = Process()
+        let pid: pid_t
         init() throws {
-            process.executableURL = URL(fileURLWithPath: PCSCTests.pcscd)
-            process.arguments = ["--foreground", "--apdu"]
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
-            try process.run()
+            var attributes = posix_spawnattr_t()
+            posix_spawnattr_init(&attributes)
+            defer { posix_spawnattr_destroy(&attributes) }
+            var none = sigset_t()
+            sigemptyset(&none)
+            posix_spawnattr_setsigmask(&attributes, &none)
+            posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK))
+            var files = posix_spawn_file_actions_t()
+            posix_spawn_file_actions_init(&files)
+            defer { posix_spawn_file_actions_destroy(&files) }
+            for fd: Int32 in [1, 2] { posix_spawn_file_actions_addopen(&files, fd, "/dev/null", O_WRONLY, 0) }
+            let argv: [UnsafeMutablePointer<CChar>?] = [PCSCTests.pcscd, "--foreground", "--apdu"].map { (a: String) in strdup(a) } + [nil]
+            defer { for a in argv { free(a) } }
+            var child: pid_t = 0
+            let rc = posix_spawn(&child, PCSCTests.pcscd, &files, &attributes, argv, environ)
+            guard rc == 0 else { throw POSIXError(POSIXErrorCode(rawValue: rc) ?? .EIO) }
+            pid = child
         }
+
         func stop() {
-            process.terminate()
-            if !ChildProcess.wait(process, seconds: 10) { kill(process.processIdentifier, SIGKILL) }
+            kill(pid, SIGTERM)
+            var status: Int32 = 0
+            let deadline = Date().addingTimeInterval(10)
+            while waitpid(pid, &status, WNOHANG) == 0 {
+                if Date() >= deadline {
+                    kill(pid, SIGKILL)
+                    waitpid(pid, &status, 0)
+                    Issue.record("pcscd did not stop within 10 s of SIGTERM")
+                    return
+                }
+                usleep(10_000)
+            }
         }
     }
 
