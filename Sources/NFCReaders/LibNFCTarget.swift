@@ -87,11 +87,22 @@ public final class LibNFCTarget: ReplayTarget {
         }
     }
 
-    /// How long a frame may take to be answered, in milliseconds: the frame waiting time the
-    /// card's ATS announced (ISO/IEC 14443-4 §7.2: 256 × 16 / fc × 2^FWI) once it gave one, as a
-    /// reader waits; before, 50 ms (an activation or Type 2 answer comes within a millisecond).
-    /// Both with 50 ms for the host link (USB, a serial line).
+    /// How long a frame may take to be answered, in milliseconds, when the trace has no times:
+    /// the frame waiting time the card's ATS announced (ISO/IEC 14443-4 §7.2: 256 × 16 / fc ×
+    /// 2^FWI) once it gave one, as a reader waits; before, 50 ms (an activation or Type 2 answer
+    /// comes within a millisecond). Both with 50 ms for the host link (USB, a serial line).
     private var timeoutMilliseconds: Int32 = 100
+
+    /// From the trace's timing (`RecordedTiming.answerDelays`, set before the replay): trace frame
+    /// number → how long the recorded tag took (or the recorded reader waited). A frame gets four
+    /// times that, plus 50 ms for the host link, and never less than the FWT rule above.
+    public var recordedDelays: [Int: Double] = [:]
+    private var frameNumber = 0
+
+    private var currentTimeout: Int32 {
+        guard let delay = recordedDelays[frameNumber] else { return timeoutMilliseconds }
+        return max(timeoutMilliseconds, Int32(min(5.0, 4 * delay) * 1000) + 50)
+    }
 
     static func timeout(fwi: UInt8) -> Int32 {
         let fwtMicroseconds = 302 << Int(min(fwi, 14))
@@ -175,6 +186,7 @@ public final class LibNFCTarget: ReplayTarget {
     }
 
     public func exchange(_ frame: Frame, number: Int) throws(ReplayTargetError) -> TargetAnswer {
+        frameNumber = number
         if frame.technology == .iso14443b, typeBSelected, frame.payloadDroppingValidCRC().first == ISO14443BCommand.Code.attrib.rawValue {
             return .byReader("ATTRIB (the PN53x's InListPassiveTarget made it)")
         }
@@ -233,7 +245,7 @@ public final class LibNFCTarget: ReplayTarget {
             }
         } else {
             received = payload.withUnsafeBufferPointer { tx in
-                answer.withUnsafeMutableBufferPointer { rx in nfc_initiator_transceive_bytes(device, tx.baseAddress, tx.count, rx.baseAddress, rx.count, timeoutMilliseconds) }
+                answer.withUnsafeMutableBufferPointer { rx in nfc_initiator_transceive_bytes(device, tx.baseAddress, tx.count, rx.baseAddress, rx.count, currentTimeout) }
             }
         }
         guard received > 0 else {

@@ -150,6 +150,7 @@ struct Replay: ParsableCommand {
                     clearView = ClassicClearView(frames: frames, keys: keys)
                     pcsc.classicView = clearView
                 }
+                (target as? LibNFCTarget)?.recordedDelays = RecordedTiming.answerDelays(frames)
                 check = Self.iterate(frames, then: nil)
                 next = Self.iterate(frames, then: damage)
             } else {

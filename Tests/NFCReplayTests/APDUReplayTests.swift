@@ -151,3 +151,22 @@ final class APDUReader: ReplayTarget {
         #expect(d.frame == 5, "\(d.reason)")
     }
 }
+
+/// The trace's timing a reader's timeouts are set from (`replay --against libnfc`).
+@Suite struct RecordedTimingTests {
+    @Test func answerDelaysAndTheWaitsOfUnansweredFrames() {
+        func at(_ µs: Int64) -> Timestamp { Timestamp(µs, .microseconds) }
+        let frames = [Frame(.fieldOn, start: at(0)),
+                      Frame(.data(.readerToTag), bytes: [0x26], lastByteBits: 7, start: at(100)),
+                      Frame(.data(.tagToReader), bytes: [0x44, 0x00], start: at(600)),
+                      Frame(.data(.readerToTag), bytes: [0x50, 0x00], start: at(2_000)),
+                      Frame(.data(.readerToTag), bytes: [0x52], lastByteBits: 7, start: at(10_000)),
+                      Frame(.fieldOff, start: at(20_000)),
+                      Frame(.data(.readerToTag), bytes: [0x26], lastByteBits: 7)]
+        let delays = RecordedTiming.answerDelays(frames)
+        #expect(delays.count == 2, "\(delays)")
+        #expect(abs((delays[2] ?? 0) - 0.000_5) < 1e-9, "answered after 500 µs")
+        #expect(abs((delays[4] ?? 0) - 0.008) < 1e-9, "HLTA unanswered: the reader waited 8 ms")
+        #expect(delays[5] == nil && delays[7] == nil, "the field went; no time")
+    }
+}
