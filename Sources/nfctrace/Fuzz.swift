@@ -18,6 +18,12 @@ struct Fuzz: ParsableCommand {
             prints progress on stderr, then minimizes the corpus, groups crashes by their stack and prints one \
             reproduction command per crash. --list shows the targets.
 
+            nfctrace fuzz --all fuzzes every target in turn, --time shared among them (at least 10 s each), \
+            --jobs libFuzzer jobs each; at the end, or when Ctrl-C stops it, it writes a summary per target \
+            (executions, exec/s, coverage and features over time, corpus size, crashes grouped by stack with a \
+            reproduction command and a minimized input for Tests/NFCFuzzTests/FuzzRegressions/) as \
+            WORK/summary-TIME.md and .json. For a night: nfctrace fuzz --all --time 8h --jobs 2.
+
             nfctrace fuzz --exec 'CMD @@' --shape SHAPE runs CMD on mutated inputs of SHAPE (@@ is replaced by a \
             file; without @@ the input goes to stdin), keeps the inputs that crash it or hang it.
 
@@ -30,6 +36,9 @@ struct Fuzz: ParsableCommand {
 
     @Flag(help: "List the fuzz targets and shapes.")
     var list = false
+
+    @Flag(help: "Fuzz every target in turn and write a summary (Markdown and JSON) in the working folder.")
+    var all = false
 
     @Option(help: "How long to fuzz: 30s, 10m, 8h, or seconds (default 10m).")
     var time: String = "10m"
@@ -98,7 +107,20 @@ struct Fuzz: ParsableCommand {
         }
         let root = try Self.checkout(packagePath)
         if let makeCorpus { return try FuzzCorpus.write(into: makeCorpus, traces: root + "/Traces") }
-        guard let target else { throw CLIFailure.usage("give a target (nfctrace fuzz --list), --exec or --make-corpus") }
+        guard jobs >= 1, timeout >= 1, maxLength >= 16 else { throw CLIFailure.usage("--jobs and --timeout must be at least 1, --max-len at least 16") }
+        if all {
+            guard target == nil else { throw CLIFailure.usage("give a target or --all, not both") }
+            let (work, jobs, timeout, maxLength, asan, seed) = (work ?? root + "/.fuzz", jobs, timeout, maxLength, asan, seed)
+            let campaign = FuzzCampaign(
+                targets: FuzzTargetInfo.all, work: work, seconds: seconds, minimizeCorpus: !noMinimize,
+                build: noBuild ? nil : { () throws(CLIFailure) in try FuzzRun.buildAll(root: root, asan: asan) },
+                makeRun: { target, slot in
+                    FuzzRun(target: target, root: root, work: work, seconds: slot, jobs: jobs, forkMode: jobs > 1,
+                            timeout: timeout, maxLength: maxLength, asan: asan, seed: seed)
+                })
+            return try campaign.run()
+        }
+        guard let target else { throw CLIFailure.usage("give a target (nfctrace fuzz --list), --all, --exec or --make-corpus") }
         guard let info = FuzzTargetInfo.named(target) else {
             throw CLIFailure.usage("unknown target \"\(target)\" (\(FuzzTargetInfo.all.map(\.name).joined(separator: ", ")))")
         }

@@ -22,7 +22,7 @@ struct FuzzRun {
     /// (notes/fuzzing-swift.md: no crash file, exit 132 otherwise).
     static let environment = ["SWIFT_BACKTRACE": "enable=no"]
 
-    var scratch: String { root + "/FuzzTesting/.build-fuzz" + (asan ? "-asan" : "") }
+    var scratch: String { Self.scratch(root: root, asan: asan) }
     var binary: String { scratch + "/release/" + target.name }
     var folder: String { work + "/" + target.name }
     var corpus: String { folder + "/corpus" }
@@ -36,6 +36,12 @@ struct FuzzRun {
     /// How libFuzzer ended: exit status or signal, and whether it had to be killed.
     private var ending: (status: Int32?, signal: Int32?, timedOut: Bool)?
     private var corpusBefore = 0
+    /// libFuzzer's figures over the run (every 10 s at most), and how long it ran.
+    private(set) var timeline: [FuzzTargetSummary.Sample] = []
+    private(set) var elapsed = 0
+
+    /// libFuzzer's exit status after Ctrl-C (its `-interrupted_exit_code` default).
+    static let interruptedStatus: Int32 = 72
 
     init(target: FuzzTargetInfo, root: String, work: String, seconds: Int, jobs: Int, forkMode: Bool, timeout: Int, maxLength: Int,
          asan: Bool, seed: UInt64?) {
@@ -53,11 +59,23 @@ struct FuzzRun {
 
     /// `swift build` of this target only, fuzzer-instrumented (ASan with the one combined flag).
     func build() throws(CLIFailure) {
-        CLI.warn("fuzz: building \(target.name) (release, \(asan ? "fuzzer+address" : "fuzzer")) in \(scratch)")
+        try Self.build(root: root, asan: asan, product: target.name)
+    }
+
+    /// Every target of FuzzTesting/ at once (`nfctrace fuzz --all`).
+    static func buildAll(root: String, asan: Bool) throws(CLIFailure) {
+        try build(root: root, asan: asan, product: nil)
+    }
+
+    static func scratch(root: String, asan: Bool) -> String { root + "/FuzzTesting/.build-fuzz" + (asan ? "-asan" : "") }
+
+    private static func build(root: String, asan: Bool, product: String?) throws(CLIFailure) {
+        let scratch = scratch(root: root, asan: asan)
+        CLI.warn("fuzz: building \(product ?? "every target") (release, \(asan ? "fuzzer+address" : "fuzzer")) in \(scratch)")
         let arguments = ["swift", "build", "--package-path", root + "/FuzzTesting", "-c", "release", "--sanitize=fuzzer"]
-            + (asan ? ["-Xswiftc", "-sanitize=fuzzer,address"] : []) + ["--scratch-path", scratch, "--product", target.name]
+            + (asan ? ["-Xswiftc", "-sanitize=fuzzer,address"] : []) + ["--scratch-path", scratch] + (product.map { ["--product", $0] } ?? [])
         var result = try Subprocess(arguments: arguments, ownProcessGroup: false).run()
-        if result.status != 0, removeBuildPlan() {
+        if result.status != 0, removeBuildPlan(scratch) {
             // SwiftPM keeps a build plan in the scratch folder; when the root package's targets
             // gain files or dependencies, an old plan fails the build ("missing required modules",
             // "cannot find … in scope"). Once without it, as scripts/fuzz-smoke does before building.
@@ -67,12 +85,12 @@ struct FuzzRun {
         guard result.status == 0 else {
             let text = String(decoding: result.stdout + result.stderr, as: UTF8.self)
             FileHandleOutput.standardError(String(text.suffix(4000)))
-            throw CLIFailure(message: "building \(target.name) failed: \(arguments.joined(separator: " "))", code: .ioError)
+            throw CLIFailure(message: "building \(product ?? "the fuzz targets") failed: \(arguments.joined(separator: " "))", code: .ioError)
         }
     }
 
     /// Removes SwiftPM's build plan of the scratch folder; whether there was one.
-    func removeBuildPlan() -> Bool {
+    static func removeBuildPlan(_ scratch: String) -> Bool {
         var removed = false
         let yaml = scratch + "/release.yaml"
         if FileSystem.exists(yaml) {
@@ -110,6 +128,8 @@ struct FuzzRun {
         CLI.warn("fuzz: \(target.name) for \(seconds) s, \(jobs) job\(jobs == 1 ? "" : "s")\(forkMode ? " (fork mode)" : ""), corpus \(corpus) (\(corpusBefore) files\(corpusBefore > 0 ? ", resuming" : ""))")
         let start = Subprocess.now()
         var lastPrint = 0.0
+        var lastSample = -10.0
+        var samples: [FuzzTargetSummary.Sample] = []
         var latest: LibFuzzerProgress?
         var done = false
         let name = target.name
@@ -126,6 +146,10 @@ struct FuzzRun {
             latest = p
             if p.event == "DONE" { done = true }
             let now = Subprocess.now()
+            if now - lastSample >= 10 || p.event == "DONE" {
+                lastSample = now
+                samples.append(FuzzTargetSummary.Sample(seconds: Int(now - start), executions: p.executions, coverage: p.coverage, features: p.features))
+            }
             if now - lastPrint >= 10 || p.event == "INITED" || p.event == "DONE" {
                 lastPrint = now
                 CLI.warn("fuzz: " + p.line(target: name, seconds: Int(now - start)))
@@ -135,7 +159,15 @@ struct FuzzRun {
         last = latest
         sawDone = done
         ending = (result.status, result.signal, result.timedOut)
+        elapsed = Int(Subprocess.now() - start)
+        if let p = latest, samples.last?.executions != p.executions {
+            samples.append(FuzzTargetSummary.Sample(seconds: elapsed, executions: p.executions, coverage: p.coverage, features: p.features))
+        }
+        timeline = samples
     }
+
+    /// Whether Ctrl-C ended the run.
+    var wasInterrupted: Bool { ending?.status == Self.interruptedStatus && ending?.timedOut == false }
 
     /// `-merge=1` into a fresh folder, which then replaces the working corpus.
     func minimize() throws(CLIFailure) {
@@ -159,10 +191,10 @@ struct FuzzRun {
         CLI.warn("fuzz: corpus minimised: \(count) → \(kept) files")
     }
 
-    /// Groups this run's crash, timeout and OOM inputs by their stack and prints one line per
-    /// group with a reproduction command. Returns the number of groups; throws when the run
-    /// found nothing because it did not really run (`LibFuzzerVerdict`).
-    func report() throws(CLIFailure) -> Int {
+    /// This run as a summary: crash, timeout and OOM inputs grouped by their stack, each with a
+    /// reproduction command (and, with `minimizeCrashes`, a minimized input for the regression
+    /// folder), the figures and the outcome (`LibFuzzerVerdict`; Ctrl-C is its own).
+    func summarize(minimizeCrashes: Bool = false) throws(CLIFailure) -> FuzzTargetSummary {
         let found = FileSystem.list(artifacts).filter { !before.contains($0) && ($0.hasPrefix("crash-") || $0.hasPrefix("timeout-") || $0.hasPrefix("oom-") || $0.hasPrefix("leak-")) }
         var groups: [String: (report: CrashReport, inputs: [String])] = [:]
         var order: [String] = []
@@ -176,28 +208,73 @@ struct FuzzRun {
             if groups[report.signature] == nil { order.append(report.signature); groups[report.signature] = (report, []) }
             groups[report.signature]?.inputs.append(path)
         }
+        let regressions = root + "/Tests/NFCFuzzTests/FuzzRegressions/" + target.name
+        var crashes: [FuzzTargetSummary.Crash] = []
+        for key in order {
+            guard let g = groups[key] else { continue }
+            let smallest = g.inputs.min { (FileSystem.size($0) ?? 0) < (FileSystem.size($1) ?? 0) } ?? ""
+            let minimized = minimizeCrashes ? try minimize(smallest, kind: g.report.kind) : nil
+            crashes.append(FuzzTargetSummary.Crash(kind: g.report.kind.rawValue, reason: g.report.reason, frames: g.report.frames, inputs: g.inputs.count,
+                                                   smallest: smallest, reproduce: "SWIFT_BACKTRACE=enable=no \(FileSystem.quoted(binary)) \(FileSystem.quoted(smallest))",
+                                                   minimized: minimized, regressionFolder: regressions))
+        }
         let p = last
-        var summary = "\(target.name): \(p.map { "\($0.executions) executions" } ?? "no progress line")"
-        if let cov = p?.coverage { summary += ", cov \(cov)" }
-        if let ft = p?.features { summary += ", ft \(ft)" }
-        summary += ", corpus \(FileSystem.list(corpus).count) files"
-        print(summary)
-        let verdict = LibFuzzerVerdict.judge(status: ending?.status, signal: ending?.signal, timedOut: ending?.timedOut ?? false, last: p,
-                                             sawDone: sawDone, newArtifacts: found.count, forkMode: forkMode)
-        if case .failed(let why) = verdict {
+        var outcome: FuzzTargetSummary.Outcome
+        switch LibFuzzerVerdict.judge(status: ending?.status, signal: ending?.signal, timedOut: ending?.timedOut ?? false, last: p,
+                                      sawDone: sawDone, newArtifacts: found.count, forkMode: forkMode) {
+        case .finished: outcome = .finished
+        case .crashed: outcome = .crashed
+        case .failed(let why): outcome = wasInterrupted && p != nil ? .interrupted : .failed(why)
+        }
+        return FuzzTargetSummary(target: target.name, outcome: outcome, seconds: elapsed, executions: p?.executions ?? 0, coverage: p?.coverage,
+                                 features: p?.features, corpusFiles: FileSystem.list(corpus).count, timeline: timeline, crashes: crashes,
+                                 log: folder + "/fuzz.log")
+    }
+
+    /// libFuzzer's crash minimization of `input` (30 s at most) into `regressions/` of this
+    /// target's folder; the input itself when that cannot be done (a timeout, an OOM).
+    func minimize(_ input: String, kind: CrashReport.Kind) throws(CLIFailure) -> String {
+        let folder = self.folder + "/regressions"
+        try FileSystem.makeDirectories(folder)
+        let name = input.split(separator: "/").last.map(String.init) ?? "input"
+        let out = folder + "/" + name
+        guard kind == .crash else {
+            try FileSystem.write(FileSystem.read(input), to: out)
+            return out
+        }
+        _ = try Subprocess(arguments: [binary, "-minimize_crash=1", "-max_total_time=30", "-timeout=\(timeout)", "-exact_artifact_path=" + out, input],
+                           environment: Self.environment, timeout: 120, keep: 1 << 16).run()
+        if !FileSystem.exists(out) { try FileSystem.write(FileSystem.read(input), to: out) }
+        return out
+    }
+
+    /// Prints the summary of a single run (`nfctrace fuzz TARGET`): the figures, then one line per
+    /// crash group with its reproduction command. Returns the number of groups; throws when the
+    /// run found nothing because it did not really run.
+    func report() throws(CLIFailure) -> Int {
+        let s = try summarize()
+        var line = "\(target.name): \(last.map { "\($0.executions) executions" } ?? "no progress line")"
+        if let cov = s.coverage { line += ", cov \(cov)" }
+        if let ft = s.features { line += ", ft \(ft)" }
+        line += ", corpus \(s.corpusFiles) files"
+        print(line)
+        if case .failed(let why) = s.outcome {
             // The log has what libFuzzer printed; its tail says why it stopped.
             throw CLIFailure(message: "\(target.name): \(why) (log: \(folder)/fuzz.log)", code: .findings)
         }
-        print(groups.isEmpty ? "no crashes" : "\(groups.count) distinct crash\(groups.count == 1 ? "" : "es") (\(found.count) input\(found.count == 1 ? "" : "s"))")
-        for (i, key) in order.enumerated() {
-            guard let g = groups[key] else { continue }
-            let smallest = g.inputs.min { (FileSystem.size($0) ?? 0) < (FileSystem.size($1) ?? 0) } ?? ""
-            print("\(i + 1). \(g.report.kind.rawValue): \(g.report.reason)")
-            for f in g.report.frames { print("     at \(f)") }
-            print("   inputs: \(g.inputs.count), smallest \(smallest) (\(FileSystem.size(smallest) ?? 0) bytes)")
-            print("   reproduce: SWIFT_BACKTRACE=enable=no \(FileSystem.quoted(binary)) \(FileSystem.quoted(smallest))")
+        if s.outcome == .interrupted, s.crashes.isEmpty {
+            // Stopped by Ctrl-C: no verdict on a run that did not finish.
+            throw CLIFailure(message: "\(target.name): stopped by Ctrl-C after \(s.executions) executions, no crash so far (log: \(folder)/fuzz.log)", code: .findings)
         }
-        return groups.count
+        let inputs = s.crashes.reduce(0) { $0 + $1.inputs }
+        print(s.crashes.isEmpty ? "no crashes" : "\(s.crashes.count) distinct crash\(s.crashes.count == 1 ? "" : "es") (\(inputs) input\(inputs == 1 ? "" : "s"))")
+        for (i, c) in s.crashes.enumerated() {
+            print("\(i + 1). \(c.kind): \(c.reason)")
+            for f in c.frames { print("     at \(f)") }
+            print("   inputs: \(c.inputs), smallest \(c.smallest) (\(FileSystem.size(c.smallest) ?? 0) bytes)")
+            print("   reproduce: \(c.reproduce)")
+        }
+        return s.crashes.count
     }
 
     /// Swift symbols in a libFuzzer stack, readable (`swift demangle --simplified`).

@@ -43,6 +43,87 @@ import Testing
         if status != 0 { #expect(!r.stdout.contains("no crashes"), "a run that did not run must not say \"no crashes\"") }
     }
 
+    /// A checkout whose FuzzTesting/ holds stand-in libFuzzer binaries for every target: each
+    /// one finishes its run, unless `modes` says it crashes (a crash input, a stack when run on
+    /// it, a minimized input when asked), prints nothing (dies before starting), or is stopped by
+    /// Ctrl-C (libFuzzer's exit 72).
+    static func standIns(_ modes: [String: String]) throws -> (checkout: String, targets: [String]) {
+        let list = try CLI.run(["fuzz", "--list"]).stdout
+        let targets = list.split(separator: "\n", omittingEmptySubsequences: false).drop { !$0.hasPrefix("targets") }.dropFirst().prefix { !$0.isEmpty }
+            .compactMap { $0.split(separator: " ").first.map(String.init) }
+        let checkout = temporaryDirectory()
+        let release = checkout + "/FuzzTesting/.build-fuzz/release"
+        try FileManager.default.createDirectory(atPath: release, withIntermediateDirectories: true)
+        try Data("// stand-in\n".utf8).write(to: URL(fileURLWithPath: checkout + "/FuzzTesting/Package.swift"))
+        let inited = "echo '#2\tINITED cov: 10 ft: 10 corp: 1/1b exec/s: 0 rss: 30Mb' >&2"
+        let done = "echo '#5000\tDONE cov: 12 ft: 14 corp: 2/2b lim: 4 exec/s: 2500 rss: 31Mb' >&2"
+        for t in targets {
+            let run: String
+            switch modes[t] {
+            case "crash"?:
+                run = "\(inited); echo x > \"${P}crash-0123456789abcdef\"; echo '==7== ERROR: libFuzzer: deadly signal' >&2; exit 1"
+            case "silent"?: run = "exit 132"
+            case "interrupt"?: run = "\(inited); echo '==7== libFuzzer: run interrupted; exiting' >&2; exit 72"
+            default: run = "\(inited); \(done); exit 0"
+            }
+            let script = """
+                #!/bin/sh
+                P=""; E=""; M=""
+                for a in "$@"; do case "$a" in -artifact_prefix=*) P="${a#-artifact_prefix=}";; -exact_artifact_path=*) E="${a#-exact_artifact_path=}";; -minimize_crash=1) M=1;; esac; done
+                if [ -n "$M" ]; then echo m > "$E"; exit 0; fi
+                if [ -z "$P" ]; then echo 'Fatal error: planted in \(t)' >&2; echo '    #0 0x1 in \(t).planted /src/Planted.swift:7:3' >&2; exit 1; fi
+                \(run)
+                """
+            try Data((script + "\n").utf8).write(to: URL(fileURLWithPath: release + "/" + t))
+            try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: release + "/" + t)
+        }
+        return (checkout, targets)
+    }
+
+    /// Issue 22, point 5: `fuzz --all` runs every target in turn and writes the summary per target
+    /// (Markdown and JSON): outcomes, figures, the crash grouped by its stack with a reproduction
+    /// command and a minimized input for the regression folder, the target that did not start.
+    @Test func campaignSummarizesEveryTarget() throws {
+        let (checkout, targets) = try Self.standIns(["FuzzPcap": "crash", "FuzzTextTrace": "silent"])
+        defer { try? FileManager.default.removeItem(atPath: checkout) }
+        #expect(targets.count >= 20 && targets.contains("FuzzPcap") && targets.contains("FuzzTextTrace"), "\(targets)")
+        let work = checkout + "/work"
+        let r = try CLI.run(["fuzz", "--all", "--no-build", "--no-minimize", "--time", "1s", "--package-path", checkout, "--work", work])
+        #expect(r.status == 1 && r.stderr.contains("1 crash, 1 target that did not run as they should"), "\(r.stdout)\n\(r.stderr)")
+        let summaries = try FileManager.default.contentsOfDirectory(atPath: work).filter { $0.hasPrefix("summary-") }.sorted()
+        #expect(summaries.count == 2 && summaries.first?.hasSuffix(".json") == true && summaries.last?.hasSuffix(".md") == true, "\(summaries)")
+        guard summaries.count == 2 else { return }
+        let markdown = try String(contentsOfFile: work + "/" + summaries[1], encoding: .utf8)
+        for t in targets { #expect(markdown.contains("| \(t) | "), "\(t) has a row") }
+        #expect(markdown.contains("| FuzzPcap | crashed |") && markdown.contains("| FuzzTextTrace | failed: libFuzzer printed no progress line"), "\(markdown)")
+        #expect(markdown.contains("Fatal error: planted in FuzzPcap") && markdown.contains("FuzzPcap.planted Planted.swift:7"), "\(markdown)")
+        #expect(markdown.contains("cp \(work)/FuzzPcap/regressions/crash-0123456789abcdef \(checkout)/Tests/NFCFuzzTests/FuzzRegressions/FuzzPcap/"), "\(markdown)")
+        #expect(FileManager.default.fileExists(atPath: work + "/FuzzPcap/regressions/crash-0123456789abcdef"), "the minimized input")
+        let json = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: work + "/" + summaries[0]))) as? [String: Any]
+        let rows = json?["targets"] as? [[String: Any]] ?? []
+        #expect(rows.count == targets.count && json?["interrupted"] as? Bool == false)
+        let pcap = rows.first { $0["target"] as? String == "FuzzPcap" }
+        #expect(pcap?["outcome"] as? String == "crashed" && (pcap?["crashes"] as? [Any])?.count == 1, "\(String(describing: pcap))")
+        let finished = rows.filter { $0["outcome"] as? String == "finished" }
+        #expect(finished.count == targets.count - 2 && finished.allSatisfy { $0["executions"] as? Int == 5000 }, "\(finished.count)")
+    }
+
+    /// Ctrl-C during a campaign (libFuzzer's interrupt exit): the targets after it are not run,
+    /// and the summary of what ran is written all the same; no verdict of "no crashes".
+    @Test func campaignStoppedByCtrlCStillWritesItsSummary() throws {
+        let (checkout, targets) = try Self.standIns([:])
+        defer { try? FileManager.default.removeItem(atPath: checkout) }
+        guard targets.count > 3 else { return }
+        let (checkout2, _) = try Self.standIns([targets[2]: "interrupt"])
+        defer { try? FileManager.default.removeItem(atPath: checkout2) }
+        let work = checkout2 + "/work"
+        let r = try CLI.run(["fuzz", "--all", "--no-build", "--no-minimize", "--time", "1s", "--package-path", checkout2, "--work", work])
+        #expect(r.status == 1 && r.stderr.contains("stopped by Ctrl-C: 3 of \(targets.count) targets ran"), "\(r.stdout)\n\(r.stderr)")
+        let md = try FileManager.default.contentsOfDirectory(atPath: work).first { $0.hasPrefix("summary-") && $0.hasSuffix(".md") }
+        let markdown = try md.map { try String(contentsOfFile: work + "/" + $0, encoding: .utf8) } ?? ""
+        #expect(markdown.contains("stopped by Ctrl-C") && markdown.contains("| \(targets[2]) | interrupted |") && markdown.contains("| \(targets[3]) | not run |"), "\(markdown)")
+    }
+
     @Test(arguments: [
         (["fuzz"], "give a target"),
         (["fuzz", "FuzzNope"], "unknown target \"FuzzNope\""),
