@@ -113,7 +113,7 @@ struct Fuzz: ParsableCommand {
             let (work, jobs, timeout, maxLength, asan, seed) = (work ?? root + "/.fuzz", jobs, timeout, maxLength, asan, seed)
             let campaign = FuzzCampaign(
                 targets: FuzzTargetInfo.all, work: work, seconds: seconds, minimizeCorpus: !noMinimize,
-                build: noBuild ? nil : { () throws(CLIFailure) in try FuzzRun.buildAll(root: root, asan: asan) },
+                build: noBuild ? nil : { () throws(CLIFailure) in try FuzzRun.buildAll(FuzzTargetInfo.all, root: root, asan: asan) },
                 makeRun: { target, slot in
                     FuzzRun(target: target, root: root, work: work, seconds: slot, jobs: jobs, forkMode: jobs > 1,
                             timeout: timeout, maxLength: maxLength, asan: asan, seed: seed)

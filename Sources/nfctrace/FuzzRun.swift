@@ -62,18 +62,19 @@ struct FuzzRun {
         try Self.build(root: root, asan: asan, product: target.name)
     }
 
-    /// Every target of FuzzTesting/ at once (`nfctrace fuzz --all`).
-    static func buildAll(root: String, asan: Bool) throws(CLIFailure) {
-        try build(root: root, asan: asan, product: nil)
+    /// Every target of `targets` (`nfctrace fuzz --all`), one product after the other: a build of
+    /// the whole package would also build the root package's `nfctrace` with libFuzzer's `main`.
+    static func buildAll(_ targets: [FuzzTargetInfo], root: String, asan: Bool) throws(CLIFailure) {
+        for t in targets { try build(root: root, asan: asan, product: t.name) }
     }
 
     static func scratch(root: String, asan: Bool) -> String { root + "/FuzzTesting/.build-fuzz" + (asan ? "-asan" : "") }
 
-    private static func build(root: String, asan: Bool, product: String?) throws(CLIFailure) {
+    private static func build(root: String, asan: Bool, product: String) throws(CLIFailure) {
         let scratch = scratch(root: root, asan: asan)
-        CLI.warn("fuzz: building \(product ?? "every target") (release, \(asan ? "fuzzer+address" : "fuzzer")) in \(scratch)")
+        CLI.warn("fuzz: building \(product) (release, \(asan ? "fuzzer+address" : "fuzzer")) in \(scratch)")
         let arguments = ["swift", "build", "--package-path", root + "/FuzzTesting", "-c", "release", "--sanitize=fuzzer"]
-            + (asan ? ["-Xswiftc", "-sanitize=fuzzer,address"] : []) + ["--scratch-path", scratch] + (product.map { ["--product", $0] } ?? [])
+            + (asan ? ["-Xswiftc", "-sanitize=fuzzer,address"] : []) + ["--scratch-path", scratch, "--product", product]
         var result = try Subprocess(arguments: arguments, ownProcessGroup: false).run()
         if result.status != 0, removeBuildPlan(scratch) {
             // SwiftPM keeps a build plan in the scratch folder; when the root package's targets
@@ -85,7 +86,7 @@ struct FuzzRun {
         guard result.status == 0 else {
             let text = String(decoding: result.stdout + result.stderr, as: UTF8.self)
             FileHandleOutput.standardError(String(text.suffix(4000)))
-            throw CLIFailure(message: "building \(product ?? "the fuzz targets") failed: \(arguments.joined(separator: " "))", code: .ioError)
+            throw CLIFailure(message: "building \(product) failed: \(arguments.joined(separator: " "))", code: .ioError)
         }
     }
 
