@@ -273,7 +273,7 @@ public final class PCSCTarget: ReplayTarget {
         case classicAcknowledged(String)
         /// The operand of a value command: the card answers nothing.
         case classicSilent
-        case classicValue(source: UInt8, operation: [UInt8])
+        case classicValue(PCSCPseudoAPDU)
         case impossible(String)
     }
 
@@ -324,15 +324,15 @@ public final class PCSCTarget: ReplayTarget {
         case .transfer(let target):
             guard let (value, operand) = progress.value else { return .impossible("TRANSFER without a value command before it") }
             progress.value = nil
-            // ACS's VALUE BLOCK OPERATION (FF D7 00 block 05 op value, most significant byte first)
-            // transfers to the same block; RESTORE (02 03 target) to another.
+            // ACS's VALUE BLOCK OPERATION transfers to the same block; RESTORE VALUE BLOCK to another.
             switch value {
             case .restore(let source):
-                return .classicValue(source: source, operation: [0x03, target])
+                return .classicValue(.restoreValue(source: source, target: target))
             case .increment(let source), .decrement(let source):
                 guard source == target else { return .impossible("\(value.name) transferred to another block: ACS's value operation transfers to the same one") }
-                let v = UInt32(bitPattern: operand ?? 0)
-                return .classicValue(source: source, operation: [{ if case .increment = value { return 0x01 } else { return 0x02 } }()] + (0..<4).reversed().map { UInt8(truncatingIfNeeded: v >> (8 * $0)) })
+                let operation: PCSCPseudoAPDU.ValueOperation
+                if case .increment = value { operation = .increment } else { operation = .decrement }
+                return .classicValue(.valueOperation(block: source, operation: operation, value: operand ?? 0))
             default:
                 return .impossible("TRANSFER after \(value.name)")
             }
@@ -349,8 +349,8 @@ public final class PCSCTarget: ReplayTarget {
         case (.iso14443a, .isoDEP), (.iso14443a, .type2), (.iso14443a, .classic):
             if let activation = Self.activation14443A(payload, lastByteBits: frame.lastByteBits) { return .byReader(activation) }
         case (.iso14443b, .isoDEP):
-            // REQB/WUPB (APf 05), ATTRIB (1D), HLTB (50): ISO/IEC 14443-3 §7.
-            if let first = payload.first, [0x05, 0x1D, 0x50].contains(first) { return .byReader("activation (REQB, ATTRIB)") }
+            // REQB/WUPB, ATTRIB, HLTB (ISO/IEC 14443-3 §7).
+            if let first = payload.first, ISO14443BCommand.Code(rawValue: first) != nil { return .byReader("activation (REQB, ATTRIB)") }
         case (.felica, .felica):
             return .felica(payload)
         case (.iso15693, .vicc):
@@ -472,8 +472,7 @@ public final class PCSCTarget: ReplayTarget {
             return .clear([Type2Acknowledgement.ack.nibble], lastByteBits: 4)
         case .classicSilent:
             return .frame(nil)
-        case .classicValue(let source, let operation):
-            let apdu = PCSCPseudoAPDU.other(CommandAPDU(cla: PCSCPseudoAPDU.cla, ins: PCSCPseudoAPDU.Instruction.valueBlockOperation, p1: 0, p2: source, data: operation))
+        case .classicValue(let apdu):
             let answer = try send(apdu.encode())
             return .clear([answer.status == .success ? Type2Acknowledgement.ack.nibble : Type2Acknowledgement.nak(.invalidArgument).nibble], lastByteBits: 4)
         case .viccWrite(let block, let data):

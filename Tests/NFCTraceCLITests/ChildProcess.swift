@@ -40,6 +40,24 @@ enum ChildProcess {
         return Result(status: p.isRunning ? -1 : p.terminationStatus, stdout: o, stderr: e, timedOut: timedOut)
     }
 
+    /// Waits until the file being written atomically to `path` (AtomicFile's `.NAME.nfctrace-XXXXXX`
+    /// beside it) holds at least `bytes`: a replay that records is then well under way.
+    static func waitForPartialFile(_ path: String, bytes: Int, seconds: Double) -> Bool {
+        let url = URL(fileURLWithPath: path)
+        let folder = url.deletingLastPathComponent().path
+        let prefix = "." + url.lastPathComponent + ".nfctrace-"
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+            for n in names where n.hasPrefix(prefix) {
+                let size = (try? FileManager.default.attributesOfItem(atPath: folder + "/" + n)[.size] as? Int) ?? 0
+                if size >= bytes { return true }
+            }
+            usleep(50_000)
+        }
+        return false
+    }
+
     /// Whether `p` ended within `seconds`.
     static func wait(_ p: Process, seconds: Double) -> Bool {
         let deadline = Date().addingTimeInterval(seconds)

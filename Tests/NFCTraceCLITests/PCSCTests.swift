@@ -385,8 +385,8 @@ import Testing
         replay.standardOutput = out
         replay.standardError = err
         try replay.run()
-        // Past the check of what the reader can send (a debug build reads the trace in ~2 s).
-        usleep(4_000_000)
+        // Once the replay is well under way (its recording past 200 KB), whatever the machine's speed.
+        #expect(ChildProcess.waitForPartialFile(recording, bytes: 200_000, seconds: 120), "the replay did not get going")
         kill(emulator.process.processIdentifier, SIGKILL)
         let report = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         let messages = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)

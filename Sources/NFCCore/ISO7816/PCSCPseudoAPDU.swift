@@ -22,8 +22,21 @@ public enum PCSCPseudoAPDU: Sendable, Hashable {
     case directTransmit([UInt8])
     /// ACS `FF 00 48 00 00`: the reader's firmware string, answered without a status word.
     case readerFirmware
-    /// Any other class-`FF` command (ACS's value-block operations `FF B1`/`FF D7`, …).
+    /// ACS VALUE BLOCK OPERATION `FF D7 00 block 05 op value` (value most significant byte first):
+    /// a MIFARE Classic value stored, or incremented/decremented and transferred to the same block.
+    case valueOperation(block: UInt8, operation: ValueOperation, value: Int32)
+    /// ACS RESTORE VALUE BLOCK `FF D7 00 source 02 03 target`.
+    case restoreValue(source: UInt8, target: UInt8)
+    /// Any other class-`FF` command (ACS's READ VALUE BLOCK `FF B1`, …).
     case other(CommandAPDU)
+
+    /// The operation byte of ACS's VALUE BLOCK OPERATION.
+    public enum ValueOperation: UInt8, Sendable, Hashable {
+        case store = 0x00, increment = 0x01, decrement = 0x02
+    }
+
+    /// RESTORE VALUE BLOCK's first data byte.
+    static let restoreMarker: UInt8 = 0x03
 
     public static let cla: UInt8 = 0xFF
 
@@ -59,6 +72,10 @@ public enum PCSCPseudoAPDU: Sendable, Hashable {
         case (Instruction.updateBinary, 0x00, let block) where !d.isEmpty: self = .updateBinary(block: block, data: d)
         case (Instruction.escape, PN532.acr122FirmwareP1, 0x00) where d.isEmpty: self = .readerFirmware
         case (Instruction.escape, 0x00, 0x00) where !d.isEmpty: self = .directTransmit(d)
+        case (Instruction.valueBlockOperation, 0x00, let block) where d.count == 5 && ValueOperation(rawValue: d[0]) != nil:
+            self = .valueOperation(block: block, operation: ValueOperation(rawValue: d[0])!, value: Int32(bitPattern: d[1...4].reduce(0) { $0 << 8 | UInt32($1) }))
+        case (Instruction.valueBlockOperation, 0x00, let source) where d.count == 2 && d[0] == Self.restoreMarker:
+            self = .restoreValue(source: source, target: d[1])
         default: self = .other(apdu)
         }
     }
@@ -78,6 +95,10 @@ public enum PCSCPseudoAPDU: Sendable, Hashable {
         case .updateBinary(let block, let data): return ff(Instruction.updateBinary, 0, block, data)
         case .directTransmit(let payload): return ff(Instruction.escape, 0, 0, payload)
         case .readerFirmware: return CommandAPDU(cla: Self.cla, ins: Instruction.escape, p1: PN532.acr122FirmwareP1, p2: 0, le: 256)
+        case .valueOperation(let block, let operation, let value):
+            let v = UInt32(bitPattern: value)
+            return ff(Instruction.valueBlockOperation, 0, block, [operation.rawValue] + (0..<4).reversed().map { UInt8(truncatingIfNeeded: v >> (8 * $0)) })
+        case .restoreValue(let source, let target): return ff(Instruction.valueBlockOperation, 0, source, [Self.restoreMarker, target])
         case .other(let apdu): return apdu
         }
     }

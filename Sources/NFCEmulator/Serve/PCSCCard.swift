@@ -280,40 +280,35 @@ public final class PCSCContactlessCard {
                   let value = MIFAREClassicValueBlock(Array(answer.prefix(16))) else { return ResponseAPDU(status: Self.failed) }
             let v = UInt32(bitPattern: value.value)
             return ResponseAPDU(data: (0..<4).reversed().map { UInt8(truncatingIfNeeded: v >> (8 * $0)) }, status: Self.ok)
-        case .other(let apdu) where apdu.ins == PCSCPseudoAPDU.Instruction.valueBlockOperation:
-            return valueOperation(apdu, reader)
+        case .valueOperation, .restoreValue:
+            return valueOperation(command, reader)
         default:
             return ResponseAPDU(status: .functionNotSupported)
         }
     }
 
-    /// ACS's VALUE BLOCK OPERATION (`FF D7 00 block 05 op value`, value most significant byte
-    /// first; op 00 store, 01 increment, 02 decrement, the result transferred to the same block)
-    /// and RESTORE VALUE BLOCK (`FF D7 00 source 02 03 target`), as ACR122U-family readers offer
-    /// them: the card's two-phase value commands, then TRANSFER.
-    private func valueOperation(_ apdu: CommandAPDU, _ reader: MIFAREClassicReader) -> ResponseAPDU {
+    /// ACS's VALUE BLOCK OPERATION (store, or increment/decrement transferred to the same block)
+    /// and RESTORE VALUE BLOCK (`PCSCPseudoAPDU`), as ACR122U-family readers offer them: the
+    /// card's two-phase value commands, then TRANSFER.
+    private func valueOperation(_ command: PCSCPseudoAPDU, _ reader: MIFAREClassicReader) -> ResponseAPDU {
         let ack: [UInt8] = [Type2Acknowledgement.ack.nibble]
-        let block = apdu.p2
-        if apdu.data.count == 2, apdu.data[0] == 0x03 {
-            guard reader.send(MIFAREClassicCommand.restore(block: block).encode()) == ack else { return ResponseAPDU(status: Self.failed) }
+        switch command {
+        case .restoreValue(let source, let target):
+            guard reader.send(MIFAREClassicCommand.restore(block: source).encode()) == ack else { return ResponseAPDU(status: Self.failed) }
             _ = reader.send(MIFAREClassicCommand.valueOperand(0).encode())   // the card takes the operand silently
-            return reader.send(MIFAREClassicCommand.transfer(block: apdu.data[1]).encode()) == ack ? ResponseAPDU(status: Self.ok) : ResponseAPDU(status: Self.failed)
-        }
-        guard apdu.data.count == 5 else { return ResponseAPDU(status: .wrongLength) }
-        let value = Int32(bitPattern: apdu.data[1...4].reduce(0) { $0 << 8 | UInt32($1) })
-        switch apdu.data[0] {
-        case 0x00:
+            return reader.send(MIFAREClassicCommand.transfer(block: target).encode()) == ack ? ResponseAPDU(status: Self.ok) : ResponseAPDU(status: Self.failed)
+        case .valueOperation(let block, .store, let value):
             let image = MIFAREClassicValueBlock(value: value, address: block).encode()
             guard reader.send(MIFAREClassicCommand.write(block: block).encode()) == ack,
                   reader.send(MIFAREClassicCommand.writeData(image).encode()) == ack else { return ResponseAPDU(status: Self.failed) }
             return ResponseAPDU(status: Self.ok)
-        case 0x01, 0x02:
-            let command: MIFAREClassicCommand = apdu.data[0] == 0x01 ? .increment(block: block) : .decrement(block: block)
-            guard reader.send(command.encode()) == ack else { return ResponseAPDU(status: Self.failed) }
+        case .valueOperation(let block, let operation, let value):
+            let step: MIFAREClassicCommand = operation == .increment ? .increment(block: block) : .decrement(block: block)
+            guard reader.send(step.encode()) == ack else { return ResponseAPDU(status: Self.failed) }
             _ = reader.send(MIFAREClassicCommand.valueOperand(value).encode())
             return reader.send(MIFAREClassicCommand.transfer(block: block).encode()) == ack ? ResponseAPDU(status: Self.ok) : ResponseAPDU(status: Self.failed)
         default:
-            return ResponseAPDU(status: .incorrectP1P2)
+            return ResponseAPDU(status: .wrongLength)
         }
     }
 
@@ -366,7 +361,7 @@ public final class PCSCContactlessCard {
         let storage = a.ats == nil && !a.sak.isMIFAREClassic
         if let classic {
             switch command {
-            case .authenticate, .authenticateObsolete, .readBinary, .updateBinary, .other: return classicCommand(command, classic)
+            case .authenticate, .authenticateObsolete, .readBinary, .updateBinary, .valueOperation, .restoreValue, .other: return classicCommand(command, classic)
             default: break
             }
         }
