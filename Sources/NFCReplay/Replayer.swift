@@ -391,7 +391,8 @@ public final class Replayer {
             let (rec, _) = dissectWindows(recordedLast: nil, actualLast: nil)
             let actual = Self.wholeAnswer(a.actual, to: a.pending.sent)
             let act = dissectWindows(recordedLast: nil, actualLast: actual).act
-            return ReplayDivergence(frame: a.pending.number, reason: "the recorded answer is incomplete; the target answered whole",
+            let reason = a.recorded.isEmpty ? "the tag stayed silent, the target answered" : "the recorded answer is incomplete; the target answered whole"
+            return ReplayDivergence(frame: a.pending.number, reason: reason,
                                     request: rec.request ?? FrameDissection(number: a.pending.number, frame: a.pending.request),
                                     sent: a.pending.sent, recorded: nil, actual: act, differences: [], history: rec.history)
         }

@@ -170,3 +170,27 @@ final class APDUReader: ReplayTarget {
         #expect(delays[5] == nil && delays[7] == nil, "the field went; no time")
     }
 }
+
+/// A command the recorded card left unanswered, answered through an APDU-level reader: a
+/// divergence at the command, said as silence against an answer.
+@Suite struct APDUSilenceTests {
+    final class AlwaysAnswers: ReplayTarget {
+        var name: String { "APDU reader" }
+        var answersCarryCRC: Bool { true }
+        func fieldOn() {}
+        func fieldOff() {}
+        func transmit(_ frame: Frame) -> Frame? { nil }
+        func exchange(_ frame: Frame, number: Int) -> TargetAnswer { .responseAPDU([0x90, 0x00]) }
+    }
+
+    @Test func anAnswerWhereTheCardWasSilent() {
+        let select = ISODEPFrame(.i(chaining: false, cidFollows: false, nadFollows: false, blockNumber: 0), inf: [0x00, 0xA4, 0x04, 0x00, 0x02, 0xE1, 0x03])
+        let frames = [Frame(.fieldOn), Frame(.data(.readerToTag), bytes: CRC.appending(.a, to: select.encode())), Frame(.fieldOff)]
+        let result = replay(frames, against: AlwaysAnswers())
+        guard case .diverged(let d) = result.outcome else {
+            Issue.record("expected a divergence: \(ReplayReport.text(result))")
+            return
+        }
+        #expect(d.frame == 2 && d.reason == "the tag stayed silent, the target answered", "\(d.frame) \(d.reason)")
+    }
+}
