@@ -38,8 +38,9 @@ import Testing
             var attributes = posix_spawnattr_t()
             posix_spawnattr_init(&attributes)
             defer { posix_spawnattr_destroy(&attributes) }
+            // A zeroed sigset_t is the empty set on both Glibc and Darwin (where sigemptyset is a
+            // macro Swift does not import).
             var none = sigset_t()
-            sigemptyset(&none)
             posix_spawnattr_setsigmask(&attributes, &none)
             posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK))
             var files = posix_spawn_file_actions_t()
