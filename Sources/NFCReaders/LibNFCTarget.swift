@@ -152,10 +152,7 @@ public final class LibNFCTarget: ReplayTarget {
         // The initiator data is the Polling command without its length byte.
         let data = Array(payload.dropFirst())
         let found = data.withUnsafeBufferPointer { nfc_initiator_select_passive_target(device, modulation, $0.baseAddress, $0.count, &target) }
-        guard found > 0 else {
-            if found == 0 || found == NFC_ETIMEOUT { return nil }
-            throw ReplayTargetError("libnfc: \(name): \(String(cString: nfc_strerror(device))) (\(found))")
-        }
+        guard try checked(found, silence: [0, NFC_ETIMEOUT]) != nil else { return nil }
         felicaSelected = true
         let info = target.nti.nfi
         var answer = [UInt8(truncatingIfNeeded: info.szLen), info.btResCode]
@@ -172,10 +169,7 @@ public final class LibNFCTarget: ReplayTarget {
         var target = nfc_target()
         let afi = Array(payload.dropFirst().prefix(1))
         let found = afi.withUnsafeBufferPointer { nfc_initiator_select_passive_target(device, nfc_modulation(nmt: NMT_ISO14443B, nbr: NBR_106), $0.baseAddress, $0.count, &target) }
-        guard found > 0 else {
-            if found == 0 || found == NFC_ETIMEOUT { return nil }
-            throw ReplayTargetError("libnfc: \(name): \(String(cString: nfc_strerror(device))) (\(found))")
-        }
+        guard try checked(found, silence: [0, NFC_ETIMEOUT]) != nil else { return nil }
         typeBSelected = true
         let info = target.nti.nbi
         let atqb = ATQB(pupi: withUnsafeBytes(of: info.abtPupi) { Array($0) }, applicationData: withUnsafeBytes(of: info.abtApplicationData) { Array($0) },
@@ -183,6 +177,22 @@ public final class LibNFCTarget: ReplayTarget {
         var reply = Frame(.data(.tagToReader), technology: .iso14443b, crcStripped: frame.crcStripped)
         reply.setPayload(atqb.encode(), crc: true)
         return reply
+    }
+
+    /// libnfc's count (bytes, bits, targets) when positive; nil for a code in `silence` (the tag
+    /// did not answer); any other code is the reader failing.
+    private func checked(_ result: Int32, silence: [Int32]) throws(ReplayTargetError) -> Int? {
+        if result > 0 { return Int(result) }
+        if silence.contains(result) { return nil }
+        throw ReplayTargetError("libnfc: \(name): \(String(cString: nfc_strerror(device))) (\(result))")
+    }
+
+    /// A timeout, an RF transmission error, a chip error: the tag's silence.
+    private static let silentTransceive: [Int32] = [NFC_ETIMEOUT, NFC_ERFTRANS, NFC_ECHIP]
+
+    /// An answer of `bits` bits (transceive_bits counts bits: a 4-bit ACK/NAK, or whole bytes).
+    private static func answer(_ buffer: [UInt8], bits: Int, technology: Technology) -> Frame {
+        Frame(.data(.tagToReader), technology: technology, bytes: Array(buffer.prefix((bits + 7) / 8)), lastByteBits: UInt8(bits % 8 == 0 ? 8 : bits % 8))
     }
 
     public func exchange(_ frame: Frame, number: Int) throws(ReplayTargetError) -> TargetAnswer {
@@ -214,9 +224,9 @@ public final class LibNFCTarget: ReplayTarget {
         if frame.technology == .iso14443a, plain.count == 1, frame.lastByteBits == 7 { try setClassicSession(false) }   // REQA/WUPA
         var answer = [UInt8](repeating: 0, count: 300)
         let received: Int32
+        let bits = (payload.count - 1) * 8 + Int(frame.lastByteBits)
         if classicSession {
             // Parity on air as recorded; the answer's parity bits come back beside it.
-            let bits = (payload.count - 1) * 8 + Int(frame.lastByteBits)
             let parity = Parity.bits(payload, errors: frame.parityErrors)
             var answerParity = [UInt8](repeating: 0, count: answer.count)
             received = payload.withUnsafeBufferPointer { tx in
@@ -228,18 +238,12 @@ public final class LibNFCTarget: ReplayTarget {
                     }
                 }
             }
-            guard received > 0 else {
-                if received == NFC_ETIMEOUT || received == NFC_ERFTRANS || received == NFC_ECHIP { return nil }
-                throw ReplayTargetError("libnfc: \(name): \(String(cString: nfc_strerror(device))) (\(received))")
-            }
-            let count = Int(received)
-            var reply = Frame(.data(.tagToReader), technology: frame.technology, bytes: Array(answer.prefix((count + 7) / 8)),
-                              lastByteBits: UInt8(count % 8 == 0 ? 8 : count % 8))
+            guard let count = try checked(received, silence: Self.silentTransceive) else { return nil }
+            var reply = Self.answer(answer, bits: count, technology: frame.technology)
             if reply.lastByteBits == 8 { reply.parityErrors = Crypto1.parityErrors(sent: reply.bytes, parity: Array(answerParity.prefix(reply.bytes.count))) }
             return reply
         }
         if frame.lastByteBits != 8 {
-            let bits = (payload.count - 1) * 8 + Int(frame.lastByteBits)
             received = payload.withUnsafeBufferPointer { tx in
                 answer.withUnsafeMutableBufferPointer { rx in nfc_initiator_transceive_bits(device, tx.baseAddress, bits, nil, rx.baseAddress, rx.count, nil) }
             }
@@ -248,19 +252,9 @@ public final class LibNFCTarget: ReplayTarget {
                 answer.withUnsafeMutableBufferPointer { rx in nfc_initiator_transceive_bytes(device, tx.baseAddress, tx.count, rx.baseAddress, rx.count, currentTimeout) }
             }
         }
-        guard received > 0 else {
-            // A timeout is the tag's silence; anything else is the reader failing.
-            if received == NFC_ETIMEOUT || received == NFC_ERFTRANS || received == NFC_ECHIP { return nil }
-            throw ReplayTargetError("libnfc: \(name): \(String(cString: nfc_strerror(device))) (\(received))")
-        }
-        var reply: Frame
-        if frame.lastByteBits != 8 {
-            // transceive_bits counts bits: a 4-bit ACK/NAK, or whole bytes.
-            let bits = Int(received)
-            reply = Frame(.data(.tagToReader), technology: frame.technology, bytes: Array(answer.prefix((bits + 7) / 8)), lastByteBits: UInt8(bits % 8 == 0 ? 8 : bits % 8))
-        } else {
-            reply = Frame(.data(.tagToReader), technology: frame.technology, bytes: Array(answer.prefix(Int(received))))
-        }
+        guard let count = try checked(received, silence: Self.silentTransceive) else { return nil }
+        var reply = frame.lastByteBits != 8 ? Self.answer(answer, bits: count, technology: frame.technology)
+            : Frame(.data(.tagToReader), technology: frame.technology, bytes: Array(answer.prefix(count)))
         if frame.crcStripped { _ = reply.stripValidCRC() }
         if frame.technology == .iso14443a, case .rats? = try? ISO14443ACommand.decode(plain),
            let ats = try? ATS.decode(Array(reply.payloadDroppingValidCRC())) {

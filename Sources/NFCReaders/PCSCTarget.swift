@@ -270,7 +270,7 @@ public final class PCSCTarget: ReplayTarget {
         case classicWriteData(block: UInt8, data: [UInt8])
         /// A first part the reader sends with the second (WRITE, DECREMENT/INCREMENT/RESTORE): the
         /// card's ACK is not seen through PC/SC and is taken as given.
-        case classicAcknowledged(String)
+        case classicAcknowledged
         /// The operand of a value command: the card answers nothing.
         case classicSilent
         case classicValue(PCSCPseudoAPDU)
@@ -309,7 +309,7 @@ public final class PCSCTarget: ReplayTarget {
             return .classicRead(block: block)
         case .write(let block):
             progress.continuation = .writeData(block: block)
-            return .classicAcknowledged("WRITE part 1")
+            return .classicAcknowledged
         case .writeData(let data):
             guard case .writeData(let block) = continuation else { return .impossible("WRITE data without its first part") }
             return .classicWriteData(block: block, data: data)
@@ -317,7 +317,7 @@ public final class PCSCTarget: ReplayTarget {
             guard let code = MIFAREClassicCommand.Code(rawValue: command.encode()[0]) else { return .impossible("no value command") }
             progress.continuation = .valueOperand(code, block: block)
             progress.value = (command, nil)
-            return .classicAcknowledged("\(command.name) part 1")
+            return .classicAcknowledged
         case .valueOperand(let operand):
             progress.value?.operand = operand
             return .classicSilent

@@ -81,7 +81,7 @@ struct Replay: ParsableCommand {
         }
         // Whatever happened, what was recorded is kept; the report is written even when that fails.
         var recordingFailure: Error? = nil
-        do { try recording?.finish(stderrNote: true) } catch { recordingFailure = error }
+        do { try recording?.finish() } catch { recordingFailure = error }
         switch format {
         case .text: out.write(ReplayReport.text(results))
         case .json: out.write(ReplayReport.json(results))
@@ -321,9 +321,9 @@ final class Recording {
         }
     }
 
-    func finish(stderrNote: Bool) throws {
+    func finish() throws {
         try writer.finish()
         if let failure { throw failure }
-        if stderrNote { CLI.warn("recorded \(frames) frame\(frames == 1 ? "" : "s") to \(path)") }
+        CLI.warn("recorded \(frames) frame\(frames == 1 ? "" : "s") to \(path)")
     }
 }
