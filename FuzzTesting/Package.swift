@@ -31,5 +31,9 @@ let package = Package(
         .executableTarget(name: "FuzzPlantedNaiveStructured", dependencies: ["PlantedBugs", "FuzzSupport"]),
         .executableTarget(name: "FuzzPlantedDeep", dependencies: ["PlantedBugs"]),
         .executableTarget(name: "FuzzPlantedDeepStructured", dependencies: ["PlantedBugs", "FuzzSupport"]),
+        .executableTarget(name: "FuzzPlantedSmartPoster", dependencies: ["PlantedBugs"]),
+        .executableTarget(name: "FuzzPlantedSmartPosterStructured", dependencies: ["PlantedBugs", "FuzzSupport"]),
+        .executableTarget(name: "FuzzPlantedBlockList", dependencies: ["PlantedBugs"]),
+        .executableTarget(name: "FuzzPlantedBlockListStructured", dependencies: ["PlantedBugs", "FuzzSupport"]),
     ] + targets.map { .executableTarget(name: $0, dependencies: ["FuzzSupport"]) }
 )

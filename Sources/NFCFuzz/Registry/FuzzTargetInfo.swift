@@ -51,6 +51,10 @@ public struct FuzzTargetInfo: Sendable, Hashable {
         .init(name: "FuzzPlantedNaiveStructured", shape: .type2, summary: "planted bug: naive TLV parser, structure-aware", roundTrip: false),
         .init(name: "FuzzPlantedDeep", shape: .type2, summary: "planted bug: Text record inside a valid NDEF TLV, plain libFuzzer", roundTrip: false),
         .init(name: "FuzzPlantedDeepStructured", shape: .type2, summary: "planted bug: Text record inside a valid NDEF TLV, structure-aware", roundTrip: false),
+        .init(name: "FuzzPlantedSmartPoster", shape: .ndef, summary: "planted bug: size record in a Smart Poster's nested message, plain libFuzzer", roundTrip: false),
+        .init(name: "FuzzPlantedSmartPosterStructured", shape: .ndef, summary: "planted bug: size record in a Smart Poster's nested message, structure-aware", roundTrip: false),
+        .init(name: "FuzzPlantedBlockList", shape: .felica, summary: "planted bug: 3-byte FeliCa block-list element, plain libFuzzer", roundTrip: false),
+        .init(name: "FuzzPlantedBlockListStructured", shape: .felica, summary: "planted bug: 3-byte FeliCa block-list element, structure-aware", roundTrip: false),
     ]
 
     public static func named(_ name: String) -> FuzzTargetInfo? {
