@@ -55,7 +55,10 @@ struct Fuzz: ParsableCommand {
     @Option(name: .customLong("max-len"), help: "Largest input in bytes.")
     var maxLength: Int = 4096
 
-    @Flag(help: "Build and run the AddressSanitizer variant (slower; its own scratch folder).")
+    @Option(help: ArgumentHelp("Sanitizer besides libFuzzer's instrumentation: none or address (ASan; UBSan for the C parts, Swift has no UBSan on Linux). Slower; its own scratch folder.", valueName: "name"))
+    var sanitizer: String = "none"
+
+    @Flag(help: .hidden)
     var asan = false
 
     @Flag(name: .customLong("no-build"), help: "Run the binary already built.")
@@ -108,15 +111,20 @@ struct Fuzz: ParsableCommand {
         let root = try Self.checkout(packagePath)
         if let makeCorpus { return try FuzzCorpus.write(into: makeCorpus, traces: root + "/Traces") }
         guard jobs >= 1, timeout >= 1, maxLength >= 16 else { throw CLIFailure.usage("--jobs and --timeout must be at least 1, --max-len at least 16") }
+        guard let chosen = FuzzSanitizer(rawValue: sanitizer) else {
+            throw CLIFailure.usage("unknown sanitizer \"\(sanitizer)\" (\(FuzzSanitizer.allCases.map(\.rawValue).joined(separator: ", ")))")
+        }
+        // --asan: the earlier spelling of --sanitizer address.
+        let sanitizer = asan ? .address : chosen
         if all {
             guard target == nil else { throw CLIFailure.usage("give a target or --all, not both") }
-            let (work, jobs, timeout, maxLength, asan, seed) = (work ?? root + "/.fuzz", jobs, timeout, maxLength, asan, seed)
+            let (work, jobs, timeout, maxLength, seed) = (work ?? root + "/.fuzz", jobs, timeout, maxLength, seed)
             let campaign = FuzzCampaign(
                 targets: FuzzTargetInfo.all, work: work, seconds: seconds, minimizeCorpus: !noMinimize,
-                build: noBuild ? nil : { () throws(CLIFailure) in try FuzzRun.buildAll(FuzzTargetInfo.all, root: root, asan: asan) },
+                build: noBuild ? nil : { () throws(CLIFailure) in try FuzzRun.buildAll(FuzzTargetInfo.all, root: root, sanitizer: sanitizer) },
                 makeRun: { target, slot in
                     FuzzRun(target: target, root: root, work: work, seconds: slot, jobs: jobs, forkMode: jobs > 1,
-                            timeout: timeout, maxLength: maxLength, asan: asan, seed: seed)
+                            timeout: timeout, maxLength: maxLength, sanitizer: sanitizer, seed: seed)
                 })
             return try campaign.run()
         }
@@ -124,9 +132,8 @@ struct Fuzz: ParsableCommand {
         guard let info = FuzzTargetInfo.named(target) else {
             throw CLIFailure.usage("unknown target \"\(target)\" (\(FuzzTargetInfo.all.map(\.name).joined(separator: ", ")))")
         }
-        guard jobs >= 1, timeout >= 1, maxLength >= 16 else { throw CLIFailure.usage("--jobs and --timeout must be at least 1, --max-len at least 16") }
         var run = FuzzRun(target: info, root: root, work: work ?? root + "/.fuzz", seconds: seconds, jobs: jobs, forkMode: jobs > 1 || keepGoing,
-                          timeout: timeout, maxLength: maxLength, asan: asan, seed: seed)
+                          timeout: timeout, maxLength: maxLength, sanitizer: sanitizer, seed: seed)
         if !noBuild { try run.build() }
         try run.fuzz()
         if !noMinimize { try run.minimize() }

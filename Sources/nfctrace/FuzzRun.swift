@@ -15,14 +15,16 @@ struct FuzzRun {
     let forkMode: Bool
     let timeout: Int
     let maxLength: Int
-    let asan: Bool
+    let sanitizer: FuzzSanitizer
     let seed: UInt64?
 
     /// The Swift runtime's backtracer must not catch the trap before libFuzzer does
     /// (notes/fuzzing-swift.md: no crash file, exit 132 otherwise).
     static let environment = ["SWIFT_BACKTRACE": "enable=no"]
+    /// With the sanitizer runtimes' options of this build.
+    var environment: [String: String] { Self.environment.merging(sanitizer.environment) { a, _ in a } }
 
-    var scratch: String { Self.scratch(root: root, asan: asan) }
+    var scratch: String { Self.scratch(root: root, sanitizer: sanitizer) }
     var binary: String { scratch + "/release/" + target.name }
     var folder: String { work + "/" + target.name }
     var corpus: String { folder + "/corpus" }
@@ -44,7 +46,7 @@ struct FuzzRun {
     static let interruptedStatus: Int32 = 72
 
     init(target: FuzzTargetInfo, root: String, work: String, seconds: Int, jobs: Int, forkMode: Bool, timeout: Int, maxLength: Int,
-         asan: Bool, seed: UInt64?) {
+         sanitizer: FuzzSanitizer, seed: UInt64?) {
         self.target = target
         self.root = root
         self.work = work
@@ -53,28 +55,28 @@ struct FuzzRun {
         self.forkMode = forkMode
         self.timeout = timeout
         self.maxLength = maxLength
-        self.asan = asan
+        self.sanitizer = sanitizer
         self.seed = seed
     }
 
-    /// `swift build` of this target only, fuzzer-instrumented (ASan with the one combined flag).
+    /// `swift build` of this target only, fuzzer-instrumented, with the sanitizer's flags.
     func build() throws(CLIFailure) {
-        try Self.build(root: root, asan: asan, product: target.name)
+        try Self.build(root: root, sanitizer: sanitizer, product: target.name)
     }
 
     /// Every target of `targets` (`nfctrace fuzz --all`), one product after the other: a build of
     /// the whole package would also build the root package's `nfctrace` with libFuzzer's `main`.
-    static func buildAll(_ targets: [FuzzTargetInfo], root: String, asan: Bool) throws(CLIFailure) {
-        for t in targets { try build(root: root, asan: asan, product: t.name) }
+    static func buildAll(_ targets: [FuzzTargetInfo], root: String, sanitizer: FuzzSanitizer) throws(CLIFailure) {
+        for t in targets { try build(root: root, sanitizer: sanitizer, product: t.name) }
     }
 
-    static func scratch(root: String, asan: Bool) -> String { root + "/FuzzTesting/.build-fuzz" + (asan ? "-asan" : "") }
+    static func scratch(root: String, sanitizer: FuzzSanitizer) -> String { root + "/FuzzTesting/.build-fuzz" + sanitizer.scratchSuffix }
 
-    private static func build(root: String, asan: Bool, product: String) throws(CLIFailure) {
-        let scratch = scratch(root: root, asan: asan)
-        CLI.warn("fuzz: building \(product) (release, \(asan ? "fuzzer+address" : "fuzzer")) in \(scratch)")
+    private static func build(root: String, sanitizer: FuzzSanitizer, product: String) throws(CLIFailure) {
+        let scratch = scratch(root: root, sanitizer: sanitizer)
+        CLI.warn("fuzz: building \(product) (release, \(sanitizer.instrumentation)) in \(scratch)")
         let arguments = ["swift", "build", "--package-path", root + "/FuzzTesting", "-c", "release", "--sanitize=fuzzer"]
-            + (asan ? ["-Xswiftc", "-sanitize=fuzzer,address"] : []) + ["--scratch-path", scratch, "--product", product]
+            + sanitizer.buildArguments + ["--scratch-path", scratch, "--product", product]
         var result = try Subprocess(arguments: arguments, ownProcessGroup: false).run()
         if result.status != 0, removeBuildPlan(scratch) {
             // SwiftPM keeps a build plan in the scratch folder; when the root package's targets
@@ -139,7 +141,7 @@ struct FuzzRun {
         // Ctrl-C reaches libFuzzer (same process group), which stops cleanly; we go on to the report.
         signal(SIGINT, SIG_IGN)
         defer { signal(SIGINT, SIG_DFL) }
-        var process = Subprocess(arguments: fuzzArguments, environment: Self.environment, timeout: Double(seconds) + Double(timeout) * 4 + 120,
+        var process = Subprocess(arguments: fuzzArguments, environment: environment, timeout: Double(seconds) + Double(timeout) * 4 + 120,
                                  ownProcessGroup: false, keep: 1 << 16)
         process.onStderrLine = { line in
             if let log { fputs(String(line) + "\n", log) }
@@ -179,7 +181,7 @@ struct FuzzRun {
         let count = FileSystem.list(corpus).count
         guard count > 0 else { return }
         let result = try Subprocess(arguments: [binary, "-merge=1", "-timeout=\(timeout)", "-rss_limit_mb=2048", "-max_len=\(maxLength)", fresh, corpus],
-                                    environment: Self.environment, timeout: Double(max(600, count / 10)), ownProcessGroup: true, keep: 1 << 16).run()
+                                    environment: environment, timeout: Double(max(600, count / 10)), ownProcessGroup: true, keep: 1 << 16).run()
         let kept = FileSystem.list(fresh).count
         guard result.status == 0, kept > 0 else {
             CLI.warn("fuzz: corpus minimisation failed (status \(result.status.map(String.init) ?? "signal \(result.signal ?? 0)")); corpus kept as it is")
@@ -201,7 +203,7 @@ struct FuzzRun {
         var order: [String] = []
         for name in found.prefix(200) {
             let path = artifacts + "/" + name
-            let result = try Subprocess(arguments: [binary, "-timeout=\(timeout)", "-rss_limit_mb=2048", path], environment: Self.environment,
+            let result = try Subprocess(arguments: [binary, "-timeout=\(timeout)", "-rss_limit_mb=2048", path], environment: environment,
                                         timeout: Double(timeout * 3 + 30), keep: 1 << 18).run()
             var report = CrashReport.parse(Self.demangle(result.stderr))
             if name.hasPrefix("timeout-") && report.kind == .crash { report.kind = .timeout }
@@ -244,7 +246,7 @@ struct FuzzRun {
             return out
         }
         _ = try Subprocess(arguments: [binary, "-minimize_crash=1", "-max_total_time=30", "-timeout=\(timeout)", "-exact_artifact_path=" + out, input],
-                           environment: Self.environment, timeout: 120, keep: 1 << 16).run()
+                           environment: environment, timeout: 120, keep: 1 << 16).run()
         if !FileSystem.exists(out) { try FileSystem.write(FileSystem.read(input), to: out) }
         return out
     }

@@ -43,6 +43,42 @@ import Testing
         if status != 0 { #expect(!r.stdout.contains("no crashes"), "a run that did not run must not say \"no crashes\"") }
     }
 
+    /// `--sanitizer address` runs the ASan build's binary (its own scratch folder) with the
+    /// sanitizer runtimes' options that make a report a crash; `--asan` is the same; an unknown
+    /// sanitizer is a usage error.
+    @Test func sanitizerAddressRunsTheASanBuild() throws {
+        let checkout = Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: checkout) }
+        try FileManager.default.createDirectory(atPath: checkout + "/FuzzTesting", withIntermediateDirectories: true)
+        try Data("// stand-in\n".utf8).write(to: URL(fileURLWithPath: checkout + "/FuzzTesting/Package.swift"))
+        for (folder, name) in [("/FuzzTesting/.build-fuzz-asan/release", "asan"), ("/FuzzTesting/.build-fuzz/release", "plain")] {
+            try FileManager.default.createDirectory(atPath: checkout + folder, withIntermediateDirectories: true)
+            // Finishes its run and says which build it is and what it was given.
+            let script = """
+                #!/bin/sh
+                echo '#2\tINITED cov: 10 ft: 10 corp: 1/1b exec/s: 0 rss: 30Mb' >&2
+                echo "build=\(name) ASAN_OPTIONS=$ASAN_OPTIONS UBSAN_OPTIONS=$UBSAN_OPTIONS" >&2
+                echo '#5000\tDONE cov: 12 ft: 14 corp: 2/2b lim: 4 exec/s: 2500 rss: 31Mb' >&2
+                exit 0
+                """
+            try Data(script.utf8).write(to: URL(fileURLWithPath: checkout + folder + "/FuzzPcap"))
+            try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: checkout + folder + "/FuzzPcap")
+        }
+        for flags in [["--sanitizer", "address"], ["--asan"], []] {
+            let work = checkout + "/work-\(flags.count)"
+            let r = try CLI.run(["fuzz", "FuzzPcap", "--no-build", "--no-minimize", "--time", "1s", "--package-path", checkout, "--work", work] + flags)
+            #expect(r.status == 0, "\(flags): \(r.stdout)\n\(r.stderr)")
+            let log = (try? String(contentsOfFile: work + "/FuzzPcap/fuzz.log", encoding: .utf8)) ?? r.stderr
+            if flags.isEmpty {
+                #expect(log.contains("build=plain ASAN_OPTIONS= UBSAN_OPTIONS="), "\(log)")
+            } else {
+                #expect(log.contains("build=asan ASAN_OPTIONS=abort_on_error=0:handle_abort=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1"), "\(flags): \(log)")
+            }
+        }
+        let bad = try CLI.run(["fuzz", "FuzzPcap", "--no-build", "--sanitizer", "memory", "--package-path", checkout])
+        #expect(bad.status == 2 && bad.stderr.contains("unknown sanitizer \"memory\" (none, address)"), "\(bad.stderr)")
+    }
+
     /// A checkout whose FuzzTesting/ holds stand-in libFuzzer binaries for every target: each
     /// one finishes its run, unless `modes` says it crashes (a crash input, a stack when run on
     /// it, a minimized input when asked), prints nothing (dies before starting), or is stopped by
