@@ -63,6 +63,10 @@ let package = Package(
         .target(name: "NFCDissect", dependencies: ["NFCCore", "NFCCrypto"]),
         .target(name: "NFCEmulator", dependencies: ["NFCCore", "NFCCrypto", "CStream"]),
         .target(name: "NFCReplay", dependencies: ["NFCCore", "NFCEmulator", "NFCDissect"]),
+        // `nfctrace report`: one self-contained HTML file; its page script and style sheet are
+        // real files here, compiled into the library.
+        .target(name: "NFCReport", dependencies: ["NFCCore", "NFCDissect"],
+                resources: [.embedInCode("Resources/report.css"), .embedInCode("Resources/report.js")]),
         // Core NFC's API shapes over the emulators, cassettes and recorded traces. Swift 5 mode:
         // Core NFC itself is a pre-concurrency callback API, and the kit mirrors it.
         .target(
@@ -79,7 +83,7 @@ let package = Package(
         .executableTarget(
             name: "nfctrace",
             dependencies: [
-                "NFCCore", "NFCCapture", "NFCDissect", "NFCEmulator", "NFCReplay", "NFCReaders", "NFCFuzz", "NFCFuzzTargets",
+                "NFCCore", "NFCCapture", "NFCDissect", "NFCEmulator", "NFCReplay", "NFCReaders", "NFCReport", "NFCFuzz", "NFCFuzzTargets",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             // mimalloc (Debian libmimalloc-dev, installed by scripts/setup) replaces malloc in the

@@ -92,6 +92,9 @@ enum FileSystem {
     }
 
     /// The absolute path of a possibly relative one.
+    /// The last component of a path ("Traces/a.pcap" → "a.pcap").
+    static func baseName(_ path: String) -> String { path.split(separator: "/").last.map(String.init) ?? path }
+
     static func absolute(_ path: String) -> String { path.hasPrefix("/") ? path : currentDirectory() + "/" + path }
 
     /// Shell quoting for commands printed for the user to copy.

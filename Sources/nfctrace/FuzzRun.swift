@@ -239,7 +239,7 @@ struct FuzzRun {
     func minimize(_ input: String, kind: CrashReport.Kind) throws(CLIFailure) -> String {
         let folder = self.folder + "/regressions"
         try FileSystem.makeDirectories(folder)
-        let name = input.split(separator: "/").last.map(String.init) ?? "input"
+        let name = FileSystem.baseName(input)
         let out = folder + "/" + name
         guard kind == .crash else {
             try FileSystem.write(FileSystem.read(input), to: out)

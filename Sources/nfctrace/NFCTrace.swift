@@ -19,7 +19,7 @@ struct NFCTrace: ParsableCommand {
             65 bad input data, 74 I/O error.
             """,
         version: "0.1.0",
-        subcommands: [Dissect.self, Convert.self, Emulate.self, Replay.self, Readers.self, NDEFCommand.self, Fuzz.self, MFKey.self]
+        subcommands: [Dissect.self, Report.self, Convert.self, Emulate.self, Replay.self, Readers.self, NDEFCommand.self, Fuzz.self, MFKey.self]
     )
 }
 

@@ -84,6 +84,7 @@ public final class JSONRenderer {
             w.string("bytes", Hex.string(f.bytes[...], hiding: d.masked, separator: "", mask: "**"))
             w.intArray("masked", d.masked.flatMap { [$0.lowerBound, $0.upperBound] })
         }
+        if let clear = d.decrypted { w.hex("decrypted", clear) }
         if f.lastByteBits != 8 { w.int("last_byte_bits", Int(f.lastByteBits)) }
         if f.crcStripped { w.bool("crc_stripped", true) }
         if let p = f.parityErrors, !p.isEmpty { w.intArray("parity_errors", p) }

@@ -1,0 +1,656 @@
+// nfctrace report: the page script. Reads each trace's data (ReportRenderer's columns) and
+// frame dissections (dissect --format json lines) from the inert script elements, and builds
+// the tabs, session list, timeline, virtual frame list, frame detail and memory map.
+"use strict";
+(function () {
+  const ROW = 20;                    // px per row of the frame list
+  const LANE_LABELS = 28;            // px left of the timeline's time axis
+  const MAX_SPACER = 15000000;       // px; browsers cap element heights (Firefox near 17.9M)
+  const KIND = ["reader", "tag", "field", "field", "malformed"];
+  const SRC = ["Rdr", "Tag", "RF", "RF", "!!"];
+  const CRC = ["", "ok", "BAD", "strip", "?"];
+  const SEVERITY = { note: 1, warning: 2, error: 3 };
+
+  const el = (tag, attrs, ...children) => {
+    const e = document.createElement(tag);
+    for (const [k, v] of Object.entries(attrs || {})) {
+      if (k === "class") e.className = v; else if (k === "text") e.textContent = v; else e.setAttribute(k, v);
+    }
+    for (const c of children) if (c != null) e.append(c);
+    return e;
+  };
+  const spaced = (hex) => hex.replace(/(..)(?=.)/g, "$1 ");
+  const micro = (tenths) => Number.isNaN(tenths) ? "" : (tenths / 10).toFixed(1);
+  const known = (t) => !Number.isNaN(t);
+
+  // The columns as written (differences, nulls) made absolute: times in tenths of µs (NaN when
+  // unknown), paired frame numbers (+answer, −request, 0), session numbers.
+  function decode(d) {
+    const n = d.frames;
+    const t = new Float64Array(n), p = new Int32Array(n), s = new Int32Array(n);
+    let time = 0, session = 0;
+    for (let i = 0; i < n; i++) {
+      const dt = d.t[i];
+      if (dt === null) t[i] = NaN; else { time += dt; t[i] = time; }
+      const dp = d.p[i];
+      p[i] = dp === 0 ? 0 : dp > 0 ? i + 1 + dp : -(i + 1 + dp);
+      session += d.n[i];
+      s[i] = session;
+    }
+    d.t = t; d.p = p; d.n = s;
+    return d;
+  }
+
+  class Trace {
+    constructor(data, detailText, index) {
+      this.d = decode(data);
+      this.index = index;
+      this.detailText = detailText;
+      this.lineStarts = null;
+      this.cache = new Map();
+      this.n = data.frames;
+      this.visible = null;           // Int32Array of frame indexes passing the filter, or null = all
+      this.selected = -1;
+      this.highlight = null;         // [a, b) byte range of the selected field
+      this.build();
+    }
+
+    count() { return this.visible ? this.visible.length : this.n; }
+    at(i) { return this.visible ? this.visible[i] : i; }
+    position(frame) {
+      if (!this.visible) return frame;
+      let lo = 0, hi = this.visible.length - 1;
+      while (lo <= hi) { const m = (lo + hi) >> 1; const v = this.visible[m]; if (v === frame) return m; if (v < frame) lo = m + 1; else hi = m - 1; }
+      return -1;
+    }
+
+    // One frame's dissect --format json object (frames up to detail_frames), parsed when needed.
+    detail(i) {
+      if (i >= this.d.detail_frames) return null;
+      if (this.cache.has(i)) return this.cache.get(i);
+      if (!this.lineStarts) {
+        const starts = new Int32Array(this.d.detail_frames + 1);
+        let p = 0, k = 0;
+        while (k < this.d.detail_frames) { starts[k++] = p; const q = this.detailText.indexOf("\n", p); p = q < 0 ? this.detailText.length : q + 1; }
+        starts[k] = p;
+        this.lineStarts = starts;
+      }
+      let obj = null;
+      try { obj = JSON.parse(this.detailText.slice(this.lineStarts[i], this.lineStarts[i + 1])); } catch (e) { obj = null; }
+      if (this.cache.size > 2000) this.cache.clear();
+      this.cache.set(i, obj);
+      return obj;
+    }
+
+    build() {
+      const d = this.d;
+      this.root = el("section", { class: "trace", "data-trace": String(this.index) });
+      // Sessions with their summary line.
+      const sessions = el("div", { class: "sessions" });
+      if (d.sessions.length === 0) sessions.append(el("div", { class: "empty", text: "No tag session." }));
+      for (const s of d.sessions) {
+        const row = el("div", { class: "session", "data-session": String(s.number) },
+          el("span", { class: "tech", text: `#${s.number} ${s.technology} frames ${s.first_frame}–${s.last_frame}` }), s.headline);
+        row.addEventListener("click", () => { this.select(s.first_frame - 1, true); this.showMemory(s.number); });
+        sessions.append(row);
+      }
+      // Timeline.
+      const tl = el("div", { class: "timeline" });
+      this.canvas = el("canvas", { "aria-label": "timeline" });
+      this.axisInfo = el("div", { class: "axis-info" });
+      tl.append(this.canvas, this.axisInfo);
+      // Frame list (virtual) and detail.
+      this.viewport = el("div", { class: "viewport", tabindex: "0" });
+      this.spacer = el("div", { class: "spacer" });
+      this.viewport.append(this.spacer);
+      const head = el("div", { class: "head" }, el("span", { text: "#" }), el("span", { text: "µs" }), el("span", { text: "src" }),
+        el("span", { text: "data" }), el("span", { text: "crc" }), el("span", { text: "annotation" }));
+      const list = el("div", { class: "list" }, head, this.viewport);
+      this.detailPane = el("div", { class: "detail" }, el("div", { class: "empty", text: "Select a frame (j/k, arrows, click)." }));
+      this.memoryPane = el("div", { class: "memory" });
+      this.root.append(sessions, tl, el("div", { class: "panes" }, list, this.detailPane), this.memoryPane);
+      this.viewport.addEventListener("scroll", () => this.renderRows());
+      this.viewport.addEventListener("click", (e) => {
+        const row = e.target.closest(".row");
+        if (row) this.select(Number(row.dataset.frame), false);
+      });
+      this.setupTimeline();
+      if (d.sessions.length > 0) this.showMemory(d.sessions[0].number);
+      else this.memoryPane.append(el("div", { class: "empty", text: "No tag memory rebuilt." }));
+    }
+
+    // ---- frame list -------------------------------------------------------------------------
+    layout() {
+      const total = this.count() * ROW;
+      this.scale = total > MAX_SPACER ? (MAX_SPACER - this.viewport.clientHeight) / (total - this.viewport.clientHeight) : 1;
+      this.spacer.style.height = Math.min(total, MAX_SPACER) + "px";
+      this.renderRows();
+    }
+
+    firstRow() {
+      const top = this.viewport.scrollTop;
+      return this.scale === 1 ? Math.floor(top / ROW) : Math.floor(top / this.scale / ROW);
+    }
+
+    // Only the rows in view exist; a row that stays in view keeps its element (a click on it,
+    // or the pointer over it, survives the redraws that scrolling and selecting cause).
+    renderRows() {
+      const height = this.viewport.clientHeight || 600;
+      const first = Math.max(0, this.firstRow() - 5);
+      const last = Math.min(this.count(), first + Math.ceil(height / ROW) + 10);
+      const offset = this.scale === 1 ? 0 : this.viewport.scrollTop - this.firstRow() * ROW;
+      const d = this.d;
+      const pairOfSelected = this.selected >= 0 ? Math.abs(d.p[this.selected]) - 1 : -2;
+      const old = this.rows || new Map();
+      const rows = new Map();
+      for (let i = first; i < last; i++) {
+        const f = this.at(i);
+        let row = old.get(f);
+        if (row) old.delete(f); else { row = this.makeRow(f); this.spacer.append(row); }
+        row.className = `row ${KIND[d.k[f]]} g${d.g[f]}${f === this.selected ? " sel" : ""}${f === pairOfSelected ? " pair" : ""}`;
+        row.style.top = (this.scale === 1 ? i * ROW : i * ROW + offset) + "px";
+        rows.set(f, row);
+      }
+      for (const row of old.values()) row.remove();
+      this.rows = rows;
+    }
+
+    makeRow(f) {
+      const d = this.d;
+      const k = d.k[f];
+      const hex = d.x[f];
+      let bytes = hex.length > 64 ? spaced(hex.slice(0, 64)) + " …" : spaced(hex);
+      if (d.b[f] !== 8 && hex.length > 0) bytes += `(${d.b[f]})`;
+      const crc = d.c[f];
+      return el("div", { "data-frame": String(f) },
+        el("span", { class: "num", text: String(f + 1) }), el("span", { class: "time", text: micro(d.t[f]) }),
+        el("span", { class: "src", text: SRC[k] }), el("span", { class: "bytes", text: bytes }),
+        el("span", { class: crc === 2 ? "crc crc-bad" : "crc", text: CRC[crc] }), el("span", { class: "ann", text: d.strings[d.s[f]] }));
+    }
+
+    scrollToRow(i) {
+      const height = this.viewport.clientHeight;
+      const y = i * ROW * this.scale;
+      if (this.scale !== 1) { this.viewport.scrollTop = y; return; }
+      if (y < this.viewport.scrollTop) this.viewport.scrollTop = y;
+      else if (y + ROW > this.viewport.scrollTop + height) this.viewport.scrollTop = y + ROW - height;
+    }
+
+    select(frame, scroll) {
+      if (frame < 0 || frame >= this.n) return;
+      this.selected = frame;
+      this.highlight = null;
+      const pos = this.position(frame);
+      if (scroll !== false && pos >= 0) this.scrollToRow(pos);
+      this.renderRows();
+      this.showDetail(frame);
+      this.drawTimeline();
+      const s = this.d.n[frame];
+      if (s > 0 && s !== this.memorySession) this.showMemory(s);
+    }
+
+    move(delta) {
+      const count = this.count();
+      if (count === 0) return;
+      let pos = this.selected < 0 ? -1 : this.position(this.selected);
+      if (pos < 0 && this.selected >= 0 && this.visible) {
+        // The selected frame was filtered out: the next visible one after it.
+        pos = this.visible.findIndex((v) => v > this.selected) - (delta > 0 ? 1 : 0);
+      }
+      const next = Math.max(0, Math.min(count - 1, pos + delta));
+      this.select(this.at(next), true);
+    }
+
+    // ---- frame detail -------------------------------------------------------------------------
+    showDetail(f) {
+      const d = this.d;
+      const pane = this.detailPane;
+      pane.replaceChildren();
+      const k = d.k[f];
+      pane.append(el("h2", { text: `Frame ${f + 1} · ${SRC[k]} · ${d.strings[d.l[f]]} · ${d.strings[d.s[f]]}` }));
+      const links = el("div", { class: "links" });
+      const p = d.p[f];
+      if (p > 0) links.append(this.link(`answer: frame ${p}`, p - 1));
+      if (p < 0) links.append(this.link(`request: frame ${-p}`, -p - 1));
+      if (links.childElementCount) pane.append(links);
+      const info = [];
+      if (known(d.t[f])) info.push(`${micro(d.t[f])} µs`);
+      if (d.d[f] >= 0) info.push(`lasts ${micro(d.d[f])} µs`);
+      info.push(d.strings[d.y[f]]);
+      if (d.c[f]) info.push(`CRC ${CRC[d.c[f]]}`);
+      pane.append(el("div", { class: "help", text: info.join(" · ") }));
+      const obj = this.detail(f);
+      // The bytes as captured; a decrypted frame (MIFARE Classic) also in clear, same positions.
+      const hexRow = (x, label) => {
+        const hex = el("div", { class: "hex", "aria-label": label });
+        if (obj && obj.decrypted) hex.append(el("span", { class: "help", text: label + ": " }));
+        for (let i = 0; i < x.length / 2; i++) {
+          const b = x.substr(i * 2, 2);
+          hex.append(el("span", { class: b === "**" ? "byte masked" : "byte", "data-i": String(i), text: b }), " ");
+        }
+        hex.addEventListener("click", (e) => { const b = e.target.closest(".byte"); if (b) this.pickByte(Number(b.dataset.i)); });
+        pane.append(hex);
+      };
+      hexRow(d.x[f], obj && obj.decrypted ? "on air (encrypted)" : "bytes");
+      if (obj && obj.decrypted) hexRow(obj.decrypted, "decrypted");
+      if (!obj) {
+        pane.append(el("div", { class: "empty", text: f >= d.detail_frames
+          ? `Field tree not included: frame past --detail-limit ${d.detail_limit}; nfctrace dissect -V shows it.` : "No dissection." }));
+        return;
+      }
+      for (const g of obj.diagnostics || []) pane.append(el("div", { class: `diag ${g.severity}`, text: `${g.severity}: ${g.message}` }));
+      if (obj.crc === "bad") pane.append(el("div", { class: "diag error", text: `CRC bad: expected ${obj.crc_expected}, found ${obj.crc_found}` }));
+      if (obj.comment) pane.append(el("div", { class: "help", text: `comment: ${obj.comment}` }));
+      this.tree = el("ul", { class: "tree", "aria-label": "fields" });
+      this.fieldList = [];
+      this.addFields(this.tree, obj.fields || [], 0);
+      this.tree.addEventListener("click", (e) => {
+        const f2 = e.target.closest(".f");
+        if (f2) this.pickField(Number(f2.dataset.n));
+      });
+      pane.append(this.tree);
+      if (!obj.fields || obj.fields.length === 0) pane.append(el("div", { class: "empty", text: "No fields." }));
+      // An APDU joined from chained blocks: the frames that carried it.
+      const joined = findField(obj.fields || [], "apdu.reassembled");
+      if (joined) {
+        const m = /frames (\d+)\D+(\d+)/.exec(joined.label);
+        const layer = el("div", { class: "layers" }, el("div", { text: joined.label }));
+        if (m) {
+          const links = el("div", { class: "links" });
+          for (let n = Number(m[1]); n <= Number(m[2]) && n - Number(m[1]) < 32; n++) links.append(this.link(`frame ${n}`, n - 1));
+          layer.append(links);
+        }
+        pane.append(layer);
+      }
+    }
+
+    link(text, frame) {
+      const a = el("a", { text, "data-frame": String(frame), tabindex: "0" });
+      a.addEventListener("click", () => this.select(frame, true));
+      return a;
+    }
+
+    addFields(ul, fields, depth) {
+      for (const f of fields) {
+        const n = this.fieldList.length;
+        this.fieldList.push({ range: f.range || null, depth });
+        const label = el("span", { class: "f", "data-n": String(n), "data-key": f.key || "", "data-value": f.value == null ? "" : String(f.value) },
+          el("span", { class: "label", text: f.label }), f.value != null && f.value !== "" ? `: ${f.value}` : "",
+          el("span", { class: "key", text: f.key || "" }), f.range ? el("span", { class: "range", text: `[${f.range[0]}…${f.range[1]})` }) : null);
+        const li = el("li", {}, label);
+        if (f.children && f.children.length) { const sub = el("ul"); this.addFields(sub, f.children, depth + 1); li.append(sub); }
+        ul.append(li);
+      }
+    }
+
+    // A field selected: its bytes highlighted. A byte selected: the deepest field holding it.
+    pickField(n) {
+      const field = this.fieldList[n];
+      for (const e of this.tree.querySelectorAll(".f.hl")) e.classList.remove("hl");
+      const label = this.tree.querySelector(`.f[data-n="${n}"]`);
+      if (label) label.classList.add("hl");
+      this.highlightBytes(field.range);
+    }
+
+    pickByte(i) {
+      if (!this.fieldList) return;
+      let best = -1, bestWidth = Infinity, bestDepth = -1;
+      this.fieldList.forEach((f, n) => {
+        if (!f.range || i < f.range[0] || i >= f.range[1]) return;
+        const w = f.range[1] - f.range[0];
+        if (w < bestWidth || (w === bestWidth && f.depth > bestDepth)) { best = n; bestWidth = w; bestDepth = f.depth; }
+      });
+      if (best >= 0) {
+        this.pickField(best);
+        const label = this.tree.querySelector(`.f[data-n="${best}"]`);
+        if (label) label.scrollIntoView({ block: "nearest" });
+      } else {
+        for (const e of this.tree.querySelectorAll(".f.hl")) e.classList.remove("hl");
+        this.highlightBytes([i, i + 1]);
+      }
+    }
+
+    highlightBytes(range) {
+      this.highlight = range;
+      for (const b of this.detailPane.querySelectorAll(".hex .byte")) {
+        const i = Number(b.dataset.i);
+        b.classList.toggle("hl", !!range && i >= range[0] && i < range[1]);
+      }
+    }
+
+    // ---- memory map -----------------------------------------------------------------------------
+    showMemory(number) {
+      this.memorySession = number;
+      const s = this.d.sessions.find((x) => x.number === number);
+      const pane = this.memoryPane;
+      pane.replaceChildren();
+      if (!s) return;
+      pane.append(el("h2", { text: `Tag memory, session ${number}: ${s.headline}` }));
+      const regions = (s.memory || []).filter((m) => m.key === "memory.region");
+      const decoded = (s.memory || []).filter((m) => m.key !== "memory.region");
+      if (regions.length === 0 && decoded.length === 0) { pane.append(el("div", { class: "empty", text: "No memory rebuilt in this session." })); return; }
+      const grid = el("div", { class: "memgrid", "aria-label": "memory map" });
+      for (const r of regions) {
+        const cls = regionClass(r.label);
+        let first = true;
+        for (const page of r.children || []) {
+          const bytes = (page.value || "").split(" ");
+          grid.append(el("span", { class: "addr", text: page.label.replace(/^(Page|Block|Sector) /, "") }));
+          for (let i = 0; i < 4; i++) {
+            const b = bytes[i];
+            grid.append(el("span", { class: `cell ${cls}${b && /^[0-9A-F]{2}$/.test(b) ? "" : " unknown"}`, text: b && /^[0-9A-F*]{2}$/.test(b) ? b : "··" }));
+          }
+          grid.append(el("span", { class: "region", text: first ? `${r.label} — ${r.value}` : (bytes.length > 4 ? bytes.slice(4).join(" ") : "") }));
+          first = false;
+        }
+        if (!r.children || r.children.length === 0) {
+          grid.append(el("span", { class: "addr", text: "" }), el("span", { class: "region", text: `${r.label} — ${r.value}`, style: "grid-column: 2 / -1" }));
+        }
+      }
+      pane.append(grid);
+      if (decoded.length) {
+        const ul = el("ul", { class: "tree memtree", "aria-label": "memory fields" });
+        const saved = this.fieldList;
+        this.fieldList = [];
+        this.addFields(ul, decoded, 0);
+        this.fieldList = saved;
+        pane.append(ul);
+      }
+    }
+
+    // ---- timeline ---------------------------------------------------------------------------------
+    setupTimeline() {
+      const d = this.d;
+      let lo = Infinity, hi = -Infinity;
+      for (let i = 0; i < this.n; i++) { const t = d.t[i]; if (known(t)) { if (t < lo) lo = t; const e = t + Math.max(0, d.d[i]); if (e > hi) hi = e; } }
+      if (lo === Infinity) { lo = 0; hi = 1; }
+      if (hi <= lo) hi = lo + 10;
+      this.full = [lo, hi];
+      this.view = [lo, hi];
+      let drag = null;
+      const c = this.canvas;
+      c.addEventListener("wheel", (e) => {
+        e.preventDefault();
+        const at = this.timeAt(e.clientX);
+        const factor = Math.exp(e.deltaY * 0.002);
+        const width = Math.max(10, Math.min(this.full[1] - this.full[0], (this.view[1] - this.view[0]) * factor));
+        const left = at - (at - this.view[0]) * width / (this.view[1] - this.view[0]);
+        this.view = [left, left + width];
+        this.drawTimeline();
+      }, { passive: false });
+      c.addEventListener("mousedown", (e) => { drag = { x: e.clientX, view: this.view.slice(), moved: false }; c.style.cursor = "grabbing"; });
+      window.addEventListener("mousemove", (e) => {
+        if (!drag) return;
+        const r = c.getBoundingClientRect();
+        const dx = (e.clientX - drag.x) / (r.width - LANE_LABELS) * (drag.view[1] - drag.view[0]);
+        if (Math.abs(e.clientX - drag.x) > 2) drag.moved = true;
+        this.view = [drag.view[0] - dx, drag.view[1] - dx];
+        this.drawTimeline();
+      });
+      window.addEventListener("mouseup", (e) => {
+        if (!drag) return;
+        const moved = drag.moved;
+        drag = null;
+        c.style.cursor = "";
+        if (!moved && e.target === c) this.pickTime(e);
+      });
+      c.addEventListener("dblclick", () => { this.view = this.full.slice(); this.drawTimeline(); });
+    }
+
+    // The time under a horizontal position of the pointer.
+    timeAt(clientX) {
+      const r = this.canvas.getBoundingClientRect();
+      return this.view[0] + (clientX - r.left - LANE_LABELS) / (r.width - LANE_LABELS) * (this.view[1] - this.view[0]);
+    }
+
+    pickTime(e) {
+      const r = this.canvas.getBoundingClientRect();
+      const t = this.timeAt(e.clientX);
+      const perPx = (this.view[1] - this.view[0]) / (r.width - LANE_LABELS);
+      let best = -1, bestDist = 6 * perPx;
+      const d = this.d;
+      const from = lowerBound(d.t, t - bestDist, this.n);
+      for (let i = from; i < this.n && !(d.t[i] > t + bestDist); i++) {
+        if (!known(d.t[i])) continue;
+        const dist = t < d.t[i] ? d.t[i] - t : Math.max(0, t - d.t[i] - Math.max(0, d.d[i]));
+        if (dist < bestDist) { best = i; bestDist = dist; }
+      }
+      if (best >= 0) this.select(best, true);
+    }
+
+    drawTimeline() {
+      const c = this.canvas;
+      const w = c.clientWidth, h = c.clientHeight;
+      if (!w || !h) return;
+      const ratio = window.devicePixelRatio || 1;
+      if (c.width !== Math.round(w * ratio)) { c.width = Math.round(w * ratio); c.height = Math.round(h * ratio); }
+      const g = c.getContext("2d");
+      g.setTransform(ratio, 0, 0, ratio, 0, 0);
+      g.clearRect(0, 0, w, h);
+      const css = getComputedStyle(document.documentElement);
+      const color = (v) => css.getPropertyValue(v).trim();
+      const [v0, v1] = this.view;
+      const margin = LANE_LABELS;
+      const px = (t) => margin + (t - v0) / (v1 - v0) * (w - margin);
+      const d = this.d;
+      const lanes = { rf: 8, reader: 26, tag: 50, diag: 74 };
+      g.font = "10px sans-serif";
+      g.fillStyle = color("--muted");
+      g.fillText("RF", 2, lanes.rf + 9); g.fillText("Rdr", 2, lanes.reader + 12); g.fillText("Tag", 2, lanes.tag + 12);
+      // Field on/off as bands.
+      let on = null;
+      g.fillStyle = color("--line");
+      for (let i = 0; i < this.n; i++) {
+        if (d.k[i] === 2 && known(d.t[i])) on = d.t[i];
+        else if (d.k[i] === 3 && known(d.t[i]) && on !== null) {
+          if (d.t[i] >= v0 && on <= v1) { const a = Math.max(margin, px(on)); g.fillRect(a, lanes.rf, Math.max(1, px(d.t[i]) - a), 8); }
+          on = null;
+        }
+      }
+      if (on !== null && on <= v1) g.fillRect(Math.max(margin, px(on)), lanes.rf, w - Math.max(margin, px(on)), 8);
+      // Frames: one mark per pixel column and lane at most (a million frames stay fast).
+      const from = lowerBound(d.t, v0 - (v1 - v0), this.n);
+      let lastReader = -1, lastTag = -1;
+      const readerColor = color("--reader"), tagColor = color("--tag"), warn = color("--warn"), err = color("--err");
+      for (let i = from; i < this.n; i++) {
+        const t = d.t[i];
+        if (!known(t)) continue;
+        if (t > v1) break;
+        const k = d.k[i];
+        if (k > 1) continue;
+        const x = px(t);
+        if (x < margin) continue;
+        const x2 = d.d[i] > 0 ? px(t + d.d[i]) : x + 1;
+        const column = Math.floor(x);
+        if (k === 0) { if (column !== lastReader || x2 - x > 1) { g.fillStyle = readerColor; g.fillRect(x, lanes.reader, Math.max(1, x2 - x), 18); lastReader = column; } }
+        else if (column !== lastTag || x2 - x > 1) { g.fillStyle = tagColor; g.fillRect(x, lanes.tag, Math.max(1, x2 - x), 18); lastTag = column; }
+        // A request without an answer, a diagnostic, a bad CRC: marked below.
+        const missing = k === 0 && d.p[i] === 0;
+        if (d.g[i] >= 2 || d.c[i] === 2 || missing) {
+          g.fillStyle = d.g[i] === 3 || d.c[i] === 2 ? err : warn;
+          g.fillRect(x - 1, lanes.diag, 3, missing && d.g[i] < 2 && d.c[i] !== 2 ? 4 : 10);
+        }
+      }
+      if (this.selected >= 0 && known(d.t[this.selected])) {
+        g.fillStyle = color("--link");
+        g.fillRect(px(d.t[this.selected]) - 1, 0, 2, h);
+      }
+      this.axisInfo.textContent = `${micro(v0 - this.full[0])} – ${micro(v1 - this.full[0])} µs (${formatSpan(v1 - v0)} shown; wheel zooms, drag pans, double-click resets)`;
+    }
+
+    // ---- filter -----------------------------------------------------------------------------------
+    applyFilter(text) {
+      const match = compileFilter(text, this);
+      if (!match) { this.visible = null; }
+      else {
+        const out = new Int32Array(this.n);
+        let m = 0;
+        for (let i = 0; i < this.n; i++) if (match(i)) out[m++] = i;
+        this.visible = out.subarray(0, m);
+      }
+      this.viewport.scrollTop = 0;
+      for (const row of (this.rows || new Map()).values()) row.remove();
+      this.rows = new Map();
+      this.layout();
+    }
+  }
+
+  function findField(fields, key) {
+    for (const f of fields) {
+      if (f.key === key) return f;
+      const inner = f.children ? findField(f.children, key) : null;
+      if (inner) return inner;
+    }
+    return null;
+  }
+
+  function regionClass(label) {
+    const l = label.toLowerCase();
+    if (/trailer/.test(l)) return "r-trailer";
+    if (/lock/.test(l)) return "r-lock";
+    if (/\bcc\b|capability|attribute/.test(l)) return "r-cc";
+    if (/uid|serial|manufacturer|header|idm/.test(l)) return "r-uid";
+    if (/config|cfg|pwd|pack|password|counter|signature/.test(l)) return "r-config";
+    if (/user|data|ndef|value|block|service/.test(l)) return "r-user";
+    return "r-other";
+  }
+
+  function lowerBound(times, t, n) {
+    let lo = 0, hi = n;
+    while (lo < hi) { const m = (lo + hi) >> 1; if (times[m] < t) lo = m + 1; else hi = m; }
+    return lo;
+  }
+
+  function formatSpan(tenths) {
+    const us = tenths / 10;
+    if (us >= 1e6) return (us / 1e6).toFixed(2) + " s";
+    if (us >= 1e3) return (us / 1e3).toFixed(2) + " ms";
+    return us.toFixed(1) + " µs";
+  }
+
+  // Filter expressions, joined by &&: crc.bad|ok|stripped; diag[.error|.warning|.note];
+  // reader | tag | field; session == N; frame == N; KEY == VALUE, KEY != VALUE, KEY contains TEXT
+  // or KEY alone (a field of the frame's tree); anything else is text searched in the number,
+  // bytes, layer and annotation. Returns null for an empty filter, throws on a malformed one.
+  function compileFilter(text, trace) {
+    const terms = text.split("&&").map((s) => s.trim()).filter((s) => s.length);
+    if (terms.length === 0) return null;
+    const d = trace.d;
+    const tests = terms.map((term) => {
+      let m;
+      if ((m = /^crc\.(bad|ok|stripped|unknown)$/i.exec(term))) { const want = { ok: 1, bad: 2, stripped: 3, unknown: 4 }[m[1].toLowerCase()]; return (i) => d.c[i] === want; }
+      if ((m = /^diag(?:\.(note|warning|error))?$/i.exec(term))) { const min = m[1] ? SEVERITY[m[1].toLowerCase()] : 1; return (i) => d.g[i] >= min; }
+      if (/^(reader|rdr)$/i.test(term)) return (i) => d.k[i] === 0;
+      if (/^tag$/i.test(term)) return (i) => d.k[i] === 1;
+      if (/^field$/i.test(term)) return (i) => d.k[i] === 2 || d.k[i] === 3;
+      if ((m = /^session\s*==\s*(\d+)$/i.exec(term))) { const s = Number(m[1]); return (i) => d.n[i] === s; }
+      if ((m = /^frame\s*==\s*(\d+)$/i.exec(term))) { const f = Number(m[1]) - 1; return (i) => i === f; }
+      if ((m = /^([a-z0-9_-]+(?:\.[a-z0-9_-]+)+)\s*(==|!=|contains)\s*(.+)$/i.exec(term)) || (m = /^([a-z0-9_-]+(?:\.[a-z0-9_-]+)+)$/i.exec(term))) {
+        const key = m[1].toLowerCase(), op = m[2], want = m[3] ? m[3].trim().replace(/^"(.*)"$/, "$1").toLowerCase() : null;
+        const valueMatches = (v) => {
+          v = String(v == null ? "" : v).toLowerCase();
+          if (op === "contains") return v.includes(want);
+          const eq = v === want || v.startsWith(want + " ") || v.startsWith(want + "(") || v.startsWith(want + ":") || v.startsWith(want + ",");
+          return op === "!=" ? !eq : eq;
+        };
+        return (i) => {
+          const obj = trace.detail(i);
+          if (!obj) return false;
+          let found = false, any = false;
+          const walk = (fields) => {
+            for (const f of fields) {
+              if (found) return;
+              if (f.key && (f.key.toLowerCase() === key || f.key.toLowerCase().endsWith("." + key))) {
+                any = true;
+                if (!op || (op !== "!=" && valueMatches(f.value))) { found = true; return; }
+                if (op === "!=" && valueMatches(f.value)) { found = true; return; }
+              }
+              if (f.children) walk(f.children);
+            }
+          };
+          walk(obj.fields || []);
+          return op === "!=" ? any && found : found;
+        };
+      }
+      const needle = term.toLowerCase(), compact = needle.replace(/\s+/g, "");
+      const hexy = /^[0-9a-f ]+$/.test(needle);
+      return (i) => {
+        if (String(i + 1) === needle) return true;
+        if (d.strings[d.s[i]].toLowerCase().includes(needle) || d.strings[d.l[i]].toLowerCase().includes(needle)) return true;
+        return hexy && compact.length >= 2 && d.x[i].toLowerCase().includes(compact);
+      };
+    });
+    return (i) => tests.every((t) => t(i));
+  }
+
+  // ---- page -------------------------------------------------------------------------------------------
+  function start() {
+    const dataElements = [...document.querySelectorAll("script.nfctrace-data")];
+    const traces = dataElements.map((e, i) => {
+      const detail = document.querySelector(`script.nfctrace-detail[data-trace="${e.dataset.trace}"]`);
+      return new Trace(JSON.parse(e.textContent), detail ? detail.textContent : "", i);
+    });
+    const filter = el("input", { id: "filter", type: "search", placeholder: "/ filter: text, crc.bad, ntag.command == READ, session == 1, diag.error", "aria-label": "filter", spellcheck: "false" });
+    const count = el("span", { id: "count" });
+    const tabs = el("nav", { class: "tabs", role: "tablist" });
+    const header = el("header", {}, el("h1", { text: document.title }), tabs, filter, count,
+      el("span", { class: "help", text: "j/k ↑/↓ frames · p request/answer · / filter · Esc" }));
+    document.body.append(header);
+    let current = null;
+    const showCount = () => {
+      if (!current) return;
+      const n = current.n, shown = current.count();
+      count.textContent = shown === n ? `${n.toLocaleString("en-US")} frames` : `${shown.toLocaleString("en-US")} of ${n.toLocaleString("en-US")} frames`;
+      count.dataset.shown = String(shown);
+      count.dataset.total = String(n);
+    };
+    const activate = (t) => {
+      current = t;
+      for (const x of traces) x.root.classList.toggle("active", x === t);
+      for (const b of tabs.children) b.setAttribute("aria-selected", String(Number(b.dataset.trace) === t.index));
+      t.layout();
+      t.drawTimeline();
+      if (filter.value) applyFilter();
+      showCount();
+    };
+    for (const t of traces) {
+      document.body.append(t.root);
+      const b = el("button", { role: "tab", "data-trace": String(t.index), text: `${t.d.name} (${t.n.toLocaleString("en-US")})` });
+      b.addEventListener("click", () => activate(t));
+      tabs.append(b);
+    }
+    let timer = null;
+    const applyFilter = () => {
+      try { current.applyFilter(filter.value); filter.classList.remove("bad"); filter.title = ""; }
+      catch (e) { filter.classList.add("bad"); filter.title = String(e.message || e); }
+      showCount();
+    };
+    filter.addEventListener("input", () => { clearTimeout(timer); timer = setTimeout(applyFilter, current && current.n > 200000 ? 300 : 80); });
+    filter.addEventListener("keydown", (e) => {
+      if (e.key === "Enter") { clearTimeout(timer); applyFilter(); current.viewport.focus(); e.preventDefault(); }
+      if (e.key === "Escape") { filter.blur(); current.viewport.focus(); }
+    });
+    document.addEventListener("keydown", (e) => {
+      if (!current || e.target === filter || e.ctrlKey || e.metaKey || e.altKey) return;
+      const page = Math.max(1, Math.floor(current.viewport.clientHeight / ROW) - 1);
+      switch (e.key) {
+        case "j": case "ArrowDown": current.move(1); break;
+        case "k": case "ArrowUp": current.move(-1); break;
+        case "PageDown": current.move(page); break;
+        case "PageUp": current.move(-page); break;
+        case "Home": current.move(-Infinity); break;
+        case "End": case "G": current.move(Infinity); break;
+        case "p": { const p = current.selected >= 0 ? current.d.p[current.selected] : 0; if (p) current.select(Math.abs(p) - 1, true); break; }
+        case "/": filter.focus(); filter.select(); break;
+        default: return;
+      }
+      e.preventDefault();
+    });
+    window.addEventListener("resize", () => { if (current) { current.layout(); current.drawTimeline(); } });
+    if (traces.length === 0) document.body.append(el("div", { class: "empty", text: "No trace." }));
+    else activate(traces[0]);
+    document.body.dataset.ready = "true";
+  }
+
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start); else start();
+})();

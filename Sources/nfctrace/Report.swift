@@ -1,0 +1,78 @@
+import ArgumentParser
+import NFCCapture
+import NFCCore
+import NFCDissect
+import NFCReport
+
+/// `nfctrace report`: traces as one self-contained HTML file (docs/report.md).
+struct Report: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Write one self-contained HTML file to look at traces: sessions, timeline, frames, fields and bytes, tag memory.",
+        discussion: """
+            Each trace gets a tab: its tag sessions, a timeline on a real time axis (wheel to zoom, drag to pan), \
+            the frame list (the columns of nfctrace dissect), the selected frame's field tree beside its bytes \
+            (select a field to highlight its bytes, or a byte to find its field), and the tag memory each session \
+            rebuilt. Keys: j/k or the arrow keys move through the frames, / filters (text, or a field key such as \
+            ntag.command == READ, or crc.bad). The file needs no network and opens from disk or as a CI artifact. \
+            Card numbers and keys are masked as in nfctrace dissect unless --show-secrets / --show-keys.
+
+            Frames past --detail-limit keep their row and timeline mark but not their field tree, and sessions \
+            that start past it keep their summary line but not their tag and memory trees: a million-frame trace \
+            makes a report of about 70 MB (docs/report.md).
+
+            Exit codes: 0 written, 65 a trace is damaged (the report holds the frames before the damage), \
+            2 usage error, 74 I/O error.
+            """
+    )
+
+    @Argument(help: "Captures to show (one tab each), or - for standard input.")
+    var files: [String] = ["-"]
+
+    @Option(name: [.customShort("o"), .customLong("output")], help: "The HTML file to write, or - for standard output.")
+    var output: String = "report.html"
+
+    @Option(help: "The page title (default: the trace's file name, or the number of traces).")
+    var title: String?
+
+    @Option(name: .customLong("detail-limit"), help: "Frames per trace whose field tree the report holds.")
+    var detailLimit: Int = 50_000
+
+    @OptionGroup var input: InputOptions
+    @OptionGroup var keyOptions: KeyOptions
+
+    @Flag(name: .customLong("show-keys"), help: "Show MIFARE Classic keys recovered from the trace whole (masked by default).")
+    var showKeys = false
+
+    @Flag(name: .customLong("show-secrets"), help: "Show card numbers and cardholder data inside APDUs whole (masked by default).")
+    var showSecrets = false
+
+    func run() throws {
+        guard !files.isEmpty else { throw CLIFailure.usage("give at least one trace") }
+        guard files.filter({ $0 == "-" }).count <= 1 else { throw CLIFailure.usage("standard input (-) can be read once") }
+        guard detailLimit >= 0 else { throw CLIFailure.usage("--detail-limit must be 0 or more") }
+        try OutputCheck.refuseOverwriting(output, inputs: files)
+        var keys = try keyOptions.load()
+        keys.revealRecovered = showKeys
+        keys.revealCardData = showSecrets
+        let names = files.map { $0 == "-" ? "<stdin>" : FileSystem.baseName($0) }
+        var report = HTMLReport(title: title ?? (names.count == 1 ? names[0] : "\(names.count) traces"))
+        var damage: Error? = nil
+        for (file, name) in zip(files, names) {
+            let reader = try Capture.open(file, options: input.readOptions)
+            let renderer = ReportRenderer(detailLimit: detailLimit)
+            do {
+                _ = try PipelinedDissection.run(Dissector(detail: .full, keys: keys), frames: { try reader.next() }) { events in
+                    PipelinedDissection.drain(&events) { renderer.render(pending: $0) }
+                }
+            } catch {
+                // The report shows what came before the damage; the error is reported at the end.
+                if damage == nil { damage = error }
+            }
+            report.traces.append(.init(data: renderer.data(name: name, source: file == "-" ? "<stdin>" : file), detail: renderer.detail))
+        }
+        let out = try ByteOutput.create(output)
+        try report.write { out.write($0) }
+        try out.finish()
+        if let damage { throw damage }
+    }
+}
