@@ -20,6 +20,9 @@ public struct HTMLReport {
 
     public var title: String
     public var traces: [Trace] = []
+    /// `replay --format html`: a JSON array of `ReplayReport.object(_:frames: true)`, shown as a
+    /// first tab with each trace's verdict and, at a divergence, both answers side by side.
+    public var replay: [UInt8]?
 
     public init(title: String) {
         self.title = title
@@ -41,6 +44,11 @@ public struct HTMLReport {
             """.utf8))
         try emit(PackageResources.report_css)
         try emit(Array("</style>\n</head>\n<body>\n<noscript>This report needs JavaScript.</noscript>\n".utf8))
+        if let replay {
+            try emit(Array("<script type=\"application/json\" class=\"nfctrace-replay\">".utf8))
+            try emit(Self.inert(replay))
+            try emit(Array("</script>\n".utf8))
+        }
         for (i, trace) in traces.enumerated() {
             try emit(Array("<script type=\"application/json\" class=\"nfctrace-data\" data-trace=\"\(i)\">".utf8))
             try emit(Self.inert(trace.data))

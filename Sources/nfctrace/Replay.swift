@@ -3,6 +3,7 @@ import NFCCapture
 import NFCCore
 import NFCEmulator
 import NFCReplay
+import NFCReport
 import NFCReaders
 
 struct Replay: ParsableCommand {
@@ -34,7 +35,7 @@ struct Replay: ParsableCommand {
             """
     )
 
-    enum OutputFormat: String, ExpressibleByArgument, CaseIterable { case text, json, junit }
+    enum OutputFormat: String, ExpressibleByArgument, CaseIterable { case text, json, junit, html }
 
     @Argument(help: "Traces to replay (any format nfctrace reads).")
     var traces: [String]
@@ -48,7 +49,7 @@ struct Replay: ParsableCommand {
     @Option(help: "A rules file (ignore KEY / substitute KEY lines).")
     var rules: String?
 
-    @Option(help: "Report format: text, json (one object per trace), junit (JUnit XML).")
+    @Option(help: "Report format: text, json (one object per trace), junit (JUnit XML), html (verdicts and divergences side by side, then each trace as nfctrace report shows it).")
     var format: OutputFormat = .text
 
     @Option(name: .shortAndLong, help: "Write the report here instead of standard output.")
@@ -86,6 +87,17 @@ struct Replay: ParsableCommand {
         case .text: out.write(ReplayReport.text(results))
         case .json: out.write(ReplayReport.json(results))
         case .junit: out.write(ReplayReport.junit(results))
+        case .html:
+            // The verdicts first, then each trace as `nfctrace report` shows it.
+            var report = HTMLReport(title: "nfctrace replay against \(against)")
+            report.replay = Array(("[" + results.map { ReplayReport.object($0, frames: true) }.joined(separator: ",") + "]").utf8)
+            for trace in traces {
+                let name = trace == "-" ? "<stdin>" : FileSystem.baseName(trace)
+                if let (shown, _) = try? Report.trace(trace, name: name, input: inputOptions, keys: keys, detailLimit: Report.defaultDetailLimit) {
+                    report.traces.append(shown)
+                }
+            }
+            try report.write { out.write($0) }
         }
         try out.finish()
         if let recordingFailure { throw recordingFailure }

@@ -35,7 +35,9 @@ struct Report: ParsableCommand {
     var title: String?
 
     @Option(name: .customLong("detail-limit"), help: "Frames per trace whose field tree the report holds.")
-    var detailLimit: Int = 50_000
+    var detailLimit: Int = Self.defaultDetailLimit
+
+    static let defaultDetailLimit = 50_000
 
     @OptionGroup var input: InputOptions
     @OptionGroup var keyOptions: KeyOptions
@@ -58,21 +60,30 @@ struct Report: ParsableCommand {
         var report = HTMLReport(title: title ?? (names.count == 1 ? names[0] : "\(names.count) traces"))
         var damage: Error? = nil
         for (file, name) in zip(files, names) {
-            let reader = try Capture.open(file, options: input.readOptions)
-            let renderer = ReportRenderer(detailLimit: detailLimit)
-            do {
-                _ = try PipelinedDissection.run(Dissector(detail: .full, keys: keys), frames: { try reader.next() }) { events in
-                    PipelinedDissection.drain(&events) { renderer.render(pending: $0) }
-                }
-            } catch {
-                // The report shows what came before the damage; the error is reported at the end.
-                if damage == nil { damage = error }
-            }
-            report.traces.append(.init(data: renderer.data(name: name, source: file == "-" ? "<stdin>" : file), detail: renderer.detail))
+            let (trace, error) = try Self.trace(file, name: name, input: input, keys: keys, detailLimit: detailLimit)
+            report.traces.append(trace)
+            if damage == nil { damage = error }
         }
         let out = try ByteOutput.create(output)
         try report.write { out.write($0) }
         try out.finish()
         if let damage { throw damage }
+    }
+
+    /// One trace dissected for a report (also `replay --format html`'s tabs); damage ends it
+    /// with the frames before it and comes back beside it, for the caller to report at the end.
+    static func trace(_ file: String, name: String, input: InputOptions, keys: KeyList,
+                      detailLimit: Int) throws -> (HTMLReport.Trace, damage: Error?) {
+        let reader = try Capture.open(file, options: input.readOptions)
+        let renderer = ReportRenderer(detailLimit: detailLimit)
+        var damage: Error? = nil
+        do {
+            _ = try PipelinedDissection.run(Dissector(detail: .full, keys: keys), frames: { try reader.next() }) { events in
+                PipelinedDissection.drain(&events) { renderer.render(pending: $0) }
+            }
+        } catch {
+            damage = error
+        }
+        return (.init(data: renderer.data(name: name, source: file == "-" ? "<stdin>" : file), detail: renderer.detail), damage)
     }
 }

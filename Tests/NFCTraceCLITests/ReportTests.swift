@@ -16,9 +16,11 @@ enum Browser {
 
     /// One JSON object per report, as report_browser.py prints them.
     static func open(_ reports: [String], screenshots: String? = nil, only: [String] = [], scrollEnd: Bool = false,
-                     seconds: Double = 900) throws -> [[String: Any]] {
+                     replay: Bool = false, printing: Bool = false, seconds: Double = 900) throws -> [[String: Any]] {
         guard let python else { return [] }
         var arguments = [script]
+        if replay { arguments.append("--replay") }
+        if printing { arguments.append("--print") }
         if let screenshots { arguments += ["--screenshots", screenshots] }
         if !only.isEmpty { arguments += ["--only", only.joined(separator: ",")] }
         if scrollEnd { arguments.append("--scroll-end") }
@@ -116,6 +118,51 @@ enum Browser {
         }
         let ntag = results.first { $0["report"] as? String == "ntag215-password-read.nfctrace.html" }
         #expect((ntag?["memory_text"] as? String ?? "").contains("https://nfctrace.example/tags/ntag215?id=42"), "\(ntag?["memory_text"] ?? "no NTAG report")")
+    }
+
+    /// `replay --format html`: the verdict of each trace, and at a divergence the recorded and
+    /// the target's answers side by side, differing bytes and fields marked; the trace's name
+    /// opens its tab at the diverging frame.
+    @Test func replayHTMLShowsVerdictsAndDivergences() throws {
+        let dir = Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let html = dir + "/replay.html"
+        // The NTAG215 trace against a factory NTAG215 (another password): frame 5 diverges.
+        let r = try CLI.run(["replay", "Traces/ntag215-password-read.nfctrace", "Traces/felica-student-id.nfctrace",
+                             "--against", "emulator:model:ntag215", "--format", "html", "-o", html])
+        #expect(r.status == 1, "\(r.stderr)")
+        let text = try String(contentsOfFile: html, encoding: .utf8)
+        #expect(text.contains("class=\"nfctrace-replay\"") && text.contains("\"recorded_frame\":{") && text.contains("\"actual_frame\":{"))
+        #expect(text.components(separatedBy: "class=\"nfctrace-data\"").count == 3, "a tab per trace")
+        if Browser.skipped() { return }
+        guard let o = try Browser.open([html], replay: true).first else { Issue.record("no result"); return }
+        #expect(o["replay_active"] as? Bool == true)
+        let verdicts = o["verdicts"] as? [[String]] ?? []
+        #expect(verdicts.first == ["FAIL", "Traces/ntag215-password-read.nfctrace"], "\(verdicts)")
+        #expect(verdicts.count == 2)
+        #expect(o["divergences"] as? Int == verdicts.filter { $0.first == "FAIL" }.count, "one block per divergence")
+        #expect((o["diff_bytes"] as? Int ?? 0) > 0, "differing bytes marked")
+        #expect(!(o["diff_fields"] as? [String] ?? []).isEmpty, "differing fields marked")
+        #expect((o["difference_rows"] as? Int ?? 0) > 0)
+        let after = o["after_click"] as? [String: Any]
+        #expect((after?["tab"] as? String)?.hasPrefix("ntag215-password-read.nfctrace") == true, "\(after ?? [:])")
+        #expect(after?["selected_frame"] as? Int == 5, "\(after ?? [:])")
+        #expect((o["console"] as? [Any])?.isEmpty == true, "\(o["console"] ?? "")")
+    }
+
+    /// Printing lays every frame shown out as rows (the screen holds only those in view), and
+    /// Chromium prints a PDF of it.
+    @Test func printingLaysOutTheFrames() throws {
+        if Browser.skipped() { return }
+        let dir = Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let html = dir + "/ntag.html"
+        #expect(try CLI.run(["report", "Traces/ntag215-password-read.nfctrace", "-o", html]).status == 0)
+        guard let o = try Browser.open([html], printing: true).first else { Issue.record("no result"); return }
+        #expect(o["print_rows"] as? Int == 62, "\(o)")
+        #expect((o["pdf_bytes"] as? Int ?? 0) > 10_000, "\(o)")
+        #expect(o["rows_after"] as? Int == 0)
+        #expect((o["console"] as? [Any])?.isEmpty == true, "\(o["console"] ?? "")")
     }
 
     /// Data that could end the page's script elements (a trace comment "</script>…") stays data.

@@ -106,36 +106,51 @@ public enum ReplayReport {
 
     public static func json(_ results: [ReplayResult]) -> String {
         var out = ""
-        for r in results {
-            var o = "{\"type\":\"replay\",\"trace\":\(quote(r.trace)),\"target\":\(quote(r.target))"
-            o += ",\"exchanges\":\(r.exchanges),\"field_cycles\":\(r.fieldCycles),\"seconds\":\(formatSeconds(r.seconds))"
-            switch r.outcome {
-            case .passed: o += ",\"result\":\"pass\""
-            case .unreadable(let why): o += ",\"result\":\"unreadable\",\"error\":\(quote(why))"
-            case .targetFailed(let why): o += ",\"result\":\"target-failed\",\"error\":\(quote(why))"
-            case .noTarget(let why): o += ",\"result\":\"no-target\",\"error\":\(quote(why))"
-            case .inexpressible(let frames):
-                o += ",\"result\":\"inexpressible\",\"frames\":[" + frames.map {
-                    "{\"frame\":\($0.frame),\"bytes\":\(quote(Hex.string($0.bytes, separator: ""))),\"reason\":\(quote($0.reason))}"
-                }.joined(separator: ",") + "]"
-            case .diverged(let d):
-                o += ",\"result\":\"diverged\",\"frame\":\(d.frame),\"reason\":\(quote(d.reason))"
-                o += ",\"request\":\(quote(Hex.string(d.request.frame.bytes, separator: ""))),\"request_summary\":\(quote(d.request.summary))"
-                o += ",\"sent\":\(quote(Hex.string(d.sent.bytes, separator: "")))"
-                // Card data as the dissect JSON writes it: `**` for a masked byte.
-                if let rec = d.recorded { o += ",\"recorded\":\(quote(Hex.string(rec.frame.bytes[...], hiding: rec.masked, separator: "", mask: "**"))),\"recorded_summary\":\(quote(rec.summary))" }
-                if let act = d.actual { o += ",\"actual\":\(quote(Hex.string(act.frame.bytes[...], hiding: act.masked, separator: "", mask: "**"))),\"actual_summary\":\(quote(act.summary))" }
-                o += ",\"differences\":[" + d.differences.map { f in
-                    "{\"key\":\(quote(f.key)),\"recorded\":\(f.recorded.map(quote) ?? "null"),\"actual\":\(f.actual.map(quote) ?? "null")"
-                        + (f.acceptedBy.map { ",\"accepted_by\":\(quote($0))" } ?? "") + "}"
-                }.joined(separator: ",") + "]"
-            }
-            o += ",\"accepted\":{" + r.accepted.sorted(by: { $0.key < $1.key }).map { "\(quote($0.key)):\($0.value)" }.joined(separator: ",") + "}}"
-            out += o + "\n"
-        }
+        for r in results { out += object(r) + "\n" }
         let passed = results.filter(\.passed).count
         out += "{\"type\":\"summary\",\"traces\":\(results.count),\"passed\":\(passed),\"failed\":\(results.count - passed)}\n"
         return out
+    }
+
+    /// One result as a JSON object (a line of `json`); `frames` adds, at a divergence, the
+    /// recorded and the target's answers dissected (`"recorded_frame"`, `"actual_frame"`: their
+    /// `dissect --format json` objects) for `replay --format html`.
+    public static func object(_ r: ReplayResult, frames: Bool = false) -> String {
+        var o = "{\"type\":\"replay\",\"trace\":\(quote(r.trace)),\"target\":\(quote(r.target))"
+        o += ",\"exchanges\":\(r.exchanges),\"field_cycles\":\(r.fieldCycles),\"seconds\":\(formatSeconds(r.seconds))"
+        switch r.outcome {
+        case .passed: o += ",\"result\":\"pass\""
+        case .unreadable(let why): o += ",\"result\":\"unreadable\",\"error\":\(quote(why))"
+        case .targetFailed(let why): o += ",\"result\":\"target-failed\",\"error\":\(quote(why))"
+        case .noTarget(let why): o += ",\"result\":\"no-target\",\"error\":\(quote(why))"
+        case .inexpressible(let frames):
+            o += ",\"result\":\"inexpressible\",\"frames\":[" + frames.map {
+                "{\"frame\":\($0.frame),\"bytes\":\(quote(Hex.string($0.bytes, separator: ""))),\"reason\":\(quote($0.reason))}"
+            }.joined(separator: ",") + "]"
+        case .diverged(let d):
+            o += ",\"result\":\"diverged\",\"frame\":\(d.frame),\"reason\":\(quote(d.reason))"
+            o += ",\"request\":\(quote(Hex.string(d.request.frame.bytes, separator: ""))),\"request_summary\":\(quote(d.request.summary))"
+            o += ",\"sent\":\(quote(Hex.string(d.sent.bytes, separator: "")))"
+            // Card data as the dissect JSON writes it: `**` for a masked byte.
+            if let rec = d.recorded { o += ",\"recorded\":\(quote(Hex.string(rec.frame.bytes[...], hiding: rec.masked, separator: "", mask: "**"))),\"recorded_summary\":\(quote(rec.summary))" }
+            if let act = d.actual { o += ",\"actual\":\(quote(Hex.string(act.frame.bytes[...], hiding: act.masked, separator: "", mask: "**"))),\"actual_summary\":\(quote(act.summary))" }
+            o += ",\"differences\":[" + d.differences.map { f in
+                "{\"key\":\(quote(f.key)),\"recorded\":\(f.recorded.map(quote) ?? "null"),\"actual\":\(f.actual.map(quote) ?? "null")"
+                    + (f.acceptedBy.map { ",\"accepted_by\":\(quote($0))" } ?? "") + "}"
+            }.joined(separator: ",") + "]"
+            if frames {
+                let renderer = JSONRenderer()
+                for (key, frame) in [("request_frame", d.request), ("recorded_frame", d.recorded), ("actual_frame", d.actual)] {
+                    guard let frame else { continue }
+                    var line: [UInt8] = []
+                    renderer.render(.frame(frame), into: &line)
+                    if line.last == 0x0A { line.removeLast() }
+                    o += ",\"\(key)\":" + String(decoding: line, as: UTF8.self)
+                }
+            }
+        }
+        o += ",\"accepted\":{" + r.accepted.sorted(by: { $0.key < $1.key }).map { "\(quote($0.key)):\($0.value)" }.joined(separator: ",") + "}}"
+        return o
     }
 
     static func quote(_ s: String) -> String { JSONText.quoted(s) }

@@ -583,6 +583,74 @@
     return (i) => tests.every((t) => t(i));
   }
 
+  // ---- replay results (replay --format html) ---------------------------------------------------------
+  const VERDICT = { pass: "PASS", diverged: "FAIL", inexpressible: "SKIP", unreadable: "ERROR", "target-failed": "ERROR", "no-target": "ERROR" };
+
+  // A field tree for comparison: fields whose key differs are marked.
+  function diffTree(fields, keys) {
+    const ul = el("ul", { class: "tree" });
+    for (const f of fields || []) {
+      const label = el("span", { class: keys.has(f.key) ? "f diff" : "f", "data-key": f.key || "" },
+        el("span", { class: "label", text: f.label }), f.value != null && f.value !== "" ? `: ${f.value}` : "",
+        el("span", { class: "key", text: f.key || "" }));
+      const li = el("li", {}, label);
+      if (f.children && f.children.length) li.append(diffTree(f.children, keys));
+      ul.append(li);
+    }
+    return ul;
+  }
+
+  // Hex bytes, those that differ from the other side's at the same position marked.
+  function diffHex(hex, other, label) {
+    const row = el("div", { class: "hex", "aria-label": label });
+    for (let i = 0; i < (hex || "").length / 2; i++) {
+      const b = hex.substr(i * 2, 2);
+      const differs = !other || other.substr(i * 2, 2) !== b;
+      row.append(el("span", { class: differs ? "byte diff" : "byte", text: b }), " ");
+    }
+    if (!hex) row.append(el("span", { class: "help", text: "(no answer)" }));
+    return row;
+  }
+
+  function replayView(results, openTrace) {
+    const root = el("section", { class: "trace replay" });
+    const passed = results.filter((r) => r.result === "pass").length;
+    root.append(el("h2", { text: `Replay against ${results.length ? results[0].target : "?"}: ${passed} of ${results.length} passed` }));
+    const table = el("table", { class: "verdicts", "aria-label": "verdicts" });
+    table.append(el("tr", {}, ...["", "trace", "exchanges", "seconds", "result"].map((h) => el("th", { text: h }))));
+    for (const r of results) {
+      const name = el("a", { text: r.trace, tabindex: "0" });
+      name.addEventListener("click", () => openTrace(r.trace, r.result === "diverged" ? r.frame : null));
+      const what = r.result === "diverged" ? `first divergence at frame ${r.frame}: ${r.reason}`
+        : r.result === "inexpressible" ? `${r.frames.length} frame(s) the target cannot express` : r.error || "";
+      table.append(el("tr", { class: `verdict ${r.result}` }, el("td", { class: "v", text: VERDICT[r.result] || r.result }), el("td", {}, name),
+        el("td", { text: String(r.exchanges) }), el("td", { text: String(r.seconds) }), el("td", { text: what })));
+    }
+    root.append(table);
+    for (const r of results.filter((x) => x.result === "diverged")) {
+      const keys = new Set((r.differences || []).map((d) => d.key));
+      const block = el("div", { class: "divergence", "data-trace": r.trace });
+      block.append(el("h3", { text: `${r.trace}, frame ${r.frame}: ${r.reason}` }));
+      block.append(el("div", { class: "help", text: `request ${r.request_summary}` }), diffHex(r.sent || r.request, r.sent || r.request, "request"));
+      const side = (title, hex, other, summary, frame) => el("div", { class: "side" }, el("h4", { text: title }),
+        el("div", { text: summary || "" }), diffHex(hex, other, title), frame ? diffTree(frame.fields, keys) : el("div", { class: "empty", text: "no answer" }));
+      block.append(el("div", { class: "sides" },
+        side("recorded answer (expected)", r.recorded, r.actual, r.recorded_summary, r.recorded_frame),
+        side("target's answer", r.actual, r.recorded, r.actual_summary, r.actual_frame)));
+      if (r.differences && r.differences.length) {
+        const diffs = el("table", { class: "differences", "aria-label": "differences" });
+        diffs.append(el("tr", {}, ...["field", "recorded", "target", "accepted by"].map((h) => el("th", { text: h }))));
+        for (const d of r.differences) {
+          diffs.append(el("tr", { class: d.accepted_by ? "accepted" : "diff" }, el("td", { text: d.key }), el("td", { text: d.recorded ?? "—" }),
+            el("td", { text: d.actual ?? "—" }), el("td", { text: d.accepted_by || "" })));
+        }
+        block.append(diffs);
+      }
+      root.append(block);
+    }
+    return root;
+  }
+
   // ---- page -------------------------------------------------------------------------------------------
   function start() {
     const dataElements = [...document.querySelectorAll("script.nfctrace-data")];
@@ -597,8 +665,9 @@
       el("span", { class: "help", text: "j/k ↑/↓ frames · p request/answer · / filter · Esc" }));
     document.body.append(header);
     let current = null;
+    let replay = null;
     const showCount = () => {
-      if (!current) return;
+      if (!current) { count.textContent = ""; return; }
       const n = current.n, shown = current.count();
       count.textContent = shown === n ? `${n.toLocaleString("en-US")} frames` : `${shown.toLocaleString("en-US")} of ${n.toLocaleString("en-US")} frames`;
       count.dataset.shown = String(shown);
@@ -606,8 +675,10 @@
     };
     const activate = (t) => {
       current = t;
+      if (replay) replay.classList.toggle("active", t === null);
       for (const x of traces) x.root.classList.toggle("active", x === t);
-      for (const b of tabs.children) b.setAttribute("aria-selected", String(Number(b.dataset.trace) === t.index));
+      for (const b of tabs.children) b.setAttribute("aria-selected", String(t === null ? b.dataset.trace === "replay" : Number(b.dataset.trace) === t.index));
+      if (t === null) { showCount(); return; }
       t.layout();
       t.drawTimeline();
       if (filter.value) applyFilter();
@@ -619,14 +690,30 @@
       b.addEventListener("click", () => activate(t));
       tabs.append(b);
     }
+    const replayData = document.querySelector("script.nfctrace-replay");
+    if (replayData) {
+      const results = JSON.parse(replayData.textContent);
+      replay = replayView(results, (name, frame) => {
+        const t = traces.find((x) => x.d.name === name || x.d.source === name || name.endsWith("/" + x.d.name));
+        if (!t) return;
+        activate(t);
+        if (frame) t.select(frame - 1, true);
+      });
+      document.body.insertBefore(replay, traces.length ? traces[0].root : null);
+      const passed = results.filter((r) => r.result === "pass").length;
+      const b = el("button", { role: "tab", "data-trace": "replay", text: `Replay: ${passed}/${results.length} passed` });
+      b.addEventListener("click", () => activate(null));
+      tabs.prepend(b);
+    }
     let timer = null;
     const applyFilter = () => {
       try { current.applyFilter(filter.value); filter.classList.remove("bad"); filter.title = ""; }
       catch (e) { filter.classList.add("bad"); filter.title = String(e.message || e); }
       showCount();
     };
-    filter.addEventListener("input", () => { clearTimeout(timer); timer = setTimeout(applyFilter, current && current.n > 200000 ? 300 : 80); });
+    filter.addEventListener("input", () => { if (!current) return; clearTimeout(timer); timer = setTimeout(applyFilter, current && current.n > 200000 ? 300 : 80); });
     filter.addEventListener("keydown", (e) => {
+      if (!current) return;
       if (e.key === "Enter") { clearTimeout(timer); applyFilter(); current.viewport.focus(); e.preventDefault(); }
       if (e.key === "Escape") { filter.blur(); current.viewport.focus(); }
     });
@@ -647,7 +734,24 @@
       e.preventDefault();
     });
     window.addEventListener("resize", () => { if (current) { current.layout(); current.drawTimeline(); } });
-    if (traces.length === 0) document.body.append(el("div", { class: "empty", text: "No trace." }));
+    // Printing: the virtual list holds only the rows in view, so the frames shown (up to
+    // PRINT_ROWS) are laid out as a plain table for the printout and removed after it.
+    const PRINT_ROWS = 5000;
+    window.addEventListener("beforeprint", () => {
+      if (!current) return;
+      const d = current.d, n = Math.min(current.count(), PRINT_ROWS);
+      const table = el("table", { class: "print-rows" });
+      for (let i = 0; i < n; i++) {
+        const f = current.at(i);
+        table.append(el("tr", {}, el("td", { text: String(f + 1) }), el("td", { text: micro(d.t[f]) }), el("td", { text: SRC[d.k[f]] }),
+          el("td", { class: "bytes", text: spaced(d.x[f]) }), el("td", { text: CRC[d.c[f]] }), el("td", { text: d.strings[d.s[f]] })));
+      }
+      if (current.count() > n) table.append(el("tr", {}, el("td", { colspan: "6", text: `… ${current.count() - n} more frames (the first ${n} printed)` })));
+      current.viewport.after(table);
+    });
+    window.addEventListener("afterprint", () => { for (const t of document.querySelectorAll(".print-rows")) t.remove(); });
+    if (replay) activate(null);
+    else if (traces.length === 0) document.body.append(el("div", { class: "empty", text: "No trace." }));
     else activate(traces[0]);
     document.body.dataset.ready = "true";
   }

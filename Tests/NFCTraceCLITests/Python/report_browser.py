@@ -2,6 +2,8 @@
 user would, for ReportTests: prints one JSON object per report on stdout.
 
 usage: report_browser.py [--screenshots DIR [--only NAME.html,…]] [--scroll-end] REPORT.html...
+       report_browser.py --replay REPORT.html...      (replay --format html reports)
+       report_browser.py --print REPORT.html...       (the printout)
 
 Per report: load seconds, console messages (errors and warnings), the frame count the page
 shows, rows drawn, and for the data frame with the largest field tree among the rows drawn: the field tree shown after a click
@@ -141,6 +143,51 @@ def check(d, path, shots, only, scroll_end):
     return out
 
 
+def check_replay(d, path):
+    """A replay --format html report: the verdicts, the divergences side by side, and a click on
+    a diverged trace's name, which opens its tab at the divergence."""
+    d.get("file://" + os.path.abspath(path))
+    start = time.monotonic()
+    while d.execute_script("return document.body.dataset.ready") != "true" and time.monotonic() - start < 120:
+        time.sleep(0.05)
+    out = {"report": os.path.basename(path)}
+    out.update(d.execute_script("""
+        const r = document.querySelector('.replay.active');
+        return {replay_active: !!r,
+                verdicts: [...document.querySelectorAll('.verdicts tr.verdict')].map(t => [t.querySelector('.v').textContent, t.querySelector('a').textContent]),
+                divergences: document.querySelectorAll('.divergence').length,
+                diff_bytes: document.querySelectorAll('.divergence .hex .byte.diff').length,
+                diff_fields: [...document.querySelectorAll('.divergence .tree .f.diff')].map(f => f.dataset.key),
+                difference_rows: document.querySelectorAll('.differences tr.diff, .differences tr.accepted').length};"""))
+    links = d.find_elements(By.CSS_SELECTOR, ".verdicts tr.diverged a")
+    if links:
+        links[0].click()
+        out["after_click"] = d.execute_script("""
+            const t = document.querySelector('.trace.active');
+            const sel = t ? t.querySelector('.row.sel') : null;
+            return {tab: document.querySelector('.tabs button[aria-selected="true"]').textContent,
+                    selected_frame: sel ? Number(sel.dataset.frame) + 1 : null};""")
+    out["console"] = [{"level": m["level"], "message": m["message"]} for m in d.get_log("browser") if m["level"] in ("SEVERE", "WARNING")]
+    return out
+
+
+def check_print(d, path):
+    """Printing: the rows laid out for the printout, and the PDF Chromium prints."""
+    d.get("file://" + os.path.abspath(path))
+    start = time.monotonic()
+    while d.execute_script("return document.body.dataset.ready") != "true" and time.monotonic() - start < 120:
+        time.sleep(0.05)
+    out = {"report": os.path.basename(path)}
+    out["print_rows"] = d.execute_script(
+        "window.dispatchEvent(new Event('beforeprint')); return document.querySelectorAll('.print-rows tr').length;")
+    pdf = d.print_page()
+    out["pdf_bytes"] = len(pdf) * 3 // 4
+    out["rows_after"] = d.execute_script(
+        "window.dispatchEvent(new Event('afterprint')); return document.querySelectorAll('.print-rows').length;")
+    out["console"] = [{"level": m["level"], "message": m["message"]} for m in d.get_log("browser") if m["level"] in ("SEVERE", "WARNING")]
+    return out
+
+
 def main():
     args = sys.argv[1:]
     shots, only = None, None
@@ -153,11 +200,14 @@ def main():
         only = set(args[i + 1].split(","))
         del args[i:i + 2]
     scroll_end = "--scroll-end" in args
-    args = [a for a in args if a != "--scroll-end"]
+    replay = "--replay" in args
+    printing = "--print" in args
+    args = [a for a in args if a not in ("--scroll-end", "--replay", "--print")]
     d = browser()
     try:
         for path in args:
-            print(json.dumps(check(d, path, shots, only, scroll_end)), flush=True)
+            result = check_replay(d, path) if replay else check_print(d, path) if printing else check(d, path, shots, only, scroll_end)
+            print(json.dumps(result), flush=True)
     finally:
         d.quit()
 
