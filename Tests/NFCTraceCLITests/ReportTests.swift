@@ -116,6 +116,18 @@ enum Browser {
                 #expect(shown >= 1, "\(name): \(key) shows \(shown) of \(total)")
             }
         }
+        // The memory map names, for a byte, the frames that read or wrote it (Type 2, Classic).
+        for name in ["ntag215-password-read.nfctrace.html", "mifare-classic-1k-default-keys.nfctrace.html", "libnfc-mfultralight-read-write.pcap.html"] {
+            let link = results.first { $0["report"] as? String == name }?["memory_link"] as? [String: Any]
+            let offset = link?["offset"] as? Int ?? -1
+            let memory = link?["memory"] as? [String: Any]
+            let start = memory?["offset"] as? Int ?? -1, count = memory?["count"] as? Int ?? 0
+            #expect(link?["frame"] as? Int != nil && start <= offset && offset < start + count, "\(name): \(link ?? [:])")
+            if name.hasPrefix("libnfc-mfultralight-read-write") {
+                // nfc-mfultralight w wrote pages: a written byte names its WRITE's acknowledgement.
+                #expect(link?["written"] as? Bool == true && memory?["access"] as? String == "write", "\(name): \(link ?? [:])")
+            }
+        }
         let ntag = results.first { $0["report"] as? String == "ntag215-password-read.nfctrace.html" }
         #expect((ntag?["memory_text"] as? String ?? "").contains("https://nfctrace.example/tags/ntag215?id=42"), "\(ntag?["memory_text"] ?? "no NTAG report")")
     }

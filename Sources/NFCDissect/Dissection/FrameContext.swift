@@ -15,6 +15,8 @@ struct FrameContext {
     var masked: [Range<Int>] = []
     /// The frame in clear, when it was decrypted (`FrameDissection.decrypted`).
     var decrypted: [UInt8]?
+    /// The tag memory the frame read or wrote (`FrameDissection.memory`).
+    var memory: MemoryAccess?
 
     init(_ frame: consuming Frame, number: Int, detail: DissectionDetail, layer: String) {
         self.frame = frame
@@ -57,6 +59,7 @@ struct FrameContext {
                                 fields: sink.takeInByteOrder(), diagnostics: diags, responseTo: responseTo, session: session)
         if !masked.isEmpty { d.masked = masked }
         if decrypted != nil { swap(&d.decrypted, &decrypted) }
+        d.memory = memory
         return d
     }
 }

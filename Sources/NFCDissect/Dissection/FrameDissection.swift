@@ -50,6 +50,9 @@ public struct FrameDissection: Sendable {
     /// encrypted; nil for every other frame. A reader that runs the cipher itself (PC/SC, a
     /// PN532's InDataExchange) replays these (issue 21).
     public var decrypted: [UInt8]?
+    /// The tag memory this frame read or wrote, in the session's memory image (nil for most
+    /// frames): the report's memory map links each byte to these frames.
+    public var memory: MemoryAccess?
 
     public init(number: Int, frame: Frame, layer: String = "", summary: String = "", crc: CRCStatus = .notExpected,
                 fields: [Field] = [], diagnostics: [Diagnostic] = [], responseTo: Int? = nil, session: Int? = nil) {

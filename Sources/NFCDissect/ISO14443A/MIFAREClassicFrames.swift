@@ -364,16 +364,18 @@ enum MIFAREClassicFrames {
             ctx.summary = "block \(Hex.byte(block)): \(Hex.string(split.payload))"
             ctx.sink.add(Field("mfc.data", "Block \(Hex.byte(block))", Hex.string(split.payload), range: split.payload.indices))
             if !split.status.isBad {
+                ctx.memory = MemoryAccess(offset: Int(block) * 16, count: 16, write: false)
                 c.blocks[Int(block)] = split.payload
                 if c.firstRead[Int(block)] == nil && !c.written.contains(Int(block)) { c.firstRead[Int(block)] = split.payload }
             }
         case .write(let block):
             acknowledgement(frame, &ctx) { _ in c.continuation = .writeData(block: block) }
         case .writeData(let data):
-            acknowledgement(frame, &ctx) { _ in
+            acknowledgement(frame, &ctx) { ctx in
                 if let b = c.writingBlock {
                     c.blocks[b] = data
                     c.written.insert(b)
+                    ctx.memory = MemoryAccess(offset: b * 16, count: 16, write: true)
                 }
             }
             c.writingBlock = nil
@@ -385,9 +387,10 @@ enum MIFAREClassicFrames {
             if frame.bytes.count == 1, frame.lastByteBits == 4 { acknowledgement(frame, &ctx) { _ in } }
         case .transfer(let b):
             // The transfer buffer went into the block: what was read of it before is history.
-            acknowledgement(frame, &ctx) { _ in
+            acknowledgement(frame, &ctx) { ctx in
                 c.written.insert(Int(b))
                 c.blocks[Int(b)] = c.transferBuffer?.encode()
+                ctx.memory = MemoryAccess(offset: Int(b) * 16, count: 16, write: true)
             }
         case .personalizeUIDUsage, .setModType:
             acknowledgement(frame, &ctx) { _ in }

@@ -207,6 +207,7 @@ enum Type2Frames {
             let wraps: Bool
             if case .read = command { wraps = true } else { wraps = false }
             s.memory.storeRead(firstPage: Int(first), data: data, totalPages: wraps ? total : nil)
+            ctx.memory = MemoryAccess(offset: Int(first) * 4, count: data.count / 4 * 4, wrap: wraps ? (total ?? 0) * 4 : 0, write: false)
             describePages(first: Int(first), data: data, wrapAt: wraps ? total : nil, &ctx, s)
         case .pack(let pack):
             if case .pwdAuth(let pwd) = command { s.authentication = .authenticated(password: pwd, pack: pack) }
@@ -249,6 +250,7 @@ enum Type2Frames {
         case .write(let page, let data):
             s.memory.store(page: Int(page), data: data[...])
             s.writtenPages.insert(Int(page))
+            ctx.memory = MemoryAccess(offset: Int(page) * 4, count: 4, write: true)
             ctx.summary = "ACK, page \(Hex.byte(page)) written"
         case .compatibilityWrite(let page):
             s.continuation = .compatibilityWriteData(page: page)
@@ -257,6 +259,7 @@ enum Type2Frames {
             if let p = s.compatibilityWritePage {
                 s.memory.store(page: Int(p), data: data.prefix(4))
                 s.writtenPages.insert(Int(p))
+                ctx.memory = MemoryAccess(offset: Int(p) * 4, count: 4, write: true)
                 ctx.summary = "ACK, page \(Hex.byte(p)) written"
             }
             s.compatibilityWritePage = nil

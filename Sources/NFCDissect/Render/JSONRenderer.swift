@@ -104,6 +104,17 @@ public final class JSONRenderer {
         case .stripped: w.string("crc", "stripped")
         case .unknown: w.string("crc", "unknown")
         }
+        if let m = d.memory {
+            w.json(",\"memory\":{\"offset\":")
+            w.number(Int(m.offset))
+            w.json(",\"count\":")
+            w.number(Int(m.count))
+            if m.wrap > 0 {
+                w.json(",\"wrap\":")
+                w.number(Int(m.wrap))
+            }
+            w.json(m.write ? ",\"access\":\"write\"}" : ",\"access\":\"read\"}")
+        }
         if let r = d.responseTo { w.int("response_to", r) }
         if let r = d.responseIn { w.int("response_in", r) }
         w.fields("fields", d.fields)

@@ -16,7 +16,9 @@ import NFCCore
 /// stripped, 4 unknown), `p` the paired frame's number minus this one's (positive: the answer,
 /// negative: the request, 0: none), `g` the worst diagnostic (0 none, 1 note, 2 warning, 3
 /// error), `n` the session number (0 for none) minus the previous frame's, `y` technology
-/// (string table index).
+/// (string table index). Besides the columns, `m` lists the frames that read or wrote tag memory,
+/// five numbers each: frame index, offset and count in the session's memory image, the size at
+/// which it wraps (0: none), 1 for a write.
 public final class ReportRenderer {
     public let detailLimit: Int
     private let json = JSONRenderer()
@@ -34,6 +36,8 @@ public final class ReportRenderer {
     @exclusivity(unchecked) private var severity: [Int] = []
     @exclusivity(unchecked) private var session: [Int] = []
     @exclusivity(unchecked) private var technology: [Int] = []
+    /// Frames that read or wrote tag memory: frame index, offset, count, wrap, 1 for a write.
+    @exclusivity(unchecked) private var memory: [Int] = []
     @exclusivity(unchecked) private var strings: [String] = []
     @exclusivity(unchecked) private var stringIndex: [String: Int] = [:]
     /// `dissect --format json` lines of the frames up to `detailLimit`, and of every session.
@@ -107,6 +111,7 @@ public final class ReportRenderer {
         }
         session.append(d.session ?? 0)
         technology.append(intern(f.technology.rawValue))
+        if let m = d.memory { memory += [kind.count - 1, Int(m.offset), Int(m.count), Int(m.wrap), m.write ? 1 : 0] }
         if kind.count <= detailLimit { json.render(.frame(d), into: &detail) }
     }
 
@@ -152,6 +157,7 @@ public final class ReportRenderer {
         var last = 0
         w.intArray("n", session.map { n in defer { last = n }; return n - last })
         w.intArray("y", technology)
+        w.intArray("m", memory)
         w.key("sessions")
         w.beginArray()
         sessions.withUnsafeBufferPointer { w.raw($0) }

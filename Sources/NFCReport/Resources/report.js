@@ -326,28 +326,36 @@
       pane.replaceChildren();
       if (!s) return;
       pane.append(el("h2", { text: `Tag memory, session ${number}: ${s.headline}` }));
-      const regions = (s.memory || []).filter((m) => m.key === "memory.region");
-      const decoded = (s.memory || []).filter((m) => m.key !== "memory.region");
-      if (regions.length === 0 && decoded.length === 0) { pane.append(el("div", { class: "empty", text: "No memory rebuilt in this session." })); return; }
-      const grid = el("div", { class: "memgrid", "aria-label": "memory map" });
-      for (const r of regions) {
-        const cls = regionClass(r.label);
-        let first = true;
-        for (const page of r.children || []) {
-          const bytes = (page.value || "").split(" ");
-          grid.append(el("span", { class: "addr", text: page.label.replace(/^(Page|Block|Sector) /, "") }));
-          for (let i = 0; i < 4; i++) {
-            const b = bytes[i];
-            grid.append(el("span", { class: `cell ${cls}${b && /^[0-9A-F]{2}$/.test(b) ? "" : " unknown"}`, text: b && /^[0-9A-F*]{2}$/.test(b) ? b : "··" }));
-          }
-          grid.append(el("span", { class: "region", text: first ? `${r.label} — ${r.value}` : (bytes.length > 4 ? bytes.slice(4).join(" ") : "") }));
-          first = false;
-        }
-        if (!r.children || r.children.length === 0) {
-          grid.append(el("span", { class: "addr", text: "" }), el("span", { class: "region", text: `${r.label} — ${r.value}`, style: "grid-column: 2 / -1" }));
-        }
+      const memory = s.memory || [];
+      const rows = memoryRows(memory);
+      const decoded = memory.filter((m) => m.key !== "memory.region");
+      if (rows.length === 0 && decoded.length === 0) {
+        pane.append(el("div", { class: "empty", text: s.tag && s.tag.length === 0 && s.first_frame > this.d.detail_limit
+          ? "Memory not included: the session starts past --detail-limit." : "No memory rebuilt in this session." }));
+        return;
       }
-      pane.append(grid);
+      if (rows.length) {
+        const width = Math.max(...rows.map((r) => r.bytes.length));
+        const grid = el("div", { class: "memgrid", "aria-label": "memory map" });
+        grid.style.gridTemplateColumns = `70px repeat(${width}, 26px) 1fr`;
+        for (const r of rows) {
+          grid.append(el("span", { class: "addr", text: r.addr }));
+          for (let i = 0; i < width; i++) {
+            const b = r.bytes[i];
+            const ok = b && /^[0-9A-F]{2}$/.test(b);
+            const access = this.accesses(number, r.offset + i);
+            const seen = access.some((a) => a.write) ? " written" : access.length ? " read" : "";
+            grid.append(el("span", { class: `cell ${r.cls}${ok ? "" : " unknown"}${seen}`, "data-offset": String(r.offset + i),
+              title: access.length ? access.map((a) => `${a.write ? "written" : "read"} in frame ${a.frame + 1}`).join(", ") : "", text: ok || b === "**" ? b : "··" }));
+          }
+          grid.append(el("span", { class: "region", text: r.note }));
+        }
+        grid.addEventListener("click", (e) => { const c = e.target.closest(".cell"); if (c) this.showAccesses(number, Number(c.dataset.offset), c); });
+        pane.append(grid);
+        this.accessLine = el("div", { class: "links access", "aria-label": "frames of this byte" },
+          el("span", { class: "help", text: "Select a byte to see the frames that read or wrote it." }));
+        pane.append(this.accessLine);
+      }
       if (decoded.length) {
         const ul = el("ul", { class: "tree memtree", "aria-label": "memory fields" });
         const saved = this.fieldList;
@@ -356,6 +364,33 @@
         this.fieldList = saved;
         pane.append(ul);
       }
+    }
+
+    // The frames of a session that read or wrote a byte of its memory image.
+    accesses(session, offset) {
+      if (!this.accessIndex) {
+        const index = new Map(), m = this.d.m || [];
+        for (let i = 0; i + 4 < m.length; i += 5) {
+          const frame = m[i], s = this.d.n[frame];
+          if (!index.has(s)) index.set(s, []);
+          index.get(s).push({ frame, offset: m[i + 1], count: m[i + 2], wrap: m[i + 3], write: m[i + 4] === 1 });
+        }
+        this.accessIndex = index;
+      }
+      return (this.accessIndex.get(session) || []).filter((a) => {
+        const end = a.offset + a.count;
+        if (offset >= a.offset && offset < end) return true;
+        return a.wrap > 0 && end > a.wrap && offset < end - a.wrap;
+      });
+    }
+
+    showAccesses(session, offset, cell) {
+      for (const c of this.memoryPane.querySelectorAll(".cell.picked")) c.classList.remove("picked");
+      cell.classList.add("picked");
+      const list = this.accesses(session, offset);
+      this.accessLine.replaceChildren(el("span", { text: `byte ${offset} (0x${offset.toString(16).toUpperCase()}): ` }));
+      if (list.length === 0) this.accessLine.append(el("span", { class: "help", text: "no frame of this session read or wrote it" }));
+      for (const a of list) this.accessLine.append(this.link(`${a.write ? "written" : "read"} in frame ${a.frame + 1}`, a.frame));
     }
 
     // ---- timeline ---------------------------------------------------------------------------------
@@ -504,12 +539,36 @@
     return null;
   }
 
+  // The pages or blocks the session summary lists, as rows of the memory map: Type 2
+  // (`memory.region` → `memory.page`, 4 bytes a page) and MIFARE Classic (`mfc.memory.sector` →
+  // `mfc.memory.block`, 16 bytes a block), with their offsets in the session's memory image.
+  function memoryRows(memory) {
+    const rows = [];
+    for (const r of memory) {
+      const type2 = r.key === "memory.region", classic = r.key === "mfc.memory.sector";
+      if (!type2 && !classic) continue;
+      let first = true;
+      for (const child of r.children || []) {
+        const m = /0x([0-9A-F]+)/i.exec(child.label);
+        if (!m) continue;
+        const n = parseInt(m[1], 16);
+        const bytes = (child.value || "").split(" ").slice(0, type2 ? 4 : 16);
+        rows.push({ addr: `0x${m[1]}`, bytes, offset: n * (type2 ? 4 : 16),
+          cls: regionClass(type2 ? r.label : child.label), note: first ? `${r.label} — ${r.value}` : (classic ? child.label.replace(/^Block 0x[0-9A-F]+ ?/i, "") : "") });
+        first = false;
+      }
+      if (!r.children || r.children.length === 0) rows.push({ addr: "", bytes: [], offset: 0, cls: "r-other", note: `${r.label} — ${r.value}` });
+    }
+    return rows;
+  }
+
   function regionClass(label) {
     const l = label.toLowerCase();
     if (/trailer/.test(l)) return "r-trailer";
-    if (/lock/.test(l)) return "r-lock";
+    if (/\block/.test(l)) return "r-lock";
     if (/\bcc\b|capability|attribute/.test(l)) return "r-cc";
     if (/uid|serial|manufacturer|header|idm/.test(l)) return "r-uid";
+    if (/^block|^sector/.test(l)) return "r-user";
     if (/config|cfg|pwd|pack|password|counter|signature/.test(l)) return "r-config";
     if (/user|data|ndef|value|block|service/.test(l)) return "r-user";
     return "r-other";

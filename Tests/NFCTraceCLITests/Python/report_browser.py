@@ -9,7 +9,8 @@ Per report: load seconds, console messages (errors and warnings), the frame coun
 shows, rows drawn, and for the data frame with the largest field tree among the rows drawn: the field tree shown after a click
 on its row, and for every field with a byte range whose bytes are visible: the byte indexes
 highlighted after a click on it (they must be exactly its range), and the field a click on each
-byte selects. Then: the memory map's text, and the count after typing a filter (crc.ok; and the
+byte selects. Then: the memory map's text; the frame the memory map names for the first byte
+read or written, selected by a click (with its dissection's memory access); and the count after typing a filter (crc.ok; and the
 key of the frame's first field, ==, its first value word). --scroll-end presses End and reports
 the last row drawn and the time it took. Screenshots: DIR/<report name>.png (the window after the
 clicks), of the reports --only names (default all).
@@ -104,6 +105,32 @@ def check(d, path, shots, only, scroll_end):
         out["filter_key"] = f"{first_key} == {value}" if value else first_key
     memory = active(d, ".memory")
     out["memory_text"] = memory[0].text if memory else ""
+    # Memory map → frames: the first byte some frame read or wrote, then the first frame named.
+    out["memory_link"] = d.execute_script("""
+        const t = document.querySelector('.trace.active');
+        // A written byte if a session has one (its session line clicked), else a read one.
+        let cell = null;
+        for (const s of t.querySelectorAll('.session')) {
+            s.click();
+            cell = t.querySelector('.memgrid .cell.written');
+            if (cell) break;
+        }
+        if (!cell) for (const s of t.querySelectorAll('.session')) {
+            s.click();
+            cell = t.querySelector('.memgrid .cell.read');
+            if (cell) break;
+        }
+        if (!cell) return null;
+        cell.click();
+        const link = t.querySelector('.memory .access a');
+        if (!link) return {offset: Number(cell.dataset.offset), frame: null};
+        const written = cell.classList.contains('written');
+        (written ? [...t.querySelectorAll('.memory .access a')].find(a => a.textContent.startsWith('written')) || link : link).click();
+        const sel = t.querySelector('.row.sel');
+        const frame = sel ? Number(sel.dataset.frame) : null;
+        const text = document.querySelector(`script.nfctrace-detail[data-trace="${t.dataset.trace}"]`).textContent.split('\\n');
+        return {offset: Number(cell.dataset.offset), written, frame: frame === null ? null : frame + 1,
+                memory: frame !== null && text[frame] ? JSON.parse(text[frame]).memory || null : null};""")
     if shots and (not only or os.path.basename(path) in only):
         os.makedirs(shots, exist_ok=True)
         d.save_screenshot(os.path.join(shots, os.path.basename(path).replace(".html", ".png")))
