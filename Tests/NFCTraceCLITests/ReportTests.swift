@@ -116,15 +116,17 @@ enum Browser {
                 #expect(shown >= 1, "\(name): \(key) shows \(shown) of \(total)")
             }
         }
-        // The memory map names, for a byte, the frames that read or wrote it (Type 2, Classic).
-        for name in ["ntag215-password-read.nfctrace.html", "mifare-classic-1k-default-keys.nfctrace.html", "libnfc-mfultralight-read-write.pcap.html"] {
+        // The memory map names, for a byte, the frames that read or wrote it (Type 2, Classic,
+        // ISO 15693, ST SRx, iClass).
+        for name in ["ntag215-password-read.nfctrace.html", "mifare-classic-1k-default-keys.nfctrace.html", "libnfc-mfultralight-read-write.pcap.html",
+                     "iso15693-format-and-write.nfctrace.html", "sri512-read.nfctrace.html", "iclass-read.pcap.html"] {
             let link = results.first { $0["report"] as? String == name }?["memory_link"] as? [String: Any]
             let offset = link?["offset"] as? Int ?? -1
             let memory = link?["memory"] as? [String: Any]
             let start = memory?["offset"] as? Int ?? -1, count = memory?["count"] as? Int ?? 0
             #expect(link?["frame"] as? Int != nil && start <= offset && offset < start + count, "\(name): \(link ?? [:])")
-            if name.hasPrefix("libnfc-mfultralight-read-write") {
-                // nfc-mfultralight w wrote pages: a written byte names its WRITE's acknowledgement.
+            if name.hasPrefix("libnfc-mfultralight-read-write") || name.hasPrefix("iso15693-format-and-write") {
+                // Pages or blocks were written: a written byte names the answer to its WRITE.
                 #expect(link?["written"] as? Bool == true && memory?["access"] as? String == "write", "\(name): \(link ?? [:])")
             }
         }

@@ -160,6 +160,9 @@ final class IClassDissector: SessionDissector {
         case .read(let b), .update(let b, _, _):
             s.blocks[b] = data
             if case .update = command { s.written.insert(b) } else if s.blocksAsFound[b] == nil, !s.written.contains(b) { s.blocksAsFound[b] = data }
+            var access = MemoryAccess(offset: Int(b) * data.count, count: data.count, write: false)
+            if case .update = command { access.write = true }
+            ctx.memory = access
             describeBlock(b, data, range, &ctx, s)
         case .read4(let b):
             for i in 0..<4 {

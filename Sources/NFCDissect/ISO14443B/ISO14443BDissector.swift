@@ -215,6 +215,7 @@ final class ISO14443BDissector: SessionDissector {
             ctx.summary = "WRITE_BLK \(blockName(a, s)): \(Hex.string(d))"
             s.blocks[a] = d
             s.writtenBlocks.insert(a)
+            ctx.memory = MemoryAccess(offset: Int(a) * d.count, count: d.count, write: true)
         case .completion:
             ctx.summary = "COMPLETION: the card stays silent until the field goes off"
             s.srxCompleted = true
@@ -358,6 +359,7 @@ final class ISO14443BDissector: SessionDissector {
         case .readBlock(let a):
             s.blocks[a] = payload
             if s.blocksAsFound[a] == nil, !s.writtenBlocks.contains(a) { s.blocksAsFound[a] = payload }
+            ctx.memory = MemoryAccess(offset: Int(a) * payload.count, count: payload.count, write: false)
             let value = payload.reversed().reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
             ctx.sink.add(Field("srx.data", "Data", Hex.string(payload), range: payload.indices))
             if a == 5 || a == 6 { ctx.sink.add(Field("srx.counter", "Counter", "\(value)", range: payload.indices)) }

@@ -100,6 +100,9 @@ enum ISO15693ResponseFields {
             for (k, data) in written.blocks.enumerated() {
                 s.memory.storeWrite(block: written.first + k, data: Array(data), frame: requestFrame)
             }
+            if let size = written.blocks.first?.count {
+                ctx.memory = MemoryAccess(offset: written.first * size, count: written.blocks.count * size, write: true)
+            }
             if s.blockSize == nil, let size = written.blocks.first?.count {
                 s.blockSize = size
                 s.blockSizeInferred = true
@@ -166,6 +169,7 @@ enum ISO15693ResponseFields {
             s.blockSize = size
             s.blockSizeInferred = true
         }
+        ctx.memory = MemoryAccess(offset: first * size, count: blocks.count * size, write: false)
         for (k, b) in blocks.enumerated() {
             if let wrote = s.memory.storeRead(block: first + k, data: b.data, securityStatus: b.securityStatus, frame: ctx.number) {
                 ctx.warn("block \(first + k) reads back \(Hex.string(b.data)), but \(Hex.string(wrote)) was written")

@@ -328,7 +328,9 @@
       pane.append(el("h2", { text: `Tag memory, session ${number}: ${s.headline}` }));
       const memory = s.memory || [];
       const rows = memoryRows(memory);
-      const decoded = memory.filter((m) => m.key !== "memory.region");
+      // Beside the grid, what it does not show: the decoded structures (regions and loose rows
+      // are in the grid already).
+      const decoded = memory.filter((m) => m.key !== "memory.region" && !/^memory\.(page|block)$/.test(m.key));
       if (rows.length === 0 && decoded.length === 0) {
         pane.append(el("div", { class: "empty", text: s.tag && s.tag.length === 0 && s.first_frame > this.d.detail_limit
           ? "Memory not included: the session starts past --detail-limit." : "No memory rebuilt in this session." }));
@@ -343,14 +345,15 @@
           for (let i = 0; i < width; i++) {
             const b = r.bytes[i];
             const ok = b && /^[0-9A-F]{2}$/.test(b);
-            const access = this.accesses(number, r.offset + i);
+            const access = r.offset >= 0 ? this.accesses(number, r.offset + i) : [];
             const seen = access.some((a) => a.write) ? " written" : access.length ? " read" : "";
-            grid.append(el("span", { class: `cell ${r.cls}${ok ? "" : " unknown"}${seen}`, "data-offset": String(r.offset + i),
+            if (i >= r.bytes.length) { grid.append(el("span")); continue; }
+            grid.append(el("span", { class: `cell ${r.cls}${ok ? "" : " unknown"}${seen}`, "data-offset": String(r.offset >= 0 ? r.offset + i : -1),
               title: access.length ? access.map((a) => `${a.write ? "written" : "read"} in frame ${a.frame + 1}`).join(", ") : "", text: ok || b === "**" ? b : "··" }));
           }
           grid.append(el("span", { class: "region", text: r.note }));
         }
-        grid.addEventListener("click", (e) => { const c = e.target.closest(".cell"); if (c) this.showAccesses(number, Number(c.dataset.offset), c); });
+        grid.addEventListener("click", (e) => { const c = e.target.closest(".cell"); if (c && Number(c.dataset.offset) >= 0) this.showAccesses(number, Number(c.dataset.offset), c); });
         pane.append(grid);
         this.accessLine = el("div", { class: "links access", "aria-label": "frames of this byte" },
           el("span", { class: "help", text: "Select a byte to see the frames that read or wrote it." }));
@@ -539,25 +542,37 @@
     return null;
   }
 
-  // The pages or blocks the session summary lists, as rows of the memory map: Type 2
-  // (`memory.region` → `memory.page`, 4 bytes a page) and MIFARE Classic (`mfc.memory.sector` →
-  // `mfc.memory.block`, 16 bytes a block), with their offsets in the session's memory image.
+  // The pages or blocks the session summary lists, as rows of the memory map: every field whose
+  // key ends in `memory.page` or `memory.block` and whose label names its number ("Page 0x04",
+  // "Block 0x3C (trailer)", "Block 12"), grouped under the region that holds it (Type 2 regions,
+  // Classic sectors, FeliCa services, ISO 15693's block list) or alone (SRx, iClass). The row's
+  // bytes are the value's leading hex bytes, its offset in the session's memory image the number
+  // times the row's size; FeliCa blocks live per service, so their rows link to no frame.
   function memoryRows(memory) {
     const rows = [];
-    for (const r of memory) {
-      const type2 = r.key === "memory.region", classic = r.key === "mfc.memory.sector";
-      if (!type2 && !classic) continue;
-      let first = true;
-      for (const child of r.children || []) {
-        const m = /0x([0-9A-F]+)/i.exec(child.label);
-        if (!m) continue;
-        const n = parseInt(m[1], 16);
-        const bytes = (child.value || "").split(" ").slice(0, type2 ? 4 : 16);
-        rows.push({ addr: `0x${m[1]}`, bytes, offset: n * (type2 ? 4 : 16),
-          cls: regionClass(type2 ? r.label : child.label), note: first ? `${r.label} — ${r.value}` : (classic ? child.label.replace(/^Block 0x[0-9A-F]+ ?/i, "") : "") });
-        first = false;
+    const isRow = (f) => /memory\.(page|block)$/.test(f.key || "");
+    const add = (child, region) => {
+      const m = /^(?:Page|Block)\s+(0x[0-9A-F]+|\d+)/i.exec(child.label);
+      if (!m) return false;
+      const n = parseInt(m[1]);
+      const bytes = [];
+      for (const token of String(child.value || "").split(" ")) { if (/^([0-9A-F]{2}|\*\*)$/.test(token)) bytes.push(token); else break; }
+      if (bytes.length === 0) return false;
+      const perService = !!region && /^felica\./.test(region.key);
+      const first = !!region && !rows.some((r) => r.region === region);
+      const rest = child.label.replace(/^(Page|Block)\s+\S+\s*/i, "");
+      const suffix = String(child.value).split(" ").slice(bytes.length).join(" ").trim();
+      rows.push({ region, addr: m[1], bytes, offset: perService ? -1 : n * bytes.length,
+        cls: regionClass(region && !/^mfc\./.test(region.key) ? region.label : child.label),
+        note: [first ? `${region.label} — ${region.value}` : "", rest, suffix].filter((x) => x).join(" · ") });
+      return true;
+    };
+    for (const f of memory) {
+      if (isRow(f)) { add(f, null); continue; }
+      for (const child of f.children || []) if (isRow(child)) add(child, f);
+      if (f.key === "memory.region" && !(f.children || []).length) {
+        rows.push({ region: f, addr: "", bytes: [], offset: -1, cls: "r-other", note: `${f.label} — ${f.value}` });
       }
-      if (!r.children || r.children.length === 0) rows.push({ addr: "", bytes: [], offset: 0, cls: "r-other", note: `${r.label} — ${r.value}` });
     }
     return rows;
   }
