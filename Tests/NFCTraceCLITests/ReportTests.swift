@@ -117,9 +117,10 @@ enum Browser {
             }
         }
         // The memory map names, for a byte, the frames that read or wrote it (Type 2, Classic,
-        // ISO 15693, ST SRx, iClass).
+        // ISO 15693, ST SRx, iClass, FeliCa).
         for name in ["ntag215-password-read.nfctrace.html", "mifare-classic-1k-default-keys.nfctrace.html", "libnfc-mfultralight-read-write.pcap.html",
-                     "iso15693-format-and-write.nfctrace.html", "sri512-read.nfctrace.html", "iclass-read.pcap.html"] {
+                     "iso15693-format-and-write.nfctrace.html", "sri512-read.nfctrace.html", "iclass-read.pcap.html",
+                     "felica-student-id.nfctrace.html", "suica-history.pcap.html"] {
             let link = results.first { $0["report"] as? String == name }?["memory_link"] as? [String: Any]
             let offset = link?["offset"] as? Int ?? -1
             let memory = link?["memory"] as? [String: Any]

@@ -113,6 +113,7 @@ public final class JSONRenderer {
                 w.json(",\"wrap\":")
                 w.number(Int(m.wrap))
             }
+            if let service = m.service { w.string("service", Hex.value(service, digits: 4)) }
             w.json(m.write ? ",\"access\":\"write\"}" : ",\"access\":\"read\"}")
         }
         if let r = d.responseTo { w.int("response_to", r) }

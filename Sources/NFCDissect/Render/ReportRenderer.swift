@@ -17,8 +17,8 @@ import NFCCore
 /// negative: the request, 0: none), `g` the worst diagnostic (0 none, 1 note, 2 warning, 3
 /// error), `n` the session number (0 for none) minus the previous frame's, `y` technology
 /// (string table index). Besides the columns, `m` lists the frames that read or wrote tag memory,
-/// five numbers each: frame index, offset and count in the session's memory image, the size at
-/// which it wraps (0: none), 1 for a write.
+/// six numbers each: frame index, offset and count in the session's memory image, the size at
+/// which it wraps (0: none), 1 for a write, the FeliCa service code (−1: none).
 public final class ReportRenderer {
     public let detailLimit: Int
     private let json = JSONRenderer()
@@ -36,7 +36,7 @@ public final class ReportRenderer {
     @exclusivity(unchecked) private var severity: [Int] = []
     @exclusivity(unchecked) private var session: [Int] = []
     @exclusivity(unchecked) private var technology: [Int] = []
-    /// Frames that read or wrote tag memory: frame index, offset, count, wrap, 1 for a write.
+    /// Frames that read or wrote tag memory: frame index, offset, count, wrap, 1 for a write, service.
     @exclusivity(unchecked) private var memory: [Int] = []
     @exclusivity(unchecked) private var strings: [String] = []
     @exclusivity(unchecked) private var stringIndex: [String: Int] = [:]
@@ -111,7 +111,7 @@ public final class ReportRenderer {
         }
         session.append(d.session ?? 0)
         technology.append(intern(f.technology.rawValue))
-        if let m = d.memory { memory += [kind.count - 1, Int(m.offset), Int(m.count), Int(m.wrap), m.write ? 1 : 0] }
+        if let m = d.memory { memory += [kind.count - 1, Int(m.offset), Int(m.count), Int(m.wrap), m.write ? 1 : 0, m.service.map(Int.init) ?? -1] }
         if kind.count <= detailLimit { json.render(.frame(d), into: &detail) }
     }
 

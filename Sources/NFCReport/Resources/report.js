@@ -345,15 +345,18 @@
           for (let i = 0; i < width; i++) {
             const b = r.bytes[i];
             const ok = b && /^[0-9A-F]{2}$/.test(b);
-            const access = r.offset >= 0 ? this.accesses(number, r.offset + i) : [];
+            const access = r.offset >= 0 ? this.accesses(number, r.offset + i, r.space) : [];
             const seen = access.some((a) => a.write) ? " written" : access.length ? " read" : "";
             if (i >= r.bytes.length) { grid.append(el("span")); continue; }
-            grid.append(el("span", { class: `cell ${r.cls}${ok ? "" : " unknown"}${seen}`, "data-offset": String(r.offset >= 0 ? r.offset + i : -1),
+            grid.append(el("span", { class: `cell ${r.cls}${ok ? "" : " unknown"}${seen}`, "data-offset": String(r.offset >= 0 ? r.offset + i : -1), "data-space": String(r.space),
               title: access.length ? access.map((a) => `${a.write ? "written" : "read"} in frame ${a.frame + 1}`).join(", ") : "", text: ok || b === "**" ? b : "··" }));
           }
           grid.append(el("span", { class: "region", text: r.note }));
         }
-        grid.addEventListener("click", (e) => { const c = e.target.closest(".cell"); if (c && Number(c.dataset.offset) >= 0) this.showAccesses(number, Number(c.dataset.offset), c); });
+        grid.addEventListener("click", (e) => {
+          const c = e.target.closest(".cell");
+          if (c && Number(c.dataset.offset) >= 0) this.showAccesses(number, Number(c.dataset.offset), Number(c.dataset.space), c);
+        });
         pane.append(grid);
         this.accessLine = el("div", { class: "links access", "aria-label": "frames of this byte" },
           el("span", { class: "help", text: "Select a byte to see the frames that read or wrote it." }));
@@ -369,28 +372,30 @@
       }
     }
 
-    // The frames of a session that read or wrote a byte of its memory image.
-    accesses(session, offset) {
+    // The frames of a session that read or wrote a byte of its memory image (of one FeliCa
+    // service's blocks when `space` is its code; −1 for every other technology).
+    accesses(session, offset, space = -1) {
       if (!this.accessIndex) {
         const index = new Map(), m = this.d.m || [];
-        for (let i = 0; i + 4 < m.length; i += 5) {
+        for (let i = 0; i + 5 < m.length; i += 6) {
           const frame = m[i], s = this.d.n[frame];
           if (!index.has(s)) index.set(s, []);
-          index.get(s).push({ frame, offset: m[i + 1], count: m[i + 2], wrap: m[i + 3], write: m[i + 4] === 1 });
+          index.get(s).push({ frame, offset: m[i + 1], count: m[i + 2], wrap: m[i + 3], write: m[i + 4] === 1, service: m[i + 5] });
         }
         this.accessIndex = index;
       }
       return (this.accessIndex.get(session) || []).filter((a) => {
+        if (a.service !== space) return false;
         const end = a.offset + a.count;
         if (offset >= a.offset && offset < end) return true;
         return a.wrap > 0 && end > a.wrap && offset < end - a.wrap;
       });
     }
 
-    showAccesses(session, offset, cell) {
+    showAccesses(session, offset, space, cell) {
       for (const c of this.memoryPane.querySelectorAll(".cell.picked")) c.classList.remove("picked");
       cell.classList.add("picked");
-      const list = this.accesses(session, offset);
+      const list = this.accesses(session, offset, space);
       this.accessLine.replaceChildren(el("span", { text: `byte ${offset} (0x${offset.toString(16).toUpperCase()}): ` }));
       if (list.length === 0) this.accessLine.append(el("span", { class: "help", text: "no frame of this session read or wrote it" }));
       for (const a of list) this.accessLine.append(this.link(`${a.write ? "written" : "read"} in frame ${a.frame + 1}`, a.frame));
@@ -547,7 +552,7 @@
   // "Block 0x3C (trailer)", "Block 12"), grouped under the region that holds it (Type 2 regions,
   // Classic sectors, FeliCa services, ISO 15693's block list) or alone (SRx, iClass). The row's
   // bytes are the value's leading hex bytes, its offset in the session's memory image the number
-  // times the row's size; FeliCa blocks live per service, so their rows link to no frame.
+  // times the row's size (FeliCa: within the service the region names).
   function memoryRows(memory) {
     const rows = [];
     const isRow = (f) => /memory\.(page|block)$/.test(f.key || "");
@@ -558,11 +563,13 @@
       const bytes = [];
       for (const token of String(child.value || "").split(" ")) { if (/^([0-9A-F]{2}|\*\*)$/.test(token)) bytes.push(token); else break; }
       if (bytes.length === 0) return false;
-      const perService = !!region && /^felica\./.test(region.key);
+      // FeliCa numbers blocks per service: the service code (from the region's title) is the space.
+      const service = region && /^felica\./.test(region.key) ? /service ([0-9A-F]{4})/i.exec(region.label) : null;
+      const space = service ? parseInt(service[1], 16) : -1;
       const first = !!region && !rows.some((r) => r.region === region);
       const rest = child.label.replace(/^(Page|Block)\s+\S+\s*/i, "");
       const suffix = String(child.value).split(" ").slice(bytes.length).join(" ").trim();
-      rows.push({ region, addr: m[1], bytes, offset: perService ? -1 : n * bytes.length,
+      rows.push({ region, addr: m[1], bytes, space, offset: region && /^felica\./.test(region.key) && !service ? -1 : n * bytes.length,
         cls: regionClass(region && !/^mfc\./.test(region.key) ? region.label : child.label),
         note: [first ? `${region.label} — ${region.value}` : "", rest, suffix].filter((x) => x).join(" · ") });
       return true;
@@ -571,7 +578,7 @@
       if (isRow(f)) { add(f, null); continue; }
       for (const child of f.children || []) if (isRow(child)) add(child, f);
       if (f.key === "memory.region" && !(f.children || []).length) {
-        rows.push({ region: f, addr: "", bytes: [], offset: -1, cls: "r-other", note: `${f.label} — ${f.value}` });
+        rows.push({ region: f, addr: "", bytes: [], offset: -1, space: -1, cls: "r-other", note: `${f.label} — ${f.value}` });
       }
     }
     return rows;
