@@ -38,7 +38,7 @@ public struct HTMLReport {
             <meta name="viewport" content="width=device-width, initial-scale=1">
             <meta name="color-scheme" content="light dark">
             <meta name="generator" content="nfctrace report">
-            <title>\(Self.escapeText(title))</title>
+            <title>\(MarkupText.escaped(title))</title>
             <style>
 
             """.utf8))
@@ -69,20 +69,6 @@ public struct HTMLReport {
         out.reserveCapacity(json.count + 64)
         for b in json {
             if b == 0x3C { out += [0x5C, 0x75, 0x30, 0x30, 0x33, 0x63] } else { out.append(b) }
-        }
-        return out
-    }
-
-    /// Text for an HTML element's content.
-    static func escapeText(_ s: String) -> String {
-        var out = ""
-        for c in s.unicodeScalars {
-            switch c {
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "&": out += "&amp;"
-            default: out.unicodeScalars.append(c)
-            }
         }
         return out
     }

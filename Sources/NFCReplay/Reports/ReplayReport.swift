@@ -184,20 +184,7 @@ public enum ReplayReport {
         return out
     }
 
-    static func xmlText(_ s: String) -> String {
-        var out = ""
-        for u in s.unicodeScalars {
-            switch u {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            default:
-                if u.value < 0x20 && u != "\n" && u != "\t" { out += "?" } else { out.unicodeScalars.append(u) }
-            }
-        }
-        return out
-    }
+    static func xmlText(_ s: String) -> String { MarkupText.escaped(s) }
 
     static func xml(_ s: String) -> String { "\"" + xmlText(s) + "\"" }
 }
