@@ -133,6 +133,9 @@ enum Browser {
         }
         let ntag = results.first { $0["report"] as? String == "ntag215-password-read.nfctrace.html" }
         #expect((ntag?["memory_text"] as? String ?? "").contains("https://nfctrace.example/tags/ntag215?id=42"), "\(ntag?["memory_text"] ?? "no NTAG report")")
+        // Its map: 13 pages read (CC and 12 of user memory), the 114 other user pages never seen.
+        let cells = ntag?["memory_cells"] as? [String: Int]
+        #expect(cells?["read"] == 13 * 4 && cells?["never"] == 114 * 4, "\(cells ?? [:])")
     }
 
     /// `replay --format html`: the verdict of each trace, and at a divergence the recorded and

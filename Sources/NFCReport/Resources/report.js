@@ -338,6 +338,9 @@
       }
       if (rows.length) {
         const width = Math.max(...rows.map((r) => r.bytes.length));
+        pane.append(el("div", { class: "legend" }, "bytes:", el("span", { class: "cell r-user read", text: "00" }), "read",
+          el("span", { class: "cell r-user written", text: "00" }), "written (outlined)",
+          el("span", { class: "cell never", text: "··" }), "never seen", " · select a byte for its frames"));
         const grid = el("div", { class: "memgrid", "aria-label": "memory map" });
         grid.style.gridTemplateColumns = `70px repeat(${width}, 26px) 1fr`;
         for (const r of rows) {
@@ -348,6 +351,7 @@
             const access = r.offset >= 0 ? this.accesses(number, r.offset + i, r.space) : [];
             const seen = access.some((a) => a.write) ? " written" : access.length ? " read" : "";
             if (i >= r.bytes.length) { grid.append(el("span")); continue; }
+            if (r.never) { grid.append(el("span", { class: `cell ${r.cls} unknown never`, title: "never read or written in this session", text: "··" })); continue; }
             grid.append(el("span", { class: `cell ${r.cls}${ok ? "" : " unknown"}${seen}`, "data-offset": String(r.offset >= 0 ? r.offset + i : -1), "data-space": String(r.space),
               title: access.length ? access.map((a) => `${a.write ? "written" : "read"} in frame ${a.frame + 1}`).join(", ") : "", text: ok || b === "**" ? b : "··" }));
           }
@@ -517,6 +521,19 @@
       if (this.selected >= 0 && known(d.t[this.selected])) {
         g.fillStyle = color("--link");
         g.fillRect(px(d.t[this.selected]) - 1, 0, 2, h);
+        // The selected frame's request or answer: marked, and joined to it across the lanes.
+        const pair = Math.abs(d.p[this.selected]) - 1;
+        if (pair >= 0 && known(d.t[pair])) {
+          const a = px(d.t[this.selected]), b = px(d.t[pair]);
+          const lane = (f) => (d.k[f] === 0 ? lanes.reader : lanes.tag) + 9;
+          g.strokeStyle = color("--link");
+          g.lineWidth = 1.5;
+          g.beginPath();
+          g.moveTo(a, lane(this.selected));
+          g.lineTo(b, lane(pair));
+          g.stroke();
+          g.fillRect(b - 1, lane(pair) - 11, 2, 22);
+        }
       }
       this.axisInfo.textContent = `${micro(v0 - this.full[0])} – ${micro(v1 - this.full[0])} µs (${formatSpan(v1 - v0)} shown; wheel zooms, drag pans, double-click resets)`;
     }
@@ -577,6 +594,23 @@
     for (const f of memory) {
       if (isRow(f)) { add(f, null); continue; }
       for (const child of f.children || []) if (isRow(child)) add(child, f);
+      // A Type 2 region names its pages ("user memory (0x04…0x81)"): the pages no frame showed
+      // get rows too, never seen.
+      const span = f.key === "memory.region" ? /\(0x([0-9A-F]+)(?:…0x([0-9A-F]+))?\)/i.exec(f.label) : null;
+      if (span) {
+        const from = parseInt(span[1], 16), to = parseInt(span[2] || span[1], 16);
+        const at = rows.findIndex((r) => r.region === f);
+        const mine = at < 0 ? [] : rows.splice(at);   // the region's rows are the last ones added
+        const seen = new Set(mine.map((r) => r.offset / 4));
+        for (let page = from; page <= to && to - from < 4096; page++) {
+          if (seen.has(page)) continue;
+          mine.push({ region: f, addr: "0x" + page.toString(16).toUpperCase().padStart(2, "0"), bytes: ["", "", "", ""], space: -1,
+            offset: page * 4, cls: regionClass(f.label), never: true, note: "" });
+        }
+        mine.sort((a, b) => a.offset - b.offset);
+        mine.forEach((r, i) => { r.note = i === 0 ? `${f.label} — ${f.value}` : r.note.startsWith(f.label + " — ") ? "" : r.note; });
+        rows.push(...mine);
+      }
       if (f.key === "memory.region" && !(f.children || []).length) {
         rows.push({ region: f, addr: "", bytes: [], offset: -1, space: -1, cls: "r-other", note: `${f.label} — ${f.value}` });
       }

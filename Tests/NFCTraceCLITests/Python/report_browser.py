@@ -105,6 +105,10 @@ def check(d, path, shots, only, scroll_end):
         out["filter_key"] = f"{first_key} == {value}" if value else first_key
     memory = active(d, ".memory")
     out["memory_text"] = memory[0].text if memory else ""
+    out["memory_cells"] = d.execute_script("""
+        const g = document.querySelector('.trace.active .memgrid');
+        return g ? {read: g.querySelectorAll('.cell.read').length, written: g.querySelectorAll('.cell.written').length,
+                    never: g.querySelectorAll('.cell.never').length} : null;""")
     # Memory map → frames: the first byte some frame read or wrote, then the first frame named.
     out["memory_link"] = d.execute_script("""
         const t = document.querySelector('.trace.active');
