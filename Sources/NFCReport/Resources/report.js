@@ -5,6 +5,7 @@
 (function () {
   const ROW = 20;                    // px per row of the frame list
   const LANE_LABELS = 28;            // px left of the timeline's time axis
+  const SESSION_LINES = 1000;        // sessions listed by name above the timeline
   const MAX_SPACER = 15000000;       // px; browsers cap element heights (Firefox near 17.9M)
   const KIND = ["reader", "tag", "field", "field", "malformed"];
   const SRC = ["Rdr", "Tag", "RF", "RF", "!!"];
@@ -88,11 +89,16 @@
       // Sessions with their summary line.
       const sessions = el("div", { class: "sessions" });
       if (d.sessions.length === 0) sessions.append(el("div", { class: "empty", text: "No tag session." }));
-      for (const s of d.sessions) {
+      // The first SESSION_LINES sessions as lines (48,000 session lines of a million-frame
+      // capture took seconds to lay out); the rest are counted, and `session == N` finds them.
+      for (const s of d.sessions.slice(0, SESSION_LINES)) {
         const row = el("div", { class: "session", "data-session": String(s.number) },
           el("span", { class: "tech", text: `#${s.number} ${s.technology} frames ${s.first_frame}–${s.last_frame}` }), s.headline);
         row.addEventListener("click", () => { this.select(s.first_frame - 1, true); this.showMemory(s.number); });
         sessions.append(row);
+      }
+      if (d.sessions.length > SESSION_LINES) {
+        sessions.append(el("div", { class: "empty", text: `… and ${(d.sessions.length - SESSION_LINES).toLocaleString("en-US")} more sessions (filter: session == N)` }));
       }
       // Timeline.
       const tl = el("div", { class: "timeline" });
