@@ -113,6 +113,10 @@ def check(d, path, shots, only, scroll_end):
         const g = document.querySelector('.trace.active .memgrid');
         return g ? {read: g.querySelectorAll('.cell.read').length, written: g.querySelectorAll('.cell.written').length,
                     never: g.querySelectorAll('.cell.never').length} : null;""")
+    # The window after the clicks on a frame and its fields, before the memory map is clicked.
+    if shots and (not only or os.path.basename(path) in only):
+        os.makedirs(shots, exist_ok=True)
+        d.save_screenshot(os.path.join(shots, os.path.basename(path).replace(".html", ".png")))
     # Memory map → frames: the first byte some frame read or wrote, then the first frame named.
     out["memory_link"] = d.execute_script("""
         const t = document.querySelector('.trace.active');
@@ -141,9 +145,6 @@ def check(d, path, shots, only, scroll_end):
         const text = document.querySelector(`script.nfctrace-detail[data-trace="${t.dataset.trace}"]`).textContent.split('\\n');
         return {offset: Number(cell.dataset.offset), written, frame: frame === null ? null : frame + 1,
                 memory: frame !== null && text[frame] ? JSON.parse(text[frame]).memory || null : null};""")
-    if shots and (not only or os.path.basename(path) in only):
-        os.makedirs(shots, exist_ok=True)
-        d.save_screenshot(os.path.join(shots, os.path.basename(path).replace(".html", ".png")))
     # Filters narrow the list: the first typed into the box (Enter applies at once), the others
     # set from the page with the same Enter key event.
     box = d.find_element(By.ID, "filter")
