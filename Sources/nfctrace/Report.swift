@@ -49,7 +49,6 @@ struct Report: ParsableCommand {
     var showSecrets = false
 
     func run() throws {
-        guard !files.isEmpty else { throw CLIFailure.usage("give at least one trace") }
         guard files.filter({ $0 == "-" }).count <= 1 else { throw CLIFailure.usage("standard input (-) can be read once") }
         guard detailLimit >= 0 else { throw CLIFailure.usage("--detail-limit must be 0 or more") }
         try OutputCheck.refuseOverwriting(output, inputs: files)
