@@ -15,8 +15,15 @@ struct FrameContext {
     var masked: [Range<Int>] = []
     /// The frame in clear, when it was decrypted (`FrameDissection.decrypted`).
     var decrypted: [UInt8]?
-    /// The tag memory the frame read or wrote (`FrameDissection.memory`).
+    /// The tag memory the frame read or wrote (`FrameDissection.memory` and `moreMemory`).
     var memory: MemoryAccess?
+    var moreMemory: [MemoryAccess]?
+
+    /// Sets the memory the frame touched, run by run.
+    mutating func touched(_ runs: [MemoryAccess]) {
+        memory = runs.first
+        moreMemory = runs.count > 1 ? Array(runs.dropFirst()) : nil
+    }
 
     init(_ frame: consuming Frame, number: Int, detail: DissectionDetail, layer: String) {
         self.frame = frame
@@ -60,6 +67,7 @@ struct FrameContext {
         if !masked.isEmpty { d.masked = masked }
         if decrypted != nil { swap(&d.decrypted, &decrypted) }
         d.memory = memory
+        if moreMemory != nil { swap(&d.moreMemory, &moreMemory) }
         return d
     }
 }

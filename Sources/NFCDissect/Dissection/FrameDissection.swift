@@ -51,8 +51,13 @@ public struct FrameDissection: Sendable {
     /// PN532's InDataExchange) replays these (issue 21).
     public var decrypted: [UInt8]?
     /// The tag memory this frame read or wrote, in the session's memory image (nil for most
-    /// frames): the report's memory map links each byte to these frames.
+    /// frames): the report's memory map links each byte to these frames. When one frame touched
+    /// several runs of memory (a FeliCa read that mixes services or skips blocks), the first run;
+    /// the others are in `moreMemory`.
     public var memory: MemoryAccess?
+    /// The runs after `memory` of a frame that touched several; nil for every other frame (an
+    /// optional, as for `masked`: no reference counting on the common path).
+    public var moreMemory: [MemoryAccess]?
 
     public init(number: Int, frame: Frame, layer: String = "", summary: String = "", crc: CRCStatus = .notExpected,
                 fields: [Field] = [], diagnostics: [Diagnostic] = [], responseTo: Int? = nil, session: Int? = nil) {

@@ -60,7 +60,7 @@ enum FeliCaResponseFrames {
                 let chunk = Array(data.dropFirst(16 * i).prefix(16))
                 if chunk.count == 16 { s.store(chunk, block: b.blockNumber, service: service, written: true) }
             }
-            ctx.memory = memoryAccess(services, list, count: list.count, write: true)
+            ctx.touched(memoryRuns(services, list, count: list.count, write: true))
             ctx.summary = "OK, written (" + FeliCaCommandFrames.blockListText(services, list, s, naming: false) + ")"
                 + (status.isWarning ? " (rewrite count exceeded)" : "")
         case .searchServiceCode(_, let result):
@@ -154,15 +154,25 @@ enum FeliCaResponseFrames {
         return "\(service) block \(b.blockNumber)"
     }
 
-    /// The blocks of a read or write as one memory access, when they are consecutive blocks of
-    /// one service (Suica's history, a student ID's blocks 0 and 1); nil otherwise.
-    static func memoryAccess(_ services: [FeliCaServiceCode], _ list: [FeliCaBlockListElement], count: Int, write: Bool) -> MemoryAccess? {
-        guard count > 0, let first = list.first, list.count >= count,
-              let service = services.dropFirst(Int(first.serviceOrder)).first else { return nil }
-        for (i, b) in list.prefix(count).enumerated() where b.serviceOrder != first.serviceOrder || Int(b.blockNumber) != Int(first.blockNumber) + i {
-            return nil
+    /// The blocks of a read or write as memory accesses, one per run of consecutive blocks of one
+    /// service (Suica's history, a student ID's blocks 0 and 1 are one run; a read that mixes
+    /// services or skips blocks has several). Elements naming no listed service are left out.
+    static func memoryRuns(_ services: [FeliCaServiceCode], _ list: [FeliCaBlockListElement], count: Int, write: Bool) -> [MemoryAccess] {
+        var runs: [MemoryAccess] = []
+        var last: (order: UInt8, block: Int)?
+        for b in list.prefix(count) {
+            guard let service = services.dropFirst(Int(b.serviceOrder)).first else {
+                last = nil
+                continue
+            }
+            if let l = last, l.order == b.serviceOrder, l.block + 1 == Int(b.blockNumber), !runs.isEmpty {
+                runs[runs.count - 1].count += 16
+            } else {
+                runs.append(MemoryAccess(offset: 16 * Int(b.blockNumber), count: 16, write: write, service: service.rawValue))
+            }
+            last = (b.serviceOrder, Int(b.blockNumber))
         }
-        return MemoryAccess(offset: 16 * Int(first.blockNumber), count: 16 * count, write: write, service: service.rawValue)
+        return runs
     }
 
     static func describeRead(_ blocks: [[UInt8]], _ command: FeliCaCommand?, _ ctx: inout FrameContext, _ s: inout FeliCaSession) {
@@ -171,7 +181,7 @@ enum FeliCaResponseFrames {
         if case .readWithoutEncryption(_, let sv, let bl)? = command {
             services = sv
             list = bl
-            ctx.memory = memoryAccess(sv, bl, count: blocks.count, write: false)
+            ctx.touched(memoryRuns(sv, bl, count: min(blocks.count, bl.count), write: false))
             if bl.count != blocks.count { ctx.warn("\(plural(blocks.count, "block")) for \(bl.count) asked", range: FeliCaResponse.Layout.blockCount.range) }
         }
         ctx.sink.add(Field("felica.block_count", "Number of blocks", "\(blocks.count)", range: FeliCaResponse.Layout.blockCount.range))

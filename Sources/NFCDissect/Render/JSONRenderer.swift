@@ -105,22 +105,36 @@ public final class JSONRenderer {
         case .unknown: w.string("crc", "unknown")
         }
         if let m = d.memory {
-            w.json(",\"memory\":{\"offset\":")
-            w.number(Int(m.offset))
-            w.json(",\"count\":")
-            w.number(Int(m.count))
-            if m.wrap > 0 {
-                w.json(",\"wrap\":")
-                w.number(Int(m.wrap))
+            w.json(",\"memory\":")
+            memoryAccess(m, &w)
+        }
+        if let more = d.moreMemory {
+            w.json(",\"more_memory\":[")
+            for (i, m) in more.enumerated() {
+                if i > 0 { w.json(",") }
+                memoryAccess(m, &w)
             }
-            if let service = m.service { w.string("service", Hex.value(service, digits: 4)) }
-            w.json(m.write ? ",\"access\":\"write\"}" : ",\"access\":\"read\"}")
+            w.json("]")
         }
         if let r = d.responseTo { w.int("response_to", r) }
         if let r = d.responseIn { w.int("response_in", r) }
         w.fields("fields", d.fields)
         w.diagnostics(d.diagnostics)
         w.endObject()
+    }
+
+    /// One run of tag memory a frame touched (docs/json-output.md).
+    private func memoryAccess(_ m: MemoryAccess, _ w: inout JSONWriter) {
+        w.json("{\"offset\":")
+        w.number(Int(m.offset))
+        w.json(",\"count\":")
+        w.number(Int(m.count))
+        if m.wrap > 0 {
+            w.json(",\"wrap\":")
+            w.number(Int(m.wrap))
+        }
+        if let service = m.service { w.string("service", Hex.value(service, digits: 4)) }
+        w.json(m.write ? ",\"access\":\"write\"}" : ",\"access\":\"read\"}")
     }
 
     private func renderSession(_ s: SessionSummary, _ w: inout JSONWriter) {

@@ -111,8 +111,13 @@ public final class ReportRenderer {
         }
         session.append(d.session ?? 0)
         technology.append(intern(f.technology.rawValue))
-        if let m = d.memory { memory += [kind.count - 1, Int(m.offset), Int(m.count), Int(m.wrap), m.write ? 1 : 0, m.service.map(Int.init) ?? -1] }
+        if let m = d.memory { access(m, frame: kind.count - 1) }
+        for m in d.moreMemory ?? [] { access(m, frame: kind.count - 1) }
         if kind.count <= detailLimit { json.render(.frame(d), into: &detail) }
+    }
+
+    private func access(_ m: MemoryAccess, frame: Int) {
+        memory += [frame, Int(m.offset), Int(m.count), Int(m.wrap), m.write ? 1 : 0, m.service.map(Int.init) ?? -1]
     }
 
     private func intern(_ s: String) -> Int {

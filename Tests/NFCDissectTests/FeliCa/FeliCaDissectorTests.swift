@@ -225,6 +225,31 @@ enum Cards {
         #expect(notes.contains("    (* written in this session)"))
     }
 
+    @Test func readsAndWritesCarryTheMemoryTheyTouchedRunByRun() throws {
+        let block = [UInt8](repeating: 0x11, count: 16)
+        func read(_ services: [UInt16], _ list: [(UInt8, UInt16)]) -> [Frame] {
+            let command = FeliCaCommand.readWithoutEncryption(idm: Cards.suica, services: services.map { FeliCaServiceCode($0) },
+                                                               blocks: list.map { FeliCaBlockListElement(serviceOrder: $0.0, blockNumber: $0.1) })
+            return [reader(command), card(.readWithoutEncryption(idm: Cards.suica, status: .success, blocks: list.map { _ in block }))]
+        }
+        let trace = Cards.poll(0x0003, Cards.suica)
+            + read([0x090F], [(0, 0), (0, 1), (0, 2)])                  // one run
+            + read([0x090F, 0x008B], [(0, 3), (1, 0), (0, 4), (0, 6)])  // services mixed, a block skipped
+        let events = Dissector.dissect(trace)
+        let d = frames(events)
+        #expect(d[3].memory == MemoryAccess(offset: 0, count: 48, write: false, service: 0x090F))
+        #expect(d[3].moreMemory == nil)
+        #expect(d[5].memory == MemoryAccess(offset: 48, count: 16, write: false, service: 0x090F))
+        #expect(d[5].moreMemory == [MemoryAccess(offset: 0, count: 16, write: false, service: 0x008B),
+                                    MemoryAccess(offset: 64, count: 16, write: false, service: 0x090F),
+                                    MemoryAccess(offset: 96, count: 16, write: false, service: 0x090F)])
+        var out: [UInt8] = []
+        let json = JSONRenderer()
+        for e in events { json.render(e, into: &out) }
+        let line = try #require(String(decoding: out, as: UTF8.self).split(separator: "\n").first { $0.contains("\"number\":6,") })
+        #expect(line.contains(#""memory":{"offset":48,"count":16,"service":"090F","access":"read"},"more_memory":[{"offset":0,"count":16,"service":"008B","access":"read"},{"offset":64,"#))
+    }
+
     @Test func unknownCodesAndOutOfContextAnswersAreDiagnosed() {
         let unknown = frames(Dissector.dissect([felicaHex("04 5A 01 02")]))
         #expect(unknown[0].summary == "unknown command 0x5A, 2 bytes")
