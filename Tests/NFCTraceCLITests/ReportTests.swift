@@ -136,6 +136,15 @@ enum Browser {
         // Its map: 13 pages read (CC and 12 of user memory), the 114 other user pages never seen.
         let cells = ntag?["memory_cells"] as? [String: Int]
         #expect(cells?["read"] == 13 * 4 && cells?["never"] == 114 * 4, "\(cells ?? [:])")
+        // Never-seen cells where the summary says how far memory reaches: a Classic 1K whose
+        // sector 2 had 2 of 4 blocks read (2 blocks, and the 15 other sectors' 60, never seen);
+        // ISO 15693 with 5 of 128 blocks; FeliCa blocks below the highest one read.
+        let never = ["mifare-classic-value-block.nfctrace.html": (2 + 15 * 4) * 16, "iso15693-format-and-write.nfctrace.html": 123 * 4,
+                     "felica-student-id.nfctrace.html": 0, "suica-history.pcap.html": 0]
+        for (name, count) in never {
+            let cells = results.first { $0["report"] as? String == name }?["memory_cells"] as? [String: Int]
+            #expect(cells?["never"] == count, "\(name): \(cells ?? [:])")
+        }
     }
 
     /// `replay --format html`: the verdict of each trace, and at a divergence the recorded and

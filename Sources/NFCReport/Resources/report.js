@@ -333,7 +333,7 @@
       if (!s) return;
       pane.append(el("h2", { text: `Tag memory, session ${number}: ${s.headline}` }));
       const memory = s.memory || [];
-      const rows = memoryRows(memory);
+      const rows = memoryRows(memory, s.tag);
       // Beside the grid, what it does not show: the decoded structures (regions and loose rows
       // are in the grid already).
       const decoded = memory.filter((m) => m.key !== "memory.region" && !/^memory\.(page|block)$/.test(m.key));
@@ -576,7 +576,13 @@
   // Classic sectors, FeliCa services, ISO 15693's block list) or alone (SRx, iClass). The row's
   // bytes are the value's leading hex bytes, its offset in the session's memory image the number
   // times the row's size (FeliCa: within the service the region names).
-  function memoryRows(memory) {
+  //
+  // Where the summary says how far memory reaches, the pages and blocks no frame showed get rows
+  // too, marked never seen: a Type 2 region's span ("user memory (0x04…0x81)"), a Classic
+  // sector's blocks and, from the model (Mini, 1K, 2K, 4K), the sectors not listed at all, ISO
+  // 15693's "k of N blocks known"; a FeliCa service does not say its size, so only the blocks
+  // below the highest one read.
+  function memoryRows(memory, tag) {
     const rows = [];
     const isRow = (f) => /memory\.(page|block)$/.test(f.key || "");
     const add = (child, region) => {
@@ -592,36 +598,74 @@
       const first = !!region && !rows.some((r) => r.region === region);
       const rest = child.label.replace(/^(Page|Block)\s+\S+\s*/i, "");
       const suffix = String(child.value).split(" ").slice(bytes.length).join(" ").trim();
-      rows.push({ region, addr: m[1], bytes, space, offset: region && /^felica\./.test(region.key) && !service ? -1 : n * bytes.length,
-        cls: regionClass(region && !/^mfc\./.test(region.key) ? region.label : child.label),
-        note: [first ? `${region.label} — ${region.value}` : "", rest, suffix].filter((x) => x).join(" · ") });
+      const own = [rest, suffix].filter((x) => x).join(" · ");
+      rows.push({ region, n, hex: /^0x/i.test(m[1]), bytes, space, offset: region && /^felica\./.test(region.key) && !service ? -1 : n * bytes.length,
+        cls: regionClass(region && !/^mfc\./.test(region.key) ? region.label : child.label), own,
+        note: [first ? `${region.label} — ${region.value}` : "", own].filter((x) => x).join(" · ") });
       return true;
     };
+    // The numbers from..to that `region` covers, rows for those no frame showed.
+    const fill = (region, from, to, size, hex, cls) => {
+      if (to < from || to - from >= 4096) return;
+      const at = rows.findIndex((r) => r.region === region);
+      const mine = at < 0 ? [] : rows.splice(at);   // the region's rows are the last ones added
+      const seen = new Set(mine.map((r) => r.n));
+      const space = mine.length ? mine[0].space : -1;
+      for (let n = from; n <= to; n++) {
+        if (seen.has(n)) continue;
+        mine.push({ region, n, addr: "", hex, bytes: new Array(size).fill(""), space, offset: n * size, cls: cls(n), never: true, own: "" });
+      }
+      mine.sort((a, b) => a.n - b.n);
+      mine.forEach((r, i) => { r.note = [i === 0 ? `${region.label} — ${region.value}` : "", r.own].filter((x) => x).join(" · "); });
+      rows.push(...mine);
+    };
+    const sectors = new Set();
     for (const f of memory) {
       if (isRow(f)) { add(f, null); continue; }
       for (const child of f.children || []) if (isRow(child)) add(child, f);
-      // A Type 2 region names its pages ("user memory (0x04…0x81)"): the pages no frame showed
-      // get rows too, never seen.
-      const span = f.key === "memory.region" ? /\(0x([0-9A-F]+)(?:…0x([0-9A-F]+))?\)/i.exec(f.label) : null;
-      if (span) {
-        const from = parseInt(span[1], 16), to = parseInt(span[2] || span[1], 16);
-        const at = rows.findIndex((r) => r.region === f);
-        const mine = at < 0 ? [] : rows.splice(at);   // the region's rows are the last ones added
-        const seen = new Set(mine.map((r) => r.offset / 4));
-        for (let page = from; page <= to && to - from < 4096; page++) {
-          if (seen.has(page)) continue;
-          mine.push({ region: f, addr: "0x" + page.toString(16).toUpperCase().padStart(2, "0"), bytes: ["", "", "", ""], space: -1,
-            offset: page * 4, cls: regionClass(f.label), never: true, note: "" });
-        }
-        mine.sort((a, b) => a.offset - b.offset);
-        mine.forEach((r, i) => { r.note = i === 0 ? `${f.label} — ${f.value}` : r.note.startsWith(f.label + " — ") ? "" : r.note; });
-        rows.push(...mine);
+      let m;
+      if (f.key === "memory.region" && (m = /\(0x([0-9A-F]+)(?:…0x([0-9A-F]+))?\)/i.exec(f.label))) {
+        fill(f, parseInt(m[1], 16), parseInt(m[2] || m[1], 16), 4, true, () => regionClass(f.label));
+      } else if (f.key === "mfc.memory.sector" && (m = /^Sector (\d+)/.exec(f.label))) {
+        const [first, count] = classicSector(Number(m[1]));
+        sectors.add(Number(m[1]));
+        fill(f, first, first + count - 1, 16, true, (n) => (n === first + count - 1 ? "r-trailer" : n === 0 ? "r-uid" : "r-user"));
+      } else if (f.key === "memory.blocks" && (m = / of (\d+) blocks/.exec(String(f.value))) && rows.some((r) => r.region === f)) {
+        const size = rows.find((r) => r.region === f).bytes.length;
+        fill(f, 0, Number(m[1]) - 1, size, false, () => "r-user");
+      } else if (/^felica\./.test(f.key || "") && rows.some((r) => r.region === f && r.space >= 0)) {
+        const mine = rows.filter((r) => r.region === f);
+        fill(f, 0, Math.max(...mine.map((r) => r.n)), mine[0].bytes.length, false, () => mine[0].cls);
       }
       if (f.key === "memory.region" && !(f.children || []).length) {
         rows.push({ region: f, addr: "", bytes: [], offset: -1, space: -1, cls: "r-other", note: `${f.label} — ${f.value}` });
       }
     }
+    // A Classic card of known size: the sectors the summary does not list, never seen.
+    const model = (tag || []).find((t) => t.key === "tag.model");
+    const size = model && /MIFARE Classic (Mini|1K|2K|4K)/.exec(model.value);
+    if (size && sectors.size) {
+      const count = { Mini: 5, "1K": 16, "2K": 32, "4K": 40 }[size[1]];
+      for (let sector = 0; sector < count; sector++) {
+        if (sectors.has(sector)) continue;
+        const region = { key: "mfc.memory.sector", label: `Sector ${sector}`, value: "never seen" };
+        const [first, blocks] = classicSector(sector);
+        fill(region, first, first + blocks - 1, 16, true, (n) => (n === first + blocks - 1 ? "r-trailer" : n === 0 ? "r-uid" : "r-user"));
+      }
+      // Sectors in card order.
+      const sector = (r) => (r.region && r.region.key === "mfc.memory.sector" ? Number(/\d+/.exec(r.region.label)[0]) : -1);
+      const classic = rows.filter((r) => sector(r) >= 0).sort((a, b) => sector(a) - sector(b) || a.n - b.n);
+      const others = rows.filter((r) => sector(r) < 0);
+      rows.length = 0;
+      rows.push(...others, ...classic);
+    }
+    for (const r of rows) if (r.addr === undefined || r.addr === "") r.addr = r.n === undefined ? "" : r.hex ? "0x" + r.n.toString(16).toUpperCase().padStart(2, "0") : String(r.n);
     return rows;
+  }
+
+  // A Classic sector's first block and block count: 4 blocks each below sector 32, 16 above (4K).
+  function classicSector(sector) {
+    return sector < 32 ? [sector * 4, 4] : [128 + (sector - 32) * 16, 16];
   }
 
   function regionClass(label) {
