@@ -165,7 +165,7 @@ enum FeliCaResponseFrames {
                 last = nil
                 continue
             }
-            if let l = last, l.order == b.serviceOrder, l.block + 1 == Int(b.blockNumber), !runs.isEmpty {
+            if let l = last, l.order == b.serviceOrder, l.block + 1 == Int(b.blockNumber) {
                 runs[runs.count - 1].count += 16
             } else {
                 runs.append(MemoryAccess(offset: 16 * Int(b.blockNumber), count: 16, write: write, service: service.rawValue))

@@ -613,11 +613,16 @@
       const space = mine.length ? mine[0].space : -1;
       for (let n = from; n <= to; n++) {
         if (seen.has(n)) continue;
-        mine.push({ region, n, addr: "", hex, bytes: new Array(size).fill(""), space, offset: n * size, cls: cls(n), never: true, own: "" });
+        mine.push({ region, n, hex, bytes: new Array(size).fill(""), space, offset: n * size, cls: cls(n), never: true, own: "" });
       }
       mine.sort((a, b) => a.n - b.n);
       mine.forEach((r, i) => { r.note = [i === 0 ? `${region.label} — ${region.value}` : "", r.own].filter((x) => x).join(" · "); });
       rows.push(...mine);
+    };
+    // A Classic sector's blocks; its last is the trailer, block 0 the manufacturer block.
+    const fillSector = (region, sector) => {
+      const [first, count] = classicSector(sector);
+      fill(region, first, first + count - 1, 16, true, (n) => (n === first + count - 1 ? "r-trailer" : n === 0 ? "r-uid" : "r-user"));
     };
     const sectors = new Set();
     for (const f of memory) {
@@ -627,9 +632,8 @@
       if (f.key === "memory.region" && (m = /\(0x([0-9A-F]+)(?:…0x([0-9A-F]+))?\)/i.exec(f.label))) {
         fill(f, parseInt(m[1], 16), parseInt(m[2] || m[1], 16), 4, true, () => regionClass(f.label));
       } else if (f.key === "mfc.memory.sector" && (m = /^Sector (\d+)/.exec(f.label))) {
-        const [first, count] = classicSector(Number(m[1]));
         sectors.add(Number(m[1]));
-        fill(f, first, first + count - 1, 16, true, (n) => (n === first + count - 1 ? "r-trailer" : n === 0 ? "r-uid" : "r-user"));
+        fillSector(f, Number(m[1]));
       } else if (f.key === "memory.blocks" && (m = / of (\d+) blocks/.exec(String(f.value))) && rows.some((r) => r.region === f)) {
         const size = rows.find((r) => r.region === f).bytes.length;
         fill(f, 0, Number(m[1]) - 1, size, false, () => "r-user");
@@ -638,7 +642,7 @@
         fill(f, 0, Math.max(...mine.map((r) => r.n)), mine[0].bytes.length, false, () => mine[0].cls);
       }
       if (f.key === "memory.region" && !(f.children || []).length) {
-        rows.push({ region: f, addr: "", bytes: [], offset: -1, space: -1, cls: "r-other", note: `${f.label} — ${f.value}` });
+        rows.push({ region: f, bytes: [], offset: -1, space: -1, cls: "r-other", note: `${f.label} — ${f.value}` });
       }
     }
     // A Classic card of known size: the sectors the summary does not list, never seen.
@@ -648,9 +652,7 @@
       const count = { Mini: 5, "1K": 16, "2K": 32, "4K": 40 }[size[1]];
       for (let sector = 0; sector < count; sector++) {
         if (sectors.has(sector)) continue;
-        const region = { key: "mfc.memory.sector", label: `Sector ${sector}`, value: "never seen" };
-        const [first, blocks] = classicSector(sector);
-        fill(region, first, first + blocks - 1, 16, true, (n) => (n === first + blocks - 1 ? "r-trailer" : n === 0 ? "r-uid" : "r-user"));
+        fillSector({ key: "mfc.memory.sector", label: `Sector ${sector}`, value: "never seen" }, sector);
       }
       // Sectors in card order.
       const sector = (r) => (r.region && r.region.key === "mfc.memory.sector" ? Number(/\d+/.exec(r.region.label)[0]) : -1);
@@ -659,7 +661,7 @@
       rows.length = 0;
       rows.push(...others, ...classic);
     }
-    for (const r of rows) if (r.addr === undefined || r.addr === "") r.addr = r.n === undefined ? "" : r.hex ? "0x" + r.n.toString(16).toUpperCase().padStart(2, "0") : String(r.n);
+    for (const r of rows) r.addr = r.n === undefined ? "" : r.hex ? "0x" + r.n.toString(16).toUpperCase().padStart(2, "0") : String(r.n);
     return rows;
   }
 
