@@ -1,6 +1,20 @@
 // swift-tools-version:6.1
 import PackageDescription
 
+// The fuzz build (FuzzTesting/, docs/fuzzing.md) sets NFCTRACE_FUZZ_SANITIZE to the `-sanitize=`
+// value of the code under test: "fuzzer", or "fuzzer,address" for ASan. Only these modules get
+// libFuzzer's coverage; `--sanitize=fuzzer` on the command line would instrument swift-crypto,
+// BoringSSL and the mutator too, whose counters and comparisons libFuzzer then tracks on every
+// execution (docs/performance.md, "Fuzzing speed"). Plain builds do not set it and get no flags:
+// unsafe flags, even behind a trait condition, stop other packages from depending on this one.
+let fuzzSanitize = Context.environment["NFCTRACE_FUZZ_SANITIZE"]
+/// The code under test, in a fuzz build: coverage (and ASan) instrumented.
+let underTest: [SwiftSetting] = fuzzSanitize.map { [.unsafeFlags(["-sanitize=" + $0])] } ?? []
+/// C code under test: clang's spelling of the same instrumentation without libFuzzer's `main`.
+let underTestC: [CSetting] = fuzzSanitize.map { [.unsafeFlags(["-fsanitize=" + $0.split(separator: ",").map { $0 == "fuzzer" ? "fuzzer-no-link" : String($0) }.joined(separator: ",")])] } ?? []
+/// The fuzz harness (mutator, target bodies): no coverage, but ASan when the code under test has it.
+let harness: [SwiftSetting] = fuzzSanitize.map { $0.contains("address") ? [.unsafeFlags(["-sanitize=address"])] : [] } ?? []
+
 let package = Package(
     name: "nfctrace",
     products: [
@@ -25,7 +39,7 @@ let package = Package(
     ],
     targets: [
         // Byte layouts of every protocol. No dependencies, so the fuzz build stays lean.
-        .target(name: "NFCCore"),
+        .target(name: "NFCCore", swiftSettings: underTest),
         // libpcap: Debian's libpcap-dev (found through pkg-config) on Linux; on macOS the SDK has
         // the headers and libpcap itself, so a missing libpcap.pc is only a warning there (a
         // Homebrew libpcap, if installed, is found through its keg's pkg-config file instead).
@@ -55,13 +69,14 @@ let package = Package(
         ),
         // glibc fopencookie (Darwin funopen), so libpcap can read an input nfctrace has already
         // peeked at.
-        .target(name: "CStream"),
-        .target(name: "NFCCapture", dependencies: ["NFCCore", "CPcap", "CStream"]),
+        .target(name: "CStream", cSettings: underTestC),
+        .target(name: "NFCCapture", dependencies: ["NFCCore", "CPcap", "CStream"], swiftSettings: underTest),
         // The ciphers NFCCore cannot hold without a dependency: AES-128 through swift-crypto, and
         // the Ultralight authentication built with it or with NFCCore's 2K3DES.
-        .target(name: "NFCCrypto", dependencies: ["NFCCore", .product(name: "Crypto", package: "swift-crypto"), .product(name: "_CryptoExtras", package: "swift-crypto")]),
-        .target(name: "NFCDissect", dependencies: ["NFCCore", "NFCCrypto"]),
-        .target(name: "NFCEmulator", dependencies: ["NFCCore", "NFCCrypto", "CStream"]),
+        .target(name: "NFCCrypto", dependencies: ["NFCCore", .product(name: "Crypto", package: "swift-crypto"), .product(name: "_CryptoExtras", package: "swift-crypto")],
+                swiftSettings: underTest),
+        .target(name: "NFCDissect", dependencies: ["NFCCore", "NFCCrypto"], swiftSettings: underTest),
+        .target(name: "NFCEmulator", dependencies: ["NFCCore", "NFCCrypto", "CStream"], swiftSettings: underTest),
         .target(name: "NFCReplay", dependencies: ["NFCCore", "NFCEmulator", "NFCDissect"]),
         // `nfctrace report`: one self-contained HTML file; its page script and style sheet are
         // real files here, compiled into the library.
@@ -76,10 +91,10 @@ let package = Package(
         ),
         // Structure-aware mutation engine, shapes and the fuzz-target registry: codecs only.
         // NFCCapture: shapes of capture formats nfctrace writes are rendered by its writers.
-        .target(name: "NFCFuzz", dependencies: ["NFCCore", "NFCCapture"]),
+        .target(name: "NFCFuzz", dependencies: ["NFCCore", "NFCCapture"], swiftSettings: harness),
         // What each fuzz target does with an input (shared by FuzzTesting/, the CLI and the
         // regression tests that replay saved crash inputs).
-        .target(name: "NFCFuzzTargets", dependencies: ["NFCCore", "NFCCapture", "NFCDissect", "NFCEmulator", "NFCFuzz"]),
+        .target(name: "NFCFuzzTargets", dependencies: ["NFCCore", "NFCCapture", "NFCDissect", "NFCEmulator", "NFCFuzz"], swiftSettings: harness),
         .executableTarget(
             name: "nfctrace",
             dependencies: [

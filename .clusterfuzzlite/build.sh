@@ -1,7 +1,9 @@
 #!/bin/bash -eu
 # Builds every nfctrace fuzz target for ClusterFuzzLite/OSS-Fuzz: static Swift stdlib, libFuzzer
 # plus $SANITIZER as one combined -sanitize flag (two separate flags lose one, see
-# notes/fuzzing-swift.md), each binary with its dictionary and seed corpus in $OUT.
+# notes/fuzzing-swift.md) on the code under test (NFCTRACE_FUZZ_SANITIZE, read by both
+# manifests; not --sanitize=fuzzer, which would instrument every module), each binary with its
+# dictionary and seed corpus in $OUT.
 # Expects the OSS-Fuzz environment: SRC, OUT, WORK, SANITIZER, CFLAGS (run locally with those set).
 
 cd "$SRC/nfctrace"
@@ -9,11 +11,12 @@ cd "$SRC/nfctrace"
 # -parse-as-library) are not used: they break tools-version ≥ 5.5 executable targets.
 . precompile_swift 2>/dev/null || true
 
-FLAGS="-c release --static-swift-stdlib --sanitize=fuzzer"
+FLAGS="-c release --static-swift-stdlib"
 if [ "$SANITIZER" = "coverage" ]; then
+  export NFCTRACE_FUZZ_SANITIZE=fuzzer
   FLAGS="$FLAGS -Xswiftc -profile-generate -Xswiftc -profile-coverage-mapping"
 else
-  FLAGS="$FLAGS -Xswiftc -sanitize=fuzzer,$SANITIZER"
+  export NFCTRACE_FUZZ_SANITIZE=fuzzer,$SANITIZER
   for f in ${CFLAGS:-}; do FLAGS="$FLAGS -Xcc=$f"; done
 fi
 

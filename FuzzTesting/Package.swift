@@ -1,9 +1,25 @@
 // swift-tools-version:6.0
 // libFuzzer targets for nfctrace (docs/fuzzing.md). A separate package so that the root
 // package's `swift build`/`swift test` never see libFuzzer symbols. Build with
-//   swift build --package-path FuzzTesting -c release --sanitize=fuzzer --scratch-path FuzzTesting/.build-fuzz
-// (add `-Xswiftc -sanitize=fuzzer,address` for ASan: one combined flag, see notes/fuzzing-swift.md).
+//   NFCTRACE_FUZZ_SANITIZE=fuzzer swift build --package-path FuzzTesting -c release --scratch-path FuzzTesting/.build-fuzz --product TARGET
+// ("fuzzer,address" for ASan, plus -Xcc -fsanitize=address,undefined for the C parts). No
+// `--sanitize=fuzzer`: the variable instruments the code under test only (the root package's
+// manifest reads it too), not swift-crypto or the mutator; each executable enters libFuzzer
+// through FuzzMain.runLibFuzzer.
 import PackageDescription
+
+guard let sanitize = Context.environment["NFCTRACE_FUZZ_SANITIZE"], sanitize.hasPrefix("fuzzer") else {
+    fatalError("FuzzTesting: set NFCTRACE_FUZZ_SANITIZE to fuzzer (or fuzzer,address) for its builds, see docs/fuzzing.md")
+}
+/// Code under test here (the planted bugs) and the link of each executable: libFuzzer's coverage.
+let instrumented: [SwiftSetting] = [.unsafeFlags(["-sanitize=" + sanitize])]
+let fuzzerLink: [LinkerSetting] = [.unsafeFlags(["-sanitize=" + sanitize])]
+/// The harness: ASan when the code under test has it, no coverage.
+let harness: [SwiftSetting] = sanitize.contains("address") ? [.unsafeFlags(["-sanitize=address"])] : []
+
+func fuzzExecutable(_ name: String, _ dependencies: [Target.Dependency]) -> Target {
+    .executableTarget(name: name, dependencies: dependencies, swiftSettings: harness, linkerSettings: fuzzerLink)
+}
 
 /// One executable per parser; names match `FuzzTargetInfo.all` (a test in the root package checks it).
 let targets = [
@@ -20,20 +36,21 @@ let package = Package(
     dependencies: [.package(name: "nfctrace", path: "..")],
     targets: [
         .target(name: "CLibFuzzer"),
+        .target(name: "FuzzMain", dependencies: ["CLibFuzzer"], swiftSettings: harness),
         .target(name: "FuzzSupport", dependencies: [
-            "CLibFuzzer",
+            "CLibFuzzer", "FuzzMain",
             .product(name: "NFCFuzz", package: "nfctrace"),
             .product(name: "NFCFuzzTargets", package: "nfctrace"),
-        ]),
+        ], swiftSettings: harness),
         // Planted-bug parsers for scripts/bench-fuzz: only here, never in the product.
-        .target(name: "PlantedBugs"),
-        .executableTarget(name: "FuzzPlantedNaive", dependencies: ["PlantedBugs"]),
-        .executableTarget(name: "FuzzPlantedNaiveStructured", dependencies: ["PlantedBugs", "FuzzSupport"]),
-        .executableTarget(name: "FuzzPlantedDeep", dependencies: ["PlantedBugs"]),
-        .executableTarget(name: "FuzzPlantedDeepStructured", dependencies: ["PlantedBugs", "FuzzSupport"]),
-        .executableTarget(name: "FuzzPlantedSmartPoster", dependencies: ["PlantedBugs"]),
-        .executableTarget(name: "FuzzPlantedSmartPosterStructured", dependencies: ["PlantedBugs", "FuzzSupport"]),
-        .executableTarget(name: "FuzzPlantedBlockList", dependencies: ["PlantedBugs"]),
-        .executableTarget(name: "FuzzPlantedBlockListStructured", dependencies: ["PlantedBugs", "FuzzSupport"]),
-    ] + targets.map { .executableTarget(name: $0, dependencies: ["FuzzSupport"]) }
+        .target(name: "PlantedBugs", swiftSettings: instrumented),
+        fuzzExecutable("FuzzPlantedNaive", ["PlantedBugs", "FuzzMain"]),
+        fuzzExecutable("FuzzPlantedNaiveStructured", ["PlantedBugs", "FuzzSupport"]),
+        fuzzExecutable("FuzzPlantedDeep", ["PlantedBugs", "FuzzMain"]),
+        fuzzExecutable("FuzzPlantedDeepStructured", ["PlantedBugs", "FuzzSupport"]),
+        fuzzExecutable("FuzzPlantedSmartPoster", ["PlantedBugs", "FuzzMain"]),
+        fuzzExecutable("FuzzPlantedSmartPosterStructured", ["PlantedBugs", "FuzzSupport"]),
+        fuzzExecutable("FuzzPlantedBlockList", ["PlantedBugs", "FuzzMain"]),
+        fuzzExecutable("FuzzPlantedBlockListStructured", ["PlantedBugs", "FuzzSupport"]),
+    ] + targets.map { fuzzExecutable($0, ["FuzzSupport"]) }
 )

@@ -75,20 +75,20 @@ struct FuzzRun {
     private static func build(root: String, sanitizer: FuzzSanitizer, product: String) throws(CLIFailure) {
         let scratch = scratch(root: root, sanitizer: sanitizer)
         CLI.warn("fuzz: building \(product) (release, \(sanitizer.instrumentation)) in \(scratch)")
-        let arguments = ["swift", "build", "--package-path", root + "/FuzzTesting", "-c", "release", "--sanitize=fuzzer"]
+        let arguments = ["swift", "build", "--package-path", root + "/FuzzTesting", "-c", "release"]
             + sanitizer.buildArguments + ["--scratch-path", scratch, "--product", product]
-        var result = try Subprocess(arguments: arguments, ownProcessGroup: false).run()
+        var result = try Subprocess(arguments: arguments, environment: sanitizer.buildEnvironment, ownProcessGroup: false).run()
         if result.status != 0, removeBuildPlan(scratch) {
             // SwiftPM keeps a build plan in the scratch folder; when the root package's targets
             // gain files or dependencies, an old plan fails the build ("missing required modules",
             // "cannot find … in scope"). Once without it, as scripts/fuzz-smoke does before building.
             CLI.warn("fuzz: the build failed with the build plan in \(scratch); building again without it")
-            result = try Subprocess(arguments: arguments, ownProcessGroup: false).run()
+            result = try Subprocess(arguments: arguments, environment: sanitizer.buildEnvironment, ownProcessGroup: false).run()
         }
         guard result.status == 0 else {
             let text = String(decoding: result.stdout + result.stderr, as: UTF8.self)
             FileHandleOutput.standardError(String(text.suffix(4000)))
-            throw CLIFailure(message: "building \(product) failed: \(arguments.joined(separator: " "))", code: .ioError)
+            throw CLIFailure(message: "building \(product) failed: NFCTRACE_FUZZ_SANITIZE=\(sanitizer.instrumentedWith) \(arguments.joined(separator: " "))", code: .ioError)
         }
     }
 

@@ -1,19 +1,20 @@
-/// libFuzzer's entry points, once for every executable here. Each executable only defines
-/// `LLVMFuzzerInitialize` (libFuzzer calls it before anything else) and selects its target there
-/// with `select`.
+import FuzzMain
+
+/// libFuzzer's entry points, once for every executable here. Each executable's `main.swift`
+/// names its target and calls `fuzz`.
 nonisolated(unsafe) private var selected: FuzzTarget?
 
-/// Makes `target` the one this executable fuzzes; returns 0 for `LLVMFuzzerInitialize`.
-public func select(_ target: FuzzTarget) -> CInt {
+/// Fuzzes `target` with libFuzzer (this process's arguments are libFuzzer's) and exits.
+public func fuzz(_ target: FuzzTarget) -> Never {
     selected = target
-    return 0
+    runLibFuzzer(fuzzTest)
 }
 
-/// The registry's target of that name (`FuzzTargetInfo.all`).
-public func select(_ name: String) -> CInt { select(FuzzTarget(name)) }
+/// Fuzzes the registry's target of that name (`FuzzTargetInfo.all`).
+public func fuzz(_ name: String) -> Never { fuzz(FuzzTarget(name)) }
 
 private var target: FuzzTarget {
-    guard let selected else { fatalError("no target selected: the executable's LLVMFuzzerInitialize must call select") }
+    guard let selected else { fatalError("no target selected: the executable's main.swift must call fuzz") }
     return selected
 }
 

@@ -5,19 +5,31 @@ public enum FuzzSanitizer: String, CaseIterable, Sendable {
     case none
     case address
 
-    /// `swift build` arguments after `-c release --sanitize=fuzzer`.
+    /// `NFCTRACE_FUZZ_SANITIZE`, which both manifests read: the `-sanitize=` value of the code
+    /// under test. Swift takes the sanitizers as one combined flag: a second `-sanitize=` replaces
+    /// the first (notes/fuzzing-swift.md).
+    public var instrumentedWith: String {
+        switch self {
+        case .none: return "fuzzer"
+        case .address: return "fuzzer,address"
+        }
+    }
+
+    /// The environment of `swift build` (FuzzTesting/Package.swift).
+    public var buildEnvironment: [String: String] { ["NFCTRACE_FUZZ_SANITIZE": instrumentedWith] }
+
+    /// `swift build` arguments after `-c release`: the fuzz build never passes
+    /// `--sanitize=fuzzer`, which would instrument swift-crypto and the mutator as well.
     public var buildArguments: [String] {
         switch self {
         case .none:
             return []
         case .address:
-            // Swift takes the sanitizers as one combined flag: a second `-sanitize=` replaces the
-            // first (notes/fuzzing-swift.md). swiftc has no UBSan for Linux targets (and a Swift
-            // release build traps on overflow and out-of-bounds access anyway); the C targets
-            // (CStream's byte input, CLibFuzzer) get clang's ASan and UBSan, UBSan made fatal so
-            // that libFuzzer sees its reports as crashes.
-            return ["-Xswiftc", "-sanitize=fuzzer,address",
-                    "-Xcc", "-fsanitize=address,undefined", "-Xcc", "-fno-sanitize-recover=undefined"]
+            // swiftc has no UBSan for Linux targets (and a Swift release build traps on overflow
+            // and out-of-bounds access anyway); the C targets (CStream's byte input, CLibFuzzer,
+            // BoringSSL) get clang's ASan and UBSan, UBSan made fatal so that libFuzzer sees its
+            // reports as crashes.
+            return ["-Xcc", "-fsanitize=address,undefined", "-Xcc", "-fno-sanitize-recover=undefined"]
         }
     }
 

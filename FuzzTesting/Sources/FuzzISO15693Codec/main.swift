@@ -1,0 +1,4 @@
+// FuzzISO15693Codec: the body and the shape come from the registry (FuzzTargetInfo.all says what it checks).
+import FuzzSupport
+
+fuzz("FuzzISO15693Codec")

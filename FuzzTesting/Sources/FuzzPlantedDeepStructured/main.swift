@@ -1,0 +1,11 @@
+// Planted-bug benchmark, structure-aware: the same parser, mutated as Type 2 memory images by
+// NFCFuzz (libFuzzer's own mutation is one part of the mix).
+import FuzzSupport
+import PlantedBugs
+
+let target = FuzzTarget(name: "FuzzPlantedDeepStructured", shape: .type2) { input in
+    _ = DeepTextParser.parse(input)
+    return .ok
+}
+
+fuzz(target)

@@ -1,0 +1,4 @@
+// FuzzType5Memory: the body and the shape come from the registry (FuzzTargetInfo.all says what it checks).
+import FuzzSupport
+
+fuzz("FuzzType5Memory")
