@@ -24,5 +24,11 @@ let package = Package(
             path: "Benchmarks/NFCTraceBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
+        // A fuzz target's body timed natively, without libFuzzer (scripts/bench-fuzz-speed --body).
+        .executableTarget(
+            name: "FuzzBodyTiming",
+            dependencies: [.product(name: "NFCFuzz", package: "nfctrace"), .product(name: "NFCFuzzTargets", package: "nfctrace")],
+            path: "Benchmarks/FuzzBodyTiming"
+        ),
     ]
 )
