@@ -3,10 +3,10 @@ import PackageDescription
 
 // The fuzz build (FuzzTesting/, docs/fuzzing.md) sets NFCTRACE_FUZZ_SANITIZE to the `-sanitize=`
 // value of the code under test: "fuzzer", or "fuzzer,address" for ASan. Only these modules get
-// libFuzzer's coverage; `--sanitize=fuzzer` on the command line would instrument swift-crypto,
-// BoringSSL and the mutator too, whose counters and comparisons libFuzzer then tracks on every
-// execution (docs/performance.md, "Fuzzing speed"). Plain builds do not set it and get no flags:
-// unsafe flags, even behind a trait condition, stop other packages from depending on this one.
+// libFuzzer's coverage, so that its counters and comparison table describe the code under test;
+// `--sanitize=fuzzer` on the command line would instrument swift-crypto, BoringSSL and the
+// mutator too (docs/fuzzing.md, "Speed from Corpus/"). Plain builds do not set it and get no
+// flags: unsafe flags, even behind a trait condition, stop other packages depending on this one.
 let fuzzSanitize = Context.environment["NFCTRACE_FUZZ_SANITIZE"]
 /// The code under test, in a fuzz build: coverage (and ASan) instrumented.
 let underTest: [SwiftSetting] = fuzzSanitize.map { [.unsafeFlags(["-sanitize=" + $0])] } ?? []
