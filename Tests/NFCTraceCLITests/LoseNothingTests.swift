@@ -448,8 +448,12 @@ final class Emulator {
         fd = socket(AF_INET, Int32(SOCK_DGRAM.rawValue), 0)
         var timeout = timeval(tv_sec: 0, tv_usec: 200_000)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        // Ready when it answers a REQA.
-        for _ in 0..<50 where exchange("106A 26") == nil { usleep(50_000) }
+        // Ready when it answers a REQA. (A `for … where exchange(…) == nil` loop ran all 50
+        // exchanges, answered or not: 10 s per emulator, 2026-11-28.)
+        for _ in 0..<50 {
+            if exchange("106A 26") != nil { break }
+            usleep(50_000)
+        }
     }
 
     deinit {
