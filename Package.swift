@@ -15,6 +15,26 @@ let underTestC: [CSetting] = fuzzSanitize.map { [.unsafeFlags(["-fsanitize=" + $
 /// The fuzz harness (mutator, target bodies): no coverage, but ASan when the code under test has it.
 let harness: [SwiftSetting] = fuzzSanitize.map { $0.contains("address") ? [.unsafeFlags(["-sanitize=address"])] : [] } ?? []
 
+/// The command-line tool and its tests, which a fuzz build leaves out: FuzzTesting builds all its
+/// targets in one `swift build` (FuzzRun.buildAll), which would also link this executable, and
+/// with the code under test instrumented and no libFuzzer that link fails.
+let cli: [Target] = [
+    .executableTarget(
+        name: "nfctrace",
+        dependencies: [
+            "NFCCore", "NFCCapture", "NFCDissect", "NFCEmulator", "NFCReplay", "NFCReaders", "NFCReport", "NFCFuzz", "NFCFuzzTargets",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ],
+        // mimalloc (Debian libmimalloc-dev, installed by scripts/setup) replaces malloc in the
+        // CLI: dissection allocates small objects on one thread and frees them on the other,
+        // which glibc's allocator serialises (docs/performance.md). Linux only: macOS keeps
+        // its system allocator.
+        linkerSettings: [.linkedLibrary("mimalloc", .when(platforms: [.linux]))]
+    ),
+    // Runs the built `nfctrace` binary: exit codes, stdin/stdout, messages.
+    .testTarget(name: "NFCTraceCLITests", dependencies: ["nfctrace"], exclude: ["Python"]),
+]
+
 let package = Package(
     name: "nfctrace",
     products: [
@@ -29,8 +49,7 @@ let package = Package(
         // The fuzz package (FuzzTesting/) links these two.
         .library(name: "NFCFuzz", targets: ["NFCFuzz"]),
         .library(name: "NFCFuzzTargets", targets: ["NFCFuzzTargets"]),
-        .executable(name: "nfctrace", targets: ["nfctrace"]),
-    ],
+    ] + (fuzzSanitize == nil ? [.executable(name: "nfctrace", targets: ["nfctrace"])] : []),
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.0"),
@@ -95,18 +114,6 @@ let package = Package(
         // What each fuzz target does with an input (shared by FuzzTesting/, the CLI and the
         // regression tests that replay saved crash inputs).
         .target(name: "NFCFuzzTargets", dependencies: ["NFCCore", "NFCCapture", "NFCDissect", "NFCEmulator", "NFCFuzz"], swiftSettings: harness),
-        .executableTarget(
-            name: "nfctrace",
-            dependencies: [
-                "NFCCore", "NFCCapture", "NFCDissect", "NFCEmulator", "NFCReplay", "NFCReaders", "NFCReport", "NFCFuzz", "NFCFuzzTargets",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ],
-            // mimalloc (Debian libmimalloc-dev, installed by scripts/setup) replaces malloc in the
-            // CLI: dissection allocates small objects on one thread and frees them on the other,
-            // which glibc's allocator serialises (docs/performance.md). Linux only: macOS keeps
-            // its system allocator.
-            linkerSettings: [.linkedLibrary("mimalloc", .when(platforms: [.linux]))]
-        ),
         .testTarget(
             name: "NFCCoreTests",
             dependencies: ["NFCCore", .product(name: "PropertyBased", package: "swift-property-based")]
@@ -126,7 +133,5 @@ let package = Package(
         ),
         .testTarget(name: "NFCTestKitTests", dependencies: ["NFCCore", "NFCCrypto", "NFCCapture", "NFCDissect", "NFCEmulator", "NFCTestKit"],
                     swiftSettings: [.swiftLanguageMode(.v5)]),
-        // Runs the built `nfctrace` binary: exit codes, stdin/stdout, messages.
-        .testTarget(name: "NFCTraceCLITests", dependencies: ["nfctrace"], exclude: ["Python"]),
-    ]
+    ] + (fuzzSanitize == nil ? cli : [])
 )

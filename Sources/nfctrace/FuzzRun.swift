@@ -16,7 +16,15 @@ struct FuzzRun {
     let timeout: Int
     let maxLength: Int
     let sanitizer: FuzzSanitizer
+    let configuration: Configuration
     let seed: UInt64?
+
+    /// SwiftPM's build configuration of the fuzz binaries. Release fuzzes fastest; debug builds
+    /// in well under half the time and runs each input 2 to 3 times slower: for short checks
+    /// (CI's fuzz-smoke), where the build is most of the time.
+    enum Configuration: String, CaseIterable {
+        case release, debug
+    }
 
     /// The Swift runtime's backtracer must not catch the trap before libFuzzer does
     /// (notes/fuzzing-swift.md: no crash file, exit 132 otherwise).
@@ -25,7 +33,7 @@ struct FuzzRun {
     var environment: [String: String] { Self.environment.merging(sanitizer.environment) { a, _ in a } }
 
     var scratch: String { Self.scratch(root: root, sanitizer: sanitizer) }
-    var binary: String { scratch + "/release/" + target.name }
+    var binary: String { scratch + "/" + configuration.rawValue + "/" + target.name }
     var folder: String { work + "/" + target.name }
     var corpus: String { folder + "/corpus" }
     var artifacts: String { folder + "/artifacts" }
@@ -46,7 +54,7 @@ struct FuzzRun {
     static let interruptedStatus: Int32 = 72
 
     init(target: FuzzTargetInfo, root: String, work: String, seconds: Int, jobs: Int, forkMode: Bool, timeout: Int, maxLength: Int,
-         sanitizer: FuzzSanitizer, seed: UInt64?) {
+         sanitizer: FuzzSanitizer, configuration: Configuration = .release, seed: UInt64?) {
         self.target = target
         self.root = root
         self.work = work
@@ -56,29 +64,32 @@ struct FuzzRun {
         self.timeout = timeout
         self.maxLength = maxLength
         self.sanitizer = sanitizer
+        self.configuration = configuration
         self.seed = seed
     }
 
     /// `swift build` of this target only, fuzzer-instrumented, with the sanitizer's flags.
     func build() throws(CLIFailure) {
-        try Self.build(root: root, sanitizer: sanitizer, product: target.name)
+        try Self.build(root: root, sanitizer: sanitizer, configuration: configuration, product: target.name)
     }
 
-    /// Every target of `targets` (`nfctrace fuzz --all`), one product after the other: a build of
-    /// the whole package would also build the root package's `nfctrace` with libFuzzer's `main`.
-    static func buildAll(_ targets: [FuzzTargetInfo], root: String, sanitizer: FuzzSanitizer) throws(CLIFailure) {
-        for t in targets { try build(root: root, sanitizer: sanitizer, product: t.name) }
+    /// Every target (`nfctrace fuzz --all`, scripts/fuzz-smoke): the whole FuzzTesting package in
+    /// one `swift build`, which compiles and links in parallel (the root package leaves its
+    /// command-line tool out of fuzz builds for this).
+    static func buildAll(root: String, sanitizer: FuzzSanitizer, configuration: Configuration) throws(CLIFailure) {
+        try build(root: root, sanitizer: sanitizer, configuration: configuration, product: nil)
     }
 
     static func scratch(root: String, sanitizer: FuzzSanitizer) -> String { root + "/FuzzTesting/.build-fuzz" + sanitizer.scratchSuffix }
 
-    private static func build(root: String, sanitizer: FuzzSanitizer, product: String) throws(CLIFailure) {
+    private static func build(root: String, sanitizer: FuzzSanitizer, configuration: Configuration, product: String?) throws(CLIFailure) {
         let scratch = scratch(root: root, sanitizer: sanitizer)
-        CLI.warn("fuzz: building \(product) (release, \(sanitizer.instrumentation)) in \(scratch)")
-        let arguments = ["swift", "build", "--package-path", root + "/FuzzTesting", "-c", "release"]
-            + sanitizer.buildArguments + ["--scratch-path", scratch, "--product", product]
+        let what = product ?? "every target"
+        CLI.warn("fuzz: building \(what) (\(configuration.rawValue), \(sanitizer.instrumentation)) in \(scratch)")
+        let arguments = ["swift", "build", "--package-path", root + "/FuzzTesting", "-c", configuration.rawValue]
+            + sanitizer.buildArguments + ["--scratch-path", scratch] + (product.map { ["--product", $0] } ?? [])
         var result = try Subprocess(arguments: arguments, environment: sanitizer.buildEnvironment, ownProcessGroup: false).run()
-        if result.status != 0, removeBuildPlan(scratch) {
+        if result.status != 0, removeBuildPlan(scratch, configuration: configuration) {
             // SwiftPM keeps a build plan in the scratch folder; when the root package's targets
             // gain files or dependencies, an old plan fails the build ("missing required modules",
             // "cannot find … in scope"). Once without it, as scripts/fuzz-smoke does before building.
@@ -88,20 +99,20 @@ struct FuzzRun {
         guard result.status == 0 else {
             let text = String(decoding: result.stdout + result.stderr, as: UTF8.self)
             FileHandleOutput.standardError(String(text.suffix(4000)))
-            throw CLIFailure(message: "building \(product) failed: NFCTRACE_FUZZ_SANITIZE=\(sanitizer.instrumentedWith) \(arguments.joined(separator: " "))", code: .ioError)
+            throw CLIFailure(message: "building \(what) failed: NFCTRACE_FUZZ_SANITIZE=\(sanitizer.instrumentedWith) \(arguments.joined(separator: " "))", code: .ioError)
         }
     }
 
     /// Removes SwiftPM's build plan of the scratch folder; whether there was one.
-    static func removeBuildPlan(_ scratch: String) -> Bool {
+    static func removeBuildPlan(_ scratch: String, configuration: Configuration) -> Bool {
         var removed = false
-        let yaml = scratch + "/release.yaml"
+        let yaml = scratch + "/" + configuration.rawValue + ".yaml"
         if FileSystem.exists(yaml) {
             FileSystem.remove(yaml)
             removed = true
         }
         for entry in FileSystem.list(scratch) {
-            let plan = scratch + "/" + entry + "/release/description.json"
+            let plan = scratch + "/" + entry + "/" + configuration.rawValue + "/description.json"
             if FileSystem.exists(plan) {
                 FileSystem.remove(plan)
                 removed = true

@@ -43,6 +43,34 @@ import Testing
         if status != 0 { #expect(!r.stdout.contains("no crashes"), "a run that did not run must not say \"no crashes\"") }
     }
 
+    /// `--configuration debug` runs the debug build's binary; the default is the release build's,
+    /// missing here (exit 74); another configuration is a usage error.
+    @Test func configurationDebugRunsTheDebugBuild() throws {
+        let checkout = Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: checkout) }
+        let debug = checkout + "/FuzzTesting/.build-fuzz/debug"
+        try FileManager.default.createDirectory(atPath: debug, withIntermediateDirectories: true)
+        try Data("// stand-in\n".utf8).write(to: URL(fileURLWithPath: checkout + "/FuzzTesting/Package.swift"))
+        let script = """
+            #!/bin/sh
+            echo '#2\tINITED cov: 10 ft: 10 corp: 1/1b exec/s: 0 rss: 30Mb' >&2
+            echo 'build=debug' >&2
+            echo '#5000\tDONE cov: 12 ft: 14 corp: 2/2b lim: 4 exec/s: 2500 rss: 31Mb' >&2
+            exit 0
+            """
+        try Data(script.utf8).write(to: URL(fileURLWithPath: debug + "/FuzzPcap"))
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: debug + "/FuzzPcap")
+        let work = checkout + "/work"
+        let r = try CLI.run(["fuzz", "FuzzPcap", "--configuration", "debug", "--no-build", "--no-minimize", "--time", "1s", "--package-path", checkout, "--work", work])
+        #expect(r.status == 0, "\(r.stdout)\n\(r.stderr)")
+        let log = (try? String(contentsOfFile: work + "/FuzzPcap/fuzz.log", encoding: .utf8)) ?? r.stderr
+        #expect(log.contains("build=debug"), "\(log)")
+        let release = try CLI.run(["fuzz", "FuzzPcap", "--no-build", "--no-minimize", "--time", "1s", "--package-path", checkout, "--work", work])
+        #expect(release.status == 74 && release.stderr.contains("/FuzzTesting/.build-fuzz/release/FuzzPcap is not built"), "\(release.stderr)")
+        let bad = try CLI.run(["fuzz", "FuzzPcap", "--no-build", "--configuration", "fast", "--package-path", checkout])
+        #expect(bad.status == 2 && bad.stderr.contains("unknown configuration \"fast\" (release, debug)"), "\(bad.stderr)")
+    }
+
     /// `--sanitizer address` runs the ASan build's binary (its own scratch folder) with the
     /// sanitizer runtimes' options that make a report a crash; `--asan` is the same; an unknown
     /// sanitizer is a usage error.

@@ -18,7 +18,7 @@ public enum FuzzSanitizer: String, CaseIterable, Sendable {
     /// The environment of `swift build` (FuzzTesting/Package.swift).
     public var buildEnvironment: [String: String] { ["NFCTRACE_FUZZ_SANITIZE": instrumentedWith] }
 
-    /// `swift build` arguments after `-c release`: the fuzz build never passes
+    /// `swift build` arguments after `-c CONFIGURATION`: the fuzz build never passes
     /// `--sanitize=fuzzer`, which would instrument swift-crypto and the mutator as well.
     public var buildArguments: [String] {
         switch self {
