@@ -448,8 +448,8 @@ final class Emulator {
         fd = socket(AF_INET, Int32(SOCK_DGRAM.rawValue), 0)
         var timeout = timeval(tv_sec: 0, tv_usec: 200_000)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        // Ready when it answers a REQA. (A `for … where exchange(…) == nil` loop ran all 50
-        // exchanges, answered or not: 10 s per emulator, 2026-11-28.)
+        // Ready when it answers a REQA: stop at the first answer (a `for … where` clause would
+        // only skip the sleep and still run all 50 exchanges).
         for _ in 0..<50 {
             if exchange("106A 26") != nil { break }
             usleep(50_000)

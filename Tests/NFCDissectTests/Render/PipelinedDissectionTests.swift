@@ -88,7 +88,6 @@ import NFCDissect
     /// Every trace of Traces/ one after the other, three times (every trace follows every other
     /// trace's end at least once, the last the first twice): thousands of events in many
     /// batches, sessions of every technology ending on field off and on new activations.
-    /// (30 times took 40 s of a debug `swift test` and met no situation three times do not.)
     @Test func manyBatchesOfMixedSessions() throws {
         let frames = try Self.allTraces(times: 3)
         #expect(frames.count > 10_000)
