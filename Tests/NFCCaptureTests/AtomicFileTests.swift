@@ -17,6 +17,7 @@ import NFCCore
 
     @Test func theTargetChangesOnlyAtFinish() throws {
         let dir = try Self.folder()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
         let target = dir + "/out.txt"
         FileManager.default.createFile(atPath: target, contents: Data("old".utf8), attributes: [.posixPermissions: 0o640])
         let out = try ByteOutput.create(target)
@@ -33,6 +34,7 @@ import NFCCore
 
     @Test func anOutputDroppedWithoutFinishLeavesTheOldFile() throws {
         let dir = try Self.folder()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
         let target = dir + "/out.pcap"
         FileManager.default.createFile(atPath: target, contents: Data("old".utf8))
         do {
@@ -49,6 +51,7 @@ import NFCCore
 
     @Test func aLinkIsFollowedNotReplaced() throws {
         let dir = try Self.folder()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
         FileManager.default.createFile(atPath: dir + "/real", contents: Data("old".utf8))
         try FileManager.default.createSymbolicLink(atPath: dir + "/link", withDestinationPath: dir + "/real")
         let out = try ByteOutput.create(dir + "/link")
@@ -63,6 +66,7 @@ import NFCCore
         out.write("nothing")
         try out.finish()
         let dir = try Self.folder()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
         #expect(throws: CaptureError.self) { try ByteOutput.create(dir + "/missing/out.pcap") }
         #expect(throws: CaptureError.self) { try ByteOutput.create(dir) }
         #expect(throws: CaptureError.self) { try AtomicFile.checkWritable(dir + "/missing/x") }
