@@ -1,3 +1,4 @@
+import Foundation
 import NFCCore
 @testable import NFCCapture
 
@@ -47,7 +48,7 @@ enum Fixtures {
         switch format {
         case .pcap:
             // libpcap's dumper writes to a path; use a temporary file.
-            let path = "/tmp/nfctrace-test-\(UInt64.random(in: 0...UInt64.max)).pcap"
+            let path = NSTemporaryDirectory() + "nfctrace-test-\(UInt64.random(in: 0...UInt64.max)).pcap"
             let w = try PcapWriter(path: path, resolution: resolution)
             for f in frames { try w.write(f) }
             try w.finish()
