@@ -13,7 +13,7 @@ public enum FieldTreeText {
     public static func render(_ fields: [Field], diagnostics: [Diagnostic] = []) -> String {
         var out: [UInt8] = []
         let style = Style(enabled: false)
-        for f in fields { FieldText.append(f, depth: 0, style: style, into: &out) }
+        FieldText.append(fields, depth: 0, style: style, into: &out)
         for d in diagnostics { FieldText.append(d, indent: "", style: style, into: &out) }
         return String(decoding: out, as: UTF8.self)
     }

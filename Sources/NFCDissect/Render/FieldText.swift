@@ -4,18 +4,36 @@ import NFCCore
 /// field per line, indented by depth, its byte range first as `[start..end]` (end excluded, like
 /// the JSON `range`), then `label: value`; diagnostics after the fields.
 enum FieldText {
-    static func append(_ field: Field, depth: Int, style: Style, into out: inout [UInt8]) {
+    static func append(_ fields: [Field], depth: Int, style: Style, into out: inout [UInt8]) {
+        // Read in place, as the JSON writer does: iterating the array (or `field.value`, which
+        // builds a String of the hex digits) would copy each field and retain its strings.
+        fields.withUnsafeBufferPointer { fields in
+            guard let base = fields.baseAddress else { return }
+            for i in fields.indices { append(base + i, depth: depth, style: style, into: &out) }
+        }
+    }
+
+    private static func append(_ f: UnsafePointer<Field>, depth: Int, style: Style, into out: inout [UInt8]) {
         out.append(contentsOf: repeatElement(0x20, count: depth * 4))
-        if let r = field.range { out.append(contentsOf: style.dim("[\(r.lowerBound)..\(r.upperBound)] ").utf8) }
-        out.append(contentsOf: field.label.utf8)
-        let value = field.value
-        if !value.isEmpty {
+        if let r = f.pointee.range {
+            if style.enabled { out.append(contentsOf: Style.dimOn) }
+            out.append(0x5B)
+            Decimal.append(Int64(r.lowerBound), width: 0, into: &out)
+            out.append(0x2E)
+            out.append(0x2E)
+            Decimal.append(Int64(r.upperBound), width: 0, into: &out)
+            out.append(0x5D)
+            out.append(0x20)
+            if style.enabled { out.append(contentsOf: Style.off) }
+        }
+        out.append(contentsOf: f.pointee.labelName.text.utf8)
+        if !f.pointee.content.isEmpty {
             out.append(0x3A)
             out.append(0x20)
-            out.append(contentsOf: value.utf8)
+            f.pointee.content.appendText(into: &out)
         }
         out.append(0x0A)
-        for c in field.children { append(c, depth: depth + 1, style: style, into: &out) }
+        if !f.pointee.children.isEmpty { append(f.pointee.children, depth: depth + 1, style: style, into: &out) }
     }
 
     static func append(_ diag: Diagnostic, indent: String, style: Style, into out: inout [UInt8]) {

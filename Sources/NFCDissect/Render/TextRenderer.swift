@@ -3,12 +3,16 @@ import NFCCore
 /// ANSI styling, used only when the output is a terminal and NO_COLOR is unset.
 struct Style {
     let enabled: Bool
-    func wrap(_ code: String, _ s: String) -> String { enabled ? "\u{1B}[\(code)m\(s)\u{1B}[0m" : s }
+    func wrap(_ code: String, _ s: String) -> String { enabled ? Self.on(code) + s + Self.offText : s }
+    static func on(_ code: String) -> String { "\u{1B}[\(code)m" }
+    static let offText = "\u{1B}[0m"
+    /// For renderers that write bytes: the start of `dim` and the end of any style.
+    static let dimOn = Array(on("2").utf8)
+    static let off = Array(offText.utf8)
     func reader(_ s: String) -> String { wrap("33", s) }
     func tag(_ s: String) -> String { wrap("36", s) }
     func bad(_ s: String) -> String { wrap("31", s) }
     func warn(_ s: String) -> String { wrap("33;1", s) }
-    func dim(_ s: String) -> String { wrap("2", s) }
     func bold(_ s: String) -> String { wrap("1", s) }
 }
 
@@ -174,29 +178,51 @@ public final class TextRenderer {
 
     private func renderTree(_ d: FrameDissection, into out: inout [UInt8]) {
         let f = d.frame
-        var head = "Frame \(d.number)"
+        // Written piece by piece into the output: a String built per frame cost more than the
+        // dissection of the frame (docs/performance.md, "Fuzzing speed").
+        if style.enabled { out.append(contentsOf: Self.boldOn) }
+        out.append(contentsOf: "Frame ".utf8)
+        Decimal.append(Int64(d.number), width: 0, into: &out)
         switch f.event {
-        case .data(.readerToTag): head += ": " + style.reader("reader → tag")
-        case .data(.tagToReader): head += ": " + style.tag("tag → reader")
-        case .fieldOn: head += ": field on"
-        case .fieldOff: head += ": field off"
-        case .malformed: head += ": " + style.bad("malformed record")
+        case .data(.readerToTag): out.append(contentsOf: ": ".utf8); out.append(contentsOf: style.reader("reader → tag").utf8)
+        case .data(.tagToReader): out.append(contentsOf: ": ".utf8); out.append(contentsOf: style.tag("tag → reader").utf8)
+        case .fieldOn: out.append(contentsOf: ": field on".utf8)
+        case .fieldOff: out.append(contentsOf: ": field off".utf8)
+        case .malformed: out.append(contentsOf: ": ".utf8); out.append(contentsOf: style.bad("malformed record").utf8)
         }
-        if !f.bytes.isEmpty { head += ", \(f.bytes.count) byte\(f.bytes.count == 1 ? "" : "s")" }
-        if f.lastByteBits != 8, case .data = f.event { head += " (\(f.bitCount) bits)" }
-        if let (w, t) = clock.microseconds(f.start) { head += ", at \(w).\(t) µs" }
-        head += ", \(f.technology.displayName)"
-        if !d.layer.isEmpty { head += " / \(d.layer)" }
-        if let s = d.session { head += ", session \(s)" }
-        if let r = d.responseTo { head += ", answers frame \(r)" }
-        if let r = d.responseIn { head += ", answered in frame \(r)" }
-        out.append(contentsOf: style.bold(head).utf8)
+        if !f.bytes.isEmpty {
+            out.append(contentsOf: ", ".utf8)
+            Decimal.append(Int64(f.bytes.count), width: 0, into: &out)
+            out.append(contentsOf: (f.bytes.count == 1 ? " byte" : " bytes").utf8)
+        }
+        if f.lastByteBits != 8, case .data = f.event {
+            out.append(contentsOf: " (".utf8)
+            Decimal.append(Int64(f.bitCount), width: 0, into: &out)
+            out.append(contentsOf: " bits)".utf8)
+        }
+        if let (w, t) = clock.microseconds(f.start) {
+            out.append(contentsOf: ", at ".utf8)
+            Decimal.append(w, width: 0, into: &out)
+            out.append(0x2E)
+            out.append(0x30 + UInt8(t))
+            out.append(contentsOf: " µs".utf8)
+        }
+        out.append(contentsOf: ", ".utf8)
+        out.append(contentsOf: f.technology.displayName.utf8)
+        if !d.layer.isEmpty {
+            out.append(contentsOf: " / ".utf8)
+            out.append(contentsOf: d.layer.utf8)
+        }
+        appendNumber(", session ", d.session, into: &out)
+        appendNumber(", answers frame ", d.responseTo, into: &out)
+        appendNumber(", answered in frame ", d.responseIn, into: &out)
+        if style.enabled { out.append(contentsOf: Style.off) }
         out.append(0x0A)
         if !f.bytes.isEmpty {
+            out.append(contentsOf: "    bytes: ".utf8)
             if d.masked.isEmpty {
-                out.append(contentsOf: "    bytes: \(Hex.string(f.bytes))".utf8)
+                Hex.append(f.bytes, to: &out)
             } else {
-                out.append(contentsOf: "    bytes: ".utf8)
                 for (i, b) in f.bytes.enumerated() {
                     if i > 0 { out.append(0x20) }
                     if d.masked.contains(where: { $0.contains(i) }) { out.append(contentsOf: Self.maskedByte) } else { Hex.appendByte(b, to: &out) }
@@ -207,14 +233,24 @@ public final class TextRenderer {
             out.append(0x0A)
         }
         if let c = f.comment { out.append(contentsOf: "    comment: \(c)\n".utf8) }
-        out.append(contentsOf: "    summary: \(d.summary)\n".utf8)
-        for field in d.fields { appendField(field, depth: 1, into: &out) }
+        out.append(contentsOf: "    summary: ".utf8)
+        out.append(contentsOf: d.summary.utf8)
+        out.append(0x0A)
+        appendFields(d.fields, depth: 1, into: &out)
         for diag in d.diagnostics { appendDiagnostic(diag, indent: "    ", into: &out) }
         out.append(0x0A)
     }
 
-    func appendField(_ field: Field, depth: Int, into out: inout [UInt8]) {
-        FieldText.append(field, depth: depth, style: style, into: &out)
+    private static let boldOn = Array(Style.on("1").utf8)
+
+    private func appendNumber(_ label: String, _ n: Int?, into out: inout [UInt8]) {
+        guard let n else { return }
+        out.append(contentsOf: label.utf8)
+        Decimal.append(Int64(n), width: 0, into: &out)
+    }
+
+    func appendFields(_ fields: [Field], depth: Int, into out: inout [UInt8]) {
+        FieldText.append(fields, depth: depth, style: style, into: &out)
     }
 
     func appendDiagnostic(_ diag: Diagnostic, indent: String, into out: inout [UInt8]) {
@@ -228,13 +264,13 @@ public final class TextRenderer {
         out.append(contentsOf: style.bold("  ── session \(s.number) (\(span)): \(s.headline)").utf8)
         out.append(0x0A)
         if verbose {
-            for f in s.tag { appendField(f, depth: 1, into: &out) }
-            for f in s.memory { appendField(f, depth: 1, into: &out) }
+            appendFields(s.tag, depth: 1, into: &out)
+            appendFields(s.memory, depth: 1, into: &out)
         } else if s.content != nil {
             for line in SessionText.lines(s) { out.append(contentsOf: "  \(line)\n".utf8) }
         } else {
             // Summaries written as fields only (MIFARE Classic) read the same in both views.
-            for f in s.memory { appendField(f, depth: 1, into: &out) }
+            appendFields(s.memory, depth: 1, into: &out)
         }
         for diag in s.diagnostics { appendDiagnostic(diag, indent: "    ", into: &out) }
         out.append(0x0A)

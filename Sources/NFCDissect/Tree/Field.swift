@@ -138,11 +138,30 @@ public struct FieldValue: Sendable, Equatable, CustomStringConvertible {
 
     public var text: String {
         guard hasHex else { return prefix }
-        var hex: [UInt8] = []
-        hex.reserveCapacity(Self.maxHexLength)
-        digits.write { hex.append($0) }
-        return prefix + String(decoding: hex, as: UTF8.self) + (suffixInParentheses ? " (" + suffix + ")" : suffix)
+        var out: [UInt8] = []
+        out.reserveCapacity(prefix.utf8.count + Self.maxHexLength + suffix.utf8.count + 3)
+        appendText(into: &out)
+        return String(decoding: out, as: UTF8.self)
     }
+
+    /// `text` as UTF-8 at the end of `out`, without making the String: the text renderers write
+    /// every field's value this way.
+    public func appendText(into out: inout [UInt8]) {
+        out.append(contentsOf: prefix.utf8)
+        guard hasHex else { return }
+        digits.write { out.append($0) }
+        if suffixInParentheses {
+            out.append(0x20)
+            out.append(0x28)
+            out.append(contentsOf: suffix.utf8)
+            out.append(0x29)
+        } else {
+            out.append(contentsOf: suffix.utf8)
+        }
+    }
+
+    /// `text` is empty.
+    public var isEmpty: Bool { !hasHex && prefix.isEmpty }
 
     public var description: String { text }
 
