@@ -58,7 +58,9 @@ struct NDEFCommand: ParsableCommand {
             let mode: NDEFValidation = strict ? .strict : .lenient
             let inspection = NDEFInspection.inspect(bytes, as: kind, mode: mode)
             let out = ByteOutput.standardOutput()
-            out.write(format == .json ? inspection.json(mode: mode) : inspection.text(mode: mode))
+            var text: [UInt8] = []
+            if format == .json { inspection.json(mode: mode, into: &text) } else { inspection.text(mode: mode, into: &text) }
+            out.write(text)
             try out.finish()
             if strict && !inspection.isValid { throw CLIFailure.findings("invalid under strict NDEF rules") }
         }

@@ -24,6 +24,9 @@ public struct NDEFInspection: Sendable {
     public var isValid: Bool
     /// Why the message is invalid (first breach), when it is.
     public var rejection: String?
+    /// The NDEF message decoded in the asked mode (for a memory image, the message it holds);
+    /// nil when the image holds none.
+    public var message: NDEFDecodeResult?
 
     /// Which kind of input `bytes` looks like. Memory images are recognised by their header:
     /// a Type 2 CC `E1 1x` at byte 12, a Type 5 CC `E1`/`E2` with major version 1 at byte 0,
@@ -46,7 +49,7 @@ public struct NDEFInspection: Sendable {
         case .ndef:
             let result = NDEFMessage.decode(bytes, mode: mode)
             return NDEFInspection(kind: kind, tree: NDEFDescriber.describe(result), records: NDEFDescriber.summaries(result),
-                                  isValid: verdict(result, mode), rejection: result.firstRejection.map(describe))
+                                  isValid: verdict(result, mode), rejection: result.firstRejection.map(describe), message: result)
         case .type2:
             let layout = Type2Memory.decode(image)
             tree = TagMemoryDescriber.describe(layout, image: image)
@@ -61,14 +64,15 @@ public struct NDEFInspection: Sendable {
             message = layout.ndef?.tlv.value
         }
         guard let message else {
-            return NDEFInspection(kind: kind, tree: tree, records: [], isValid: false, rejection: "no NDEF message in this \(kind.name)")
+            return NDEFInspection(kind: kind, tree: tree, records: [], isValid: false, rejection: "no NDEF message in this \(kind.name)",
+                                  message: nil)
         }
         // The memory decoders read the message leniently; the verdict re-reads it in the asked mode.
         let result = NDEFMessage.decode(message, mode: mode)
         let memoryErrors = tree.diagnostics.contains { $0.severity == .error }
         return NDEFInspection(kind: kind, tree: tree, records: NDEFDescriber.summaries(result),
                               isValid: verdict(result, mode) && !memoryErrors,
-                              rejection: result.firstRejection.map { "NDEF message " + describe($0) })
+                              rejection: result.firstRejection.map { "NDEF message " + describe($0) }, message: result)
     }
 
     static func verdict(_ r: NDEFDecodeResult, _ mode: NDEFValidation) -> Bool {
@@ -79,16 +83,21 @@ public struct NDEFInspection: Sendable {
 }
 
 extension NDEFInspection {
-    /// The text view: what the input is, the verdict, one line per record, then the field tree.
-    public func text(mode: NDEFValidation) -> String {
-        var out = "\(kind.name), \(mode.rawValue): " + (isValid ? "valid" : "INVALID" + (rejection.map { " (\($0))" } ?? "")) + "\n"
-        for (i, r) in records.enumerated() { out += "  record \(i + 1): \(r)\n" }
-        out += "\n" + FieldTreeText.render(tree)
-        return out.hasSuffix("\n") ? out : out + "\n"
+    /// The text view, as UTF-8 at the end of `out`: what the input is, the verdict, one line per
+    /// record, then the field tree.
+    public func text(mode: NDEFValidation, into out: inout [UInt8]) {
+        out.append(contentsOf: "\(kind.name), \(mode.rawValue): ".utf8)
+        out.append(contentsOf: (isValid ? "valid" : "INVALID" + (rejection.map { " (\($0))" } ?? "")).utf8)
+        out.append(0x0A)
+        for (i, r) in records.enumerated() { out.append(contentsOf: "  record \(i + 1): \(r)\n".utf8) }
+        out.append(0x0A)
+        FieldTreeText.append(tree.fields, diagnostics: tree.diagnostics, into: &out)
+        if out.last != 0x0A { out.append(0x0A) }
     }
 
-    /// One JSON object: `{"kind", "mode", "valid", "rejection", "records", "fields", "diagnostics"}`.
-    public func json(mode: NDEFValidation) -> String {
+    /// One JSON object and a newline, at the end of `out`: `{"kind", "mode", "valid",
+    /// "rejection", "records", "fields", "diagnostics"}`.
+    public func json(mode: NDEFValidation, into out: inout [UInt8]) {
         var w = JSONWriter()
         w.beginObject()
         w.string("kind", kind.rawValue)
@@ -99,6 +108,7 @@ extension NDEFInspection {
         w.fields("fields", tree.fields)
         w.diagnostics(tree.diagnostics)
         w.endObject()
-        return String(decoding: w.out, as: UTF8.self) + "\n"
+        out.append(contentsOf: w.bytes)
+        out.append(0x0A)
     }
 }
