@@ -43,7 +43,8 @@ TARGETS=$(sed -n '/^let targets = \[/,/^\]/p' FuzzTesting/Package.swift | grep -
 for t in $TARGETS; do
   cp "$BIN/$t" "$OUT/$t"
   cp "Corpus/$t.dict" "$OUT/$t.dict"
-  printf '[libfuzzer]\ntimeout = 5\nmax_len = 4096\n' > "$OUT/$t.options"
+  # len_control as `nfctrace fuzz` sets it (libFuzzer turns it off for targets with a custom mutator).
+  printf '[libfuzzer]\ntimeout = 5\nmax_len = 4096\nlen_control = 100\n' > "$OUT/$t.options"
   (cd "Corpus/$t" && zip -q -j "$OUT/${t}_seed_corpus.zip" ./*)
 done
 

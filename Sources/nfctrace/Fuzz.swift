@@ -55,6 +55,9 @@ struct Fuzz: ParsableCommand {
     @Option(name: .customLong("max-len"), help: "Largest input in bytes.")
     var maxLength: Int = 4096
 
+    @Option(name: .customLong("len-control"), help: ArgumentHelp("libFuzzer's -len_control: inputs start no longer than the longest seed and grow when coverage stalls, the faster the smaller N; 0 allows --max-len at once.", valueName: "N"))
+    var lengthControl: Int = FuzzRun.lengthControl
+
     @Option(help: ArgumentHelp("Sanitizer besides libFuzzer's instrumentation: none or address (ASan; UBSan for the C parts, Swift has no UBSan on Linux). Slower; its own scratch folder.", valueName: "name"))
     var sanitizer: String = "none"
 
@@ -113,7 +116,9 @@ struct Fuzz: ParsableCommand {
         }
         let root = try Self.checkout(packagePath)
         if let makeCorpus { return try FuzzCorpus.write(into: makeCorpus, traces: root + "/Traces") }
-        guard jobs >= 1, timeout >= 1, maxLength >= 16 else { throw CLIFailure.usage("--jobs and --timeout must be at least 1, --max-len at least 16") }
+        guard jobs >= 1, timeout >= 1, maxLength >= 16, lengthControl >= 0 else {
+            throw CLIFailure.usage("--jobs and --timeout must be at least 1, --max-len at least 16, --len-control at least 0")
+        }
         guard let chosen = FuzzSanitizer(rawValue: sanitizer) else {
             throw CLIFailure.usage("unknown sanitizer \"\(sanitizer)\" (\(FuzzSanitizer.allCases.map(\.rawValue).joined(separator: ", ")))")
         }
@@ -124,13 +129,13 @@ struct Fuzz: ParsableCommand {
         }
         if all {
             guard target == nil else { throw CLIFailure.usage("give a target or --all, not both") }
-            let (work, jobs, timeout, maxLength, seed) = (work ?? root + "/.fuzz", jobs, timeout, maxLength, seed)
+            let (work, jobs, timeout, maxLength, lengthControl, seed) = (work ?? root + "/.fuzz", jobs, timeout, maxLength, lengthControl, seed)
             let campaign = FuzzCampaign(
                 targets: FuzzTargetInfo.all, work: work, seconds: seconds, minimizeCorpus: !noMinimize,
                 build: noBuild ? nil : { () throws(CLIFailure) in try FuzzRun.buildAll(root: root, sanitizer: sanitizer, configuration: configuration) },
                 makeRun: { target, slot in
                     FuzzRun(target: target, root: root, work: work, seconds: slot, jobs: jobs, forkMode: jobs > 1,
-                            timeout: timeout, maxLength: maxLength, sanitizer: sanitizer, configuration: configuration, seed: seed)
+                            timeout: timeout, maxLength: maxLength, lengthControl: lengthControl, sanitizer: sanitizer, configuration: configuration, seed: seed)
                 })
             return try campaign.run()
         }
@@ -139,7 +144,7 @@ struct Fuzz: ParsableCommand {
             throw CLIFailure.usage("unknown target \"\(target)\" (\(FuzzTargetInfo.all.map(\.name).joined(separator: ", ")))")
         }
         var run = FuzzRun(target: info, root: root, work: work ?? root + "/.fuzz", seconds: seconds, jobs: jobs, forkMode: jobs > 1 || keepGoing,
-                          timeout: timeout, maxLength: maxLength, sanitizer: sanitizer, configuration: configuration, seed: seed)
+                          timeout: timeout, maxLength: maxLength, lengthControl: lengthControl, sanitizer: sanitizer, configuration: configuration, seed: seed)
         if !noBuild { try run.build() }
         try run.fuzz()
         if !noMinimize { try run.minimize() }

@@ -15,6 +15,9 @@ struct FuzzRun {
     let forkMode: Bool
     let timeout: Int
     let maxLength: Int
+    /// libFuzzer's `-len_control`: how fast the length of mutated inputs may grow (0: up to
+    /// `maxLength` at once).
+    let lengthControl: Int
     let sanitizer: FuzzSanitizer
     let configuration: Configuration
     let seed: UInt64?
@@ -50,11 +53,18 @@ struct FuzzRun {
     private(set) var timeline: [FuzzTargetSummary.Sample] = []
     private(set) var elapsed = 0
 
+    /// libFuzzer's own default for `-len_control`, which it turns off (0) whenever a target has a
+    /// custom mutator, as all of ours do: mutated inputs then grow to `--max-len` at once, and an
+    /// execution of a dissect target costs about as much as the session its input holds. With it
+    /// on, inputs start no longer than the longest seed and grow when coverage stalls
+    /// (docs/fuzzing.md, "Input length").
+    static let lengthControl = 100
+
     /// libFuzzer's exit status after Ctrl-C (its `-interrupted_exit_code` default).
     static let interruptedStatus: Int32 = 72
 
     init(target: FuzzTargetInfo, root: String, work: String, seconds: Int, jobs: Int, forkMode: Bool, timeout: Int, maxLength: Int,
-         sanitizer: FuzzSanitizer, configuration: Configuration = .release, seed: UInt64?) {
+         lengthControl: Int, sanitizer: FuzzSanitizer, configuration: Configuration = .release, seed: UInt64?) {
         self.target = target
         self.root = root
         self.work = work
@@ -63,6 +73,7 @@ struct FuzzRun {
         self.forkMode = forkMode
         self.timeout = timeout
         self.maxLength = maxLength
+        self.lengthControl = lengthControl
         self.sanitizer = sanitizer
         self.configuration = configuration
         self.seed = seed
@@ -127,7 +138,7 @@ struct FuzzRun {
         if FileSystem.isDirectory(seeds) { a.append(seeds) }
         if FileSystem.exists(dictionary) { a.append("-dict=" + dictionary) }
         a += ["-max_total_time=\(seconds)", "-timeout=\(timeout)", "-rss_limit_mb=2048", "-max_len=\(maxLength)",
-              "-artifact_prefix=" + artifacts + "/", "-print_final_stats=1"]
+              "-len_control=\(lengthControl)", "-artifact_prefix=" + artifacts + "/", "-print_final_stats=1"]
         if forkMode { a += ["-fork=\(jobs)", "-ignore_crashes=1", "-ignore_timeouts=1", "-ignore_ooms=1"] }
         if let seed { a.append("-seed=\(UInt32(truncatingIfNeeded: seed))") }
         return a

@@ -71,6 +71,36 @@ import Testing
         #expect(bad.status == 2 && bad.stderr.contains("unknown configuration \"fast\" (release, debug)"), "\(bad.stderr)")
     }
 
+    /// libFuzzer turns `-len_control` off for targets with a custom mutator; `nfctrace fuzz`
+    /// passes libFuzzer's own default (100) unless `--len-control` says otherwise.
+    @Test func lengthControlIsPassedToLibFuzzer() throws {
+        let checkout = Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: checkout) }
+        let release = checkout + "/FuzzTesting/.build-fuzz/release"
+        try FileManager.default.createDirectory(atPath: release, withIntermediateDirectories: true)
+        try Data("// stand-in\n".utf8).write(to: URL(fileURLWithPath: checkout + "/FuzzTesting/Package.swift"))
+        // Finishes its run and prints the arguments it was given.
+        let script = """
+            #!/bin/sh
+            echo '#2\tINITED cov: 10 ft: 10 corp: 1/1b exec/s: 0 rss: 30Mb' >&2
+            echo "args: $*" >&2
+            echo '#5000\tDONE cov: 12 ft: 14 corp: 2/2b lim: 4 exec/s: 2500 rss: 31Mb' >&2
+            exit 0
+            """
+        try Data(script.utf8).write(to: URL(fileURLWithPath: release + "/FuzzPcap"))
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: release + "/FuzzPcap")
+        for (flags, expected) in [([String](), "-len_control=100"), (["--len-control", "0"], "-len_control=0"), (["--len-control", "20"], "-len_control=20")] {
+            let work = checkout + "/work-\(flags.count)-\(expected.count)"
+            let r = try CLI.run(["fuzz", "FuzzPcap", "--no-build", "--no-minimize", "--time", "1s", "--package-path", checkout, "--work", work] + flags)
+            #expect(r.status == 0, "\(flags): \(r.stdout)\n\(r.stderr)")
+            let log = (try? String(contentsOfFile: work + "/FuzzPcap/fuzz.log", encoding: .utf8)) ?? r.stderr
+            let args = log.split(separator: "\n").first { $0.hasPrefix("args: ") }.map { $0.split(separator: " ").map(String.init) } ?? []
+            #expect(args.contains(expected) && args.contains("-max_len=4096") && args.filter { $0.hasPrefix("-len_control=") }.count == 1, "\(flags): \(log)")
+        }
+        let bad = try CLI.run(["fuzz", "FuzzPcap", "--no-build", "--len-control=-1", "--package-path", checkout])
+        #expect(bad.status == 2 && bad.stderr.contains("--len-control at least 0"), "\(bad.stderr)")
+    }
+
     /// `--sanitizer address` runs the ASan build's binary (its own scratch folder) with the
     /// sanitizer runtimes' options that make a report a crash; `--asan` is the same; an unknown
     /// sanitizer is a usage error.
