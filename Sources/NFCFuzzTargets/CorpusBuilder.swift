@@ -22,6 +22,15 @@ public enum CorpusBuilder {
     /// Seeds are kept small so that the committed corpus stays small and fuzzing starts fast.
     public static let maximumSeedSize = 8192
     public static let maximumSeedsPerTarget = 24
+    /// The dissector and emulator targets of one technology get a seed per trace, and one per
+    /// tag session of a trace whose frames take more than `maximumTraceSeedSize` bytes: more
+    /// seeds, and short ones. libFuzzer lets inputs grow from the longest seed on
+    /// (`-len_control`), and a dissect target's execution costs about what its input's frames
+    /// cost, so a long trace as a seed would let every input reach kilobytes at once.
+    public static let maximumSessionSeedsPerTarget = 64
+    public static let maximumTraceSeedSize = 640
+    /// Enough for an activation, an authentication and some reads.
+    public static let framesPerSessionSeed = 32
 
     /// `(file name, bytes)` for every seed of `target`; names are content hashes.
     public static func seeds(for target: FuzzTargetInfo, traces: [Trace]) -> [(name: String, bytes: [UInt8])] {
@@ -29,7 +38,57 @@ public enum CorpusBuilder {
         all += fromTraces(target, traces.sorted { $0.name < $1.name })
         var seen = Set<[UInt8]>()
         let unique = all.filter { !$0.isEmpty && $0.count <= maximumSeedSize && seen.insert($0).inserted }
-        return unique.prefix(maximumSeedsPerTarget).map { (name(for: $0), $0) }
+        let limit = sessionTechnology(target.shape) == nil ? maximumSeedsPerTarget : maximumSessionSeedsPerTarget
+        return unique.prefix(limit).map { (name(for: $0), $0) }
+    }
+
+    /// The technology whose traces give the shape a seed per session.
+    static func sessionTechnology(_ shape: FuzzShape) -> Technology? {
+        switch shape {
+        case .framesNFCA: return .iso14443a
+        case .framesFeliCa: return .felica
+        case .framesISO15693: return .iso15693
+        default: return nil
+        }
+    }
+
+    /// A trace's frames cut into its tag sessions as the dissector tracks them (frames outside
+    /// any session go with the session around them), each cut to its first
+    /// `framesPerSessionSeed` frames.
+    static func sessions(_ frames: [Frame]) -> [[Frame]] {
+        var out: [[Frame]] = []
+        var current: [Frame] = []
+        var currentSession: Int?
+        var index = 0
+        for event in Dissector.dissect(frames, detail: .summary) {
+            guard case .frame(let d) = event else { continue }
+            if let s = d.session, s != currentSession {
+                if currentSession != nil, !current.isEmpty { out.append(current); current = [] }
+                currentSession = s
+            }
+            if current.count < framesPerSessionSeed { current.append(frames[index]) }
+            index += 1
+        }
+        if !current.isEmpty { out.append(current) }
+        return out
+    }
+
+    /// Every trace as a frame-sequence seed, a long one as its sessions, taken in turn from each
+    /// trace (first sessions first), so that a capped seed list still holds every trace. The
+    /// selector picks the renderer of a dissect target and the tag model of an emulator one: the
+    /// first pass gives each piece one of three values in turn, two more passes the other two,
+    /// as far as the cap allows.
+    static func sessionSeeds(_ traces: [[Frame]]) -> [[UInt8]] {
+        let perTrace = traces.map { frames in
+            FrameSequence.encode(selector: 0, frames: fuzzFrames(frames)).count <= maximumTraceSeedSize ? [frames] : sessions(frames)
+        }
+        var order: [[Frame]] = []
+        for round in 0..<(perTrace.map(\.count).max() ?? 0) {
+            for sessions in perTrace where round < sessions.count { order.append(sessions[round]) }
+        }
+        return (0..<3).flatMap { pass in
+            order.enumerated().map { n, session in FrameSequence.encode(selector: UInt8((n + pass) % 3), frames: fuzzFrames(session)) }
+        }
     }
 
     /// FNV-1a 64, hex: a stable content name (libFuzzer names its own files by SHA-1 the same way).
@@ -89,6 +148,9 @@ public enum CorpusBuilder {
         case "FuzzPcap": return traces.filter { $0.name.hasSuffix(".pcap") || $0.name.hasSuffix(".pcapng") }.map(\.bytes)
         default: break
         }
+        if let wanted = sessionTechnology(target.shape) {
+            return sessionSeeds(text.map(frames).filter { $0.first(where: { $0.isReaderFrame })?.technology == wanted })
+        }
         var out: [[UInt8]] = []
         for trace in text {
             let frames = frames(trace)
@@ -97,12 +159,6 @@ public enum CorpusBuilder {
             case .framesISODEP:
                 // The traces that activate ISO-DEP (a RATS); a seed per ISO-DEP model of the emulator target.
                 if technology == .iso14443a, frames.contains(where: { $0.isReaderFrame && $0.bytes.first == ISO14443A.rats }) {
-                    for selector in 0..<3 { out.append(FrameSequence.encode(selector: UInt8(selector), frames: fuzzFrames(frames))) }
-                }
-            case .framesNFCA, .framesFeliCa, .framesISO15693:
-                let wanted: Technology = target.shape == .framesNFCA ? .iso14443a : target.shape == .framesFeliCa ? .felica : .iso15693
-                if technology == wanted {
-                    // The emulators pick their tag by the selector: one seed per selector value that matters.
                     for selector in 0..<3 { out.append(FrameSequence.encode(selector: UInt8(selector), frames: fuzzFrames(frames))) }
                 }
             case .proxmark3:

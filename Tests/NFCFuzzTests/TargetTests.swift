@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import NFCCapture
 import NFCCore
 import NFCFuzz
 import NFCFuzzTargets
@@ -42,5 +43,35 @@ import NFCFuzzTargets
         for target in FuzzTargetInfo.all {
             #expect(manifest.contains("\"\(target.name)\""), "FuzzTesting/Package.swift has no \(target.name)")
         }
+    }
+
+    /// The 14443-A dissect target's seeds (issue 22, point 4): short, and every trace of that
+    /// technology in Traces/ starts one of them (before, the first 24 seeds were four long
+    /// traces three times over).
+    @Test func frameSeedsAreSessionsOfEveryTrace() throws {
+        let folder = Self.repositoryRoot + "/Traces"
+        let traces = try FileManager.default.contentsOfDirectory(atPath: folder).sorted().map {
+            CorpusBuilder.Trace(name: $0, bytes: [UInt8](try Data(contentsOf: URL(fileURLWithPath: folder + "/" + $0))))
+        }
+        let target = try #require(FuzzTargetInfo.named("FuzzDissectNFCA"))
+        let seeds = CorpusBuilder.seeds(for: target, traces: traces).map(\.bytes)
+        #expect(seeds.count <= CorpusBuilder.maximumSessionSeedsPerTarget && seeds.count > CorpusBuilder.maximumSeedsPerTarget)
+        let decoded = seeds.map { FrameSequence.decode($0).frames }
+        for (seed, frames) in zip(seeds, decoded) {
+            #expect(seed.count <= CorpusBuilder.maximumTraceSeedSize || frames.count <= CorpusBuilder.framesPerSessionSeed,
+                    "a seed of \(seed.count) bytes, \(frames.count) frames")
+        }
+        var starts = 0
+        for trace in traces where trace.name.hasSuffix(".nfctrace") {
+            // A 14443-A trace's first frames (its UID among them) are some seed's first frames.
+            let reader = try Capture.open(ByteInput.memory(trace.bytes, name: trace.name))
+            var frames: [Frame] = []
+            while let f = try reader.next() { frames.append(f) }
+            guard frames.first(where: \.isReaderFrame)?.technology == .iso14443a else { continue }
+            let head = frames.prefix(8).map { Array($0.bytes.prefix(255)) }
+            #expect(decoded.contains { $0.prefix(head.count).map(\.bytes) == head }, "no seed starts like \(trace.name)")
+            starts += 1
+        }
+        #expect(starts >= 10, "\(starts) 14443-A traces")
     }
 }
