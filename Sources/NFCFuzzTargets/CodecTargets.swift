@@ -22,7 +22,7 @@ enum CodecTargets {
         inspection.text(mode: .lenient, into: &out)
         inspection.json(mode: .lenient, into: &out)
         // The inspection's own decode: decoding again would only repeat it.
-        guard let result = inspection.message else { return .mismatch("an NDEF message's inspection has no decode") }
+        guard let result = inspection.decoded else { return .mismatch("an NDEF message's inspection has no decode") }
         guard !result.records.isEmpty else { return .ok }
         return roundTrip(result, mode: .lenient)
     }

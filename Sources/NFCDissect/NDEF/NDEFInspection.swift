@@ -26,7 +26,7 @@ public struct NDEFInspection: Sendable {
     public var rejection: String?
     /// The NDEF message decoded in the asked mode (for a memory image, the message it holds);
     /// nil when the image holds none.
-    public var message: NDEFDecodeResult?
+    public var decoded: NDEFDecodeResult?
 
     /// Which kind of input `bytes` looks like. Memory images are recognised by their header:
     /// a Type 2 CC `E1 1x` at byte 12, a Type 5 CC `E1`/`E2` with major version 1 at byte 0,
@@ -49,7 +49,7 @@ public struct NDEFInspection: Sendable {
         case .ndef:
             let result = NDEFMessage.decode(bytes, mode: mode)
             return NDEFInspection(kind: kind, tree: NDEFDescriber.describe(result), records: NDEFDescriber.summaries(result),
-                                  isValid: verdict(result, mode), rejection: result.firstRejection.map(describe), message: result)
+                                  isValid: verdict(result, mode), rejection: result.firstRejection.map(describe), decoded: result)
         case .type2:
             let layout = Type2Memory.decode(image)
             tree = TagMemoryDescriber.describe(layout, image: image)
@@ -65,14 +65,14 @@ public struct NDEFInspection: Sendable {
         }
         guard let message else {
             return NDEFInspection(kind: kind, tree: tree, records: [], isValid: false, rejection: "no NDEF message in this \(kind.name)",
-                                  message: nil)
+                                  decoded: nil)
         }
         // The memory decoders read the message leniently; the verdict re-reads it in the asked mode.
         let result = NDEFMessage.decode(message, mode: mode)
         let memoryErrors = tree.diagnostics.contains { $0.severity == .error }
         return NDEFInspection(kind: kind, tree: tree, records: NDEFDescriber.summaries(result),
                               isValid: verdict(result, mode) && !memoryErrors,
-                              rejection: result.firstRejection.map { "NDEF message " + describe($0) }, message: result)
+                              rejection: result.firstRejection.map { "NDEF message " + describe($0) }, decoded: result)
     }
 
     static func verdict(_ r: NDEFDecodeResult, _ mode: NDEFValidation) -> Bool {

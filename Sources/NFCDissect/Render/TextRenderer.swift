@@ -178,8 +178,9 @@ public final class TextRenderer {
 
     private func renderTree(_ d: FrameDissection, into out: inout [UInt8]) {
         let f = d.frame
-        // Written piece by piece into the output: a String built per frame cost more than the
-        // dissection of the frame (docs/performance.md, "Fuzzing speed").
+        // Written piece by piece into the output, not built as a String per frame: `-V` renders
+        // every frame, and that String showed in the dissect fuzz targets' profiles
+        // (docs/performance.md, "Fuzzing speed").
         if style.enabled { out.append(contentsOf: Self.boldOn) }
         out.append(contentsOf: "Frame ".utf8)
         Decimal.append(Int64(d.number), width: 0, into: &out)
