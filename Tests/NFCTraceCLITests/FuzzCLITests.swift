@@ -43,23 +43,30 @@ import Testing
         if status != 0 { #expect(!r.stdout.contains("no crashes"), "a run that did not run must not say \"no crashes\"") }
     }
 
+    /// A stand-in FuzzPcap binary in `checkout + folder` (and the FuzzTesting/Package.swift that
+    /// makes `checkout` a checkout) that finishes its run, running the shell command `line` (its
+    /// output to stderr, which `nfctrace fuzz` keeps in fuzz.log) between libFuzzer's first and
+    /// last lines.
+    static func finishingStandIn(_ checkout: String, _ folder: String, saying line: String) throws {
+        try FileManager.default.createDirectory(atPath: checkout + folder, withIntermediateDirectories: true)
+        try Data("// stand-in\n".utf8).write(to: URL(fileURLWithPath: checkout + "/FuzzTesting/Package.swift"))
+        let script = """
+            #!/bin/sh
+            echo '#2\tINITED cov: 10 ft: 10 corp: 1/1b exec/s: 0 rss: 30Mb' >&2
+            \(line) >&2
+            echo '#5000\tDONE cov: 12 ft: 14 corp: 2/2b lim: 4 exec/s: 2500 rss: 31Mb' >&2
+            exit 0
+            """
+        try Data(script.utf8).write(to: URL(fileURLWithPath: checkout + folder + "/FuzzPcap"))
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: checkout + folder + "/FuzzPcap")
+    }
+
     /// `--configuration debug` runs the debug build's binary; the default is the release build's,
     /// missing here (exit 74); another configuration is a usage error.
     @Test func configurationDebugRunsTheDebugBuild() throws {
         let checkout = Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: checkout) }
-        let debug = checkout + "/FuzzTesting/.build-fuzz/debug"
-        try FileManager.default.createDirectory(atPath: debug, withIntermediateDirectories: true)
-        try Data("// stand-in\n".utf8).write(to: URL(fileURLWithPath: checkout + "/FuzzTesting/Package.swift"))
-        let script = """
-            #!/bin/sh
-            echo '#2\tINITED cov: 10 ft: 10 corp: 1/1b exec/s: 0 rss: 30Mb' >&2
-            echo 'build=debug' >&2
-            echo '#5000\tDONE cov: 12 ft: 14 corp: 2/2b lim: 4 exec/s: 2500 rss: 31Mb' >&2
-            exit 0
-            """
-        try Data(script.utf8).write(to: URL(fileURLWithPath: debug + "/FuzzPcap"))
-        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: debug + "/FuzzPcap")
+        try Self.finishingStandIn(checkout, "/FuzzTesting/.build-fuzz/debug", saying: "echo 'build=debug'")
         let work = checkout + "/work"
         let r = try CLI.run(["fuzz", "FuzzPcap", "--configuration", "debug", "--no-build", "--no-minimize", "--time", "1s", "--package-path", checkout, "--work", work])
         #expect(r.status == 0, "\(r.stdout)\n\(r.stderr)")
@@ -76,19 +83,7 @@ import Testing
     @Test func lengthControlIsPassedToLibFuzzer() throws {
         let checkout = Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: checkout) }
-        let release = checkout + "/FuzzTesting/.build-fuzz/release"
-        try FileManager.default.createDirectory(atPath: release, withIntermediateDirectories: true)
-        try Data("// stand-in\n".utf8).write(to: URL(fileURLWithPath: checkout + "/FuzzTesting/Package.swift"))
-        // Finishes its run and prints the arguments it was given.
-        let script = """
-            #!/bin/sh
-            echo '#2\tINITED cov: 10 ft: 10 corp: 1/1b exec/s: 0 rss: 30Mb' >&2
-            echo "args: $*" >&2
-            echo '#5000\tDONE cov: 12 ft: 14 corp: 2/2b lim: 4 exec/s: 2500 rss: 31Mb' >&2
-            exit 0
-            """
-        try Data(script.utf8).write(to: URL(fileURLWithPath: release + "/FuzzPcap"))
-        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: release + "/FuzzPcap")
+        try Self.finishingStandIn(checkout, "/FuzzTesting/.build-fuzz/release", saying: "echo \"args: $*\"")
         for (flags, expected) in [([String](), "-len_control=100"), (["--len-control", "0"], "-len_control=0"), (["--len-control", "20"], "-len_control=20")] {
             let work = checkout + "/work-\(flags.count)-\(expected.count)"
             let r = try CLI.run(["fuzz", "FuzzPcap", "--no-build", "--no-minimize", "--time", "1s", "--package-path", checkout, "--work", work] + flags)
@@ -107,20 +102,9 @@ import Testing
     @Test func sanitizerAddressRunsTheASanBuild() throws {
         let checkout = Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: checkout) }
-        try FileManager.default.createDirectory(atPath: checkout + "/FuzzTesting", withIntermediateDirectories: true)
-        try Data("// stand-in\n".utf8).write(to: URL(fileURLWithPath: checkout + "/FuzzTesting/Package.swift"))
         for (folder, name) in [("/FuzzTesting/.build-fuzz-asan/release", "asan"), ("/FuzzTesting/.build-fuzz/release", "plain")] {
-            try FileManager.default.createDirectory(atPath: checkout + folder, withIntermediateDirectories: true)
-            // Finishes its run and says which build it is and what it was given.
-            let script = """
-                #!/bin/sh
-                echo '#2\tINITED cov: 10 ft: 10 corp: 1/1b exec/s: 0 rss: 30Mb' >&2
-                echo "build=\(name) ASAN_OPTIONS=$ASAN_OPTIONS UBSAN_OPTIONS=$UBSAN_OPTIONS" >&2
-                echo '#5000\tDONE cov: 12 ft: 14 corp: 2/2b lim: 4 exec/s: 2500 rss: 31Mb' >&2
-                exit 0
-                """
-            try Data(script.utf8).write(to: URL(fileURLWithPath: checkout + folder + "/FuzzPcap"))
-            try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: checkout + folder + "/FuzzPcap")
+            // Says which build it is and what it was given.
+            try Self.finishingStandIn(checkout, folder, saying: "echo \"build=\(name) ASAN_OPTIONS=$ASAN_OPTIONS UBSAN_OPTIONS=$UBSAN_OPTIONS\"")
         }
         for flags in [["--sanitizer", "address"], ["--asan"], []] {
             let work = checkout + "/work-\(flags.count)"
