@@ -90,6 +90,18 @@ extension NDEFMessage {
         return decoder.decode(mode: mode, allowEmpty: false)
     }
 
+    /// The framing alone: the records as their headers and chunks give them, and the framing
+    /// issues, with no payload read (every record's `kind` nil and `payload` `.bytes`, nested
+    /// messages not opened). For code that moves whole records around and needs nothing a
+    /// payload says, such as the fuzzer's crossover: the payload readers are most of what
+    /// `decode` costs. Lenient validity is then the framing's alone (a Smart Poster whose nested
+    /// message is cut short is valid here, not in `decode`).
+    public static func decodeFraming(_ bytes: [UInt8], mode: NDEFValidation = .lenient) -> NDEFDecodeResult {
+        var decoder = NDEFMessageDecoder(bytes: bytes, context: .message, depth: 0)
+        decoder.readsPayloads = false
+        return decoder.decode(mode: mode, allowEmpty: false)
+    }
+
     /// Strict decoding for callers that want a value or an error: throws the first breach
     /// (offset + the rule as what was expected).
     public init(strict bytes: [UInt8]) throws(DecodeError) {

@@ -9,6 +9,8 @@ struct NDEFMessageDecoder {
     /// Nesting level: containers deeper than `maximumDepth` are shown, not opened.
     let depth: Int
     static let maximumDepth = 4
+    /// False for `NDEFMessage.decodeFraming`: records are built, their payloads not read.
+    var readsPayloads = true
 
     private var issues: [NDEFIssue] = []
     private var records: [NDEFDecodedRecord] = []
@@ -209,6 +211,10 @@ struct NDEFMessageDecoder {
         let tnf = first.header.tnf
         let record = NDEFRecord(tnf: tnf, type: Array(bytes[first.typeRange]), id: Array(bytes[first.idRange]),
                                 payload: payload, chunks: chunks)
+        guard readsPayloads else {
+            records.append(NDEFDecodedRecord(record: record, kind: nil, payload: .bytes))
+            return
+        }
         let kind = NDEFRecordKind.recognize(tnf: tnf, type: record.type, in: context)
         var payloadIssues: [NDEFIssue] = []
         let value = NDEFPayload.read(record, kind: kind, depth: depth, issues: &payloadIssues)

@@ -98,6 +98,34 @@ import Testing
         }
     }
 
+    /// `decodeFraming` is `decode` without the payload readers: the same records, chunks and
+    /// unparsed bytes, only framing issues (all of them also `decode`'s), nothing read.
+    @Test func framingDecodeIsDecodeWithoutPayloads() {
+        var rng = SplitMix64(seed: 0x5EED_0003)
+        for n in 0..<50_000 {
+            let bytes = Self.input(&rng)
+            let full = NDEFMessage.decode(bytes, mode: .lenient)
+            let framing = NDEFMessage.decodeFraming(bytes, mode: .lenient)
+            guard framing.records.map(\.record) == full.records.map(\.record), framing.unparsedRange == full.unparsedRange else {
+                Issue.record("#\(n) \(Hex.string(bytes)): the framing decode found other records")
+                return
+            }
+            if framing.records.contains(where: { $0.kind != nil || $0.payload != .bytes }) { Issue.record("#\(n): a payload was read") }
+            if framing.issues.contains(where: { !full.issues.contains($0) }) {
+                Issue.record("#\(n) \(Hex.string(bytes)): an issue decode does not report: \(framing.issues)")
+                return
+            }
+            if full.isValid && !framing.isValid { Issue.record("#\(n) \(Hex.string(bytes)): framing rejects what decode accepts") }
+        }
+        // A Smart Poster whose nested message is cut short: decode opens it and stops, the
+        // framing decode does not open it.
+        let poster = NDEFRecord(tnf: .wellKnown, type: Array("Sp".utf8), payload: [0xD1, 0x01, 0x09, 0x55, 0x04])
+        let bytes = (try? NDEFMessage([poster]).encode()) ?? []
+        #expect(!NDEFMessage.decode(bytes, mode: .lenient).isValid)
+        let framing = NDEFMessage.decodeFraming(bytes, mode: .lenient)
+        #expect(framing.isValid && framing.issues.isEmpty && framing.records.map(\.record) == [poster])
+    }
+
     @Test func tagMemoryDecodersSurviveArbitraryImages() {
         var rng = SplitMix64(seed: 0x5EED_0002)
         for n in 0..<200_000 {
