@@ -48,6 +48,7 @@ let package = Package(
         .library(name: "NFCTestKit", targets: ["NFCTestKit"]),
         // The fuzz package (FuzzTesting/) links these two.
         .library(name: "NFCFuzz", targets: ["NFCFuzz"]),
+        .library(name: "NFCFuzzCodecTargets", targets: ["NFCFuzzCodecTargets"]),
         .library(name: "NFCFuzzTargets", targets: ["NFCFuzzTargets"]),
     ] + (fuzzSanitize == nil ? [.executable(name: "nfctrace", targets: ["nfctrace"])] : []),
     dependencies: [
@@ -113,7 +114,11 @@ let package = Package(
         .target(name: "NFCFuzz", dependencies: ["NFCCore", "NFCCapture"], swiftSettings: harness),
         // What each fuzz target does with an input (shared by FuzzTesting/, the CLI and the
         // regression tests that replay saved crash inputs).
-        .target(name: "NFCFuzzTargets", dependencies: ["NFCCore", "NFCCapture", "NFCDissect", "NFCEmulator", "NFCFuzz"], swiftSettings: harness),
+        // The bodies whose code under test is NFCCore alone, apart so that their fuzz executables
+        // link no dissector or emulator (libFuzzer scans every linked counter after each run).
+        .target(name: "NFCFuzzCodecTargets", dependencies: ["NFCCore", "NFCFuzz"], swiftSettings: harness),
+        .target(name: "NFCFuzzTargets", dependencies: ["NFCCore", "NFCCapture", "NFCDissect", "NFCEmulator", "NFCFuzz", "NFCFuzzCodecTargets"],
+                swiftSettings: harness),
         .testTarget(
             name: "NFCCoreTests",
             dependencies: ["NFCCore", .product(name: "PropertyBased", package: "swift-property-based")]

@@ -21,7 +21,8 @@ func fuzzExecutable(_ name: String, _ dependencies: [Target.Dependency]) -> Targ
     .executableTarget(name: name, dependencies: dependencies, swiftSettings: harness, linkerSettings: fuzzerLink)
 }
 
-/// One executable per parser; names match `FuzzTargetInfo.all` (a test in the root package checks it).
+/// One executable per parser; names match `FuzzTargetInfo.all` (a test in the root package checks
+/// it; .clusterfuzzlite/build.sh and scripts/check-clusterfuzzlite read this list).
 let targets = [
     "FuzzNDEFStrict", "FuzzNDEFLenient", "FuzzType2Memory", "FuzzType3Memory", "FuzzType5Memory",
     "FuzzFeliCaCodec", "FuzzISO15693Codec", "FuzzMIFAREClassicCodec", "FuzzISO7816Codec", "FuzzDESFireEMVCodec", "FuzzTextTrace", "FuzzProxmark3Trace", "FuzzPcap", "FuzzPcapRecord",
@@ -29,6 +30,9 @@ let targets = [
     "FuzzDissectNFCA", "FuzzDissectFeliCa", "FuzzDissectISO15693", "FuzzDissectISODEP", "FuzzDumpLoad",
     "FuzzEmulateType2", "FuzzEmulateFeliCa", "FuzzEmulateISO15693", "FuzzEmulateISODEP",
 ]
+/// Those whose code under test is NFCCore alone: they link no dissector or emulator
+/// (`CoreCodecTargets`; the same root-package test checks this list against it).
+let coreCodecTargets = ["FuzzNDEFStrict", "FuzzFeliCaCodec", "FuzzISO15693Codec", "FuzzMIFAREClassicCodec", "FuzzISO7816Codec"]
 
 let package = Package(
     name: "FuzzTesting",
@@ -37,11 +41,14 @@ let package = Package(
     targets: [
         .target(name: "CLibFuzzer"),
         .target(name: "FuzzMain", dependencies: ["CLibFuzzer"], swiftSettings: harness),
-        .target(name: "FuzzSupport", dependencies: [
+        // The entry points and the target type; FuzzSupport adds the registry of every target.
+        .target(name: "FuzzHarness", dependencies: [
             "CLibFuzzer", "FuzzMain",
             .product(name: "NFCFuzz", package: "nfctrace"),
-            .product(name: "NFCFuzzTargets", package: "nfctrace"),
+            .product(name: "NFCFuzzCodecTargets", package: "nfctrace"),
         ], swiftSettings: harness),
+        .target(name: "FuzzSupport", dependencies: ["FuzzHarness", .product(name: "NFCFuzzTargets", package: "nfctrace")],
+                swiftSettings: harness),
         // Planted-bug parsers for scripts/bench-fuzz: only here, never in the product.
         .target(name: "PlantedBugs", swiftSettings: instrumented),
         fuzzExecutable("FuzzPlantedNaive", ["PlantedBugs", "FuzzMain"]),
@@ -52,5 +59,9 @@ let package = Package(
         fuzzExecutable("FuzzPlantedSmartPosterStructured", ["PlantedBugs", "FuzzSupport"]),
         fuzzExecutable("FuzzPlantedBlockList", ["PlantedBugs", "FuzzMain"]),
         fuzzExecutable("FuzzPlantedBlockListStructured", ["PlantedBugs", "FuzzSupport"]),
-    ] + targets.map { fuzzExecutable($0, ["FuzzSupport"]) }
+    ] + targets.map { name in
+        coreCodecTargets.contains(name)
+            ? fuzzExecutable(name, ["FuzzHarness", .product(name: "NFCFuzzCodecTargets", package: "nfctrace")])
+            : fuzzExecutable(name, ["FuzzSupport"])
+    }
 )

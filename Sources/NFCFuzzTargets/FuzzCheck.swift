@@ -1,23 +1,6 @@
 import NFCFuzz
-
-/// What a fuzz target concluded about one input. Decoders must never trap on any input (that
-/// is the crash libFuzzer looks for); a `.mismatch` is the other kind of bug a target finds:
-/// a round trip or a protocol invariant that does not hold. The libFuzzer harness traps on it;
-/// the regression tests expect `.ok`.
-public enum FuzzCheck: Sendable, Equatable {
-    case ok
-    /// `rule — details`: the part before ` — ` is what crash reports group by.
-    case mismatch(String)
-
-    /// The first failing check of several.
-    static func all(_ checks: FuzzCheck...) -> FuzzCheck {
-        checks.first { $0 != .ok } ?? .ok
-    }
-
-    static func expect(_ condition: Bool, _ message: @autoclosure () -> String) -> FuzzCheck {
-        condition ? .ok : .mismatch(message())
-    }
-}
+// FuzzCheck and the NFCCore-only bodies: every user of the registry sees them as before.
+@_exported import NFCFuzzCodecTargets
 
 /// The body of every target in `FuzzTargetInfo.all`, by name.
 public enum FuzzTargets {
@@ -26,16 +9,12 @@ public enum FuzzTargets {
     }
 
     public static func body(_ name: String) -> (@Sendable ([UInt8]) -> FuzzCheck)? {
+        if let body = CoreCodecTargets.body(name) { return body }
         switch name {
-        case "FuzzNDEFStrict": return CodecTargets.ndefStrict
         case "FuzzNDEFLenient": return CodecTargets.ndefLenient
         case "FuzzType2Memory": return CodecTargets.type2Memory
         case "FuzzType3Memory": return CodecTargets.type3Memory
         case "FuzzType5Memory": return CodecTargets.type5Memory
-        case "FuzzFeliCaCodec": return CodecTargets.feliCa
-        case "FuzzISO15693Codec": return CodecTargets.iso15693
-        case "FuzzMIFAREClassicCodec": return CodecTargets.mifareClassic
-        case "FuzzISO7816Codec": return CodecTargets.iso7816
         case "FuzzDESFireEMVCodec": return CodecTargets.desfireEMV
         case "FuzzTextTrace": return CaptureTargets.textTrace
         case "FuzzProxmark3Trace": return CaptureTargets.proxmark3

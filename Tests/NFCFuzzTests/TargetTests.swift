@@ -43,6 +43,13 @@ import NFCFuzzTargets
         for target in FuzzTargetInfo.all {
             #expect(manifest.contains("\"\(target.name)\""), "FuzzTesting/Package.swift has no \(target.name)")
         }
+        // The executables that link no dissector or emulator are exactly CoreCodecTargets' targets.
+        let list = manifest.split(separator: "\n").first { $0.hasPrefix("let coreCodecTargets = [") }
+        let names = list.map { $0.split(separator: "\"").enumerated().filter { $0.offset % 2 == 1 }.map { String($0.element) } }
+        #expect(names == CoreCodecTargets.names, "FuzzTesting/Package.swift's coreCodecTargets: \(names ?? [])")
+        for name in CoreCodecTargets.names {
+            #expect(FuzzTargetInfo.named(name) != nil && CoreCodecTargets.body(name) != nil, "\(name)")
+        }
     }
 
     /// The 14443-A dissect target's seeds (issue 22, point 4): short, and every trace of that

@@ -1,4 +1,6 @@
-// FuzzFeliCaCodec: the body and the shape come from the registry (FuzzTargetInfo.all says what it checks).
-import FuzzSupport
+// FuzzFeliCaCodec: the shape from the registry (FuzzTargetInfo.all says what it checks), the body from
+// CoreCodecTargets, so that this executable links no dissector or emulator.
+import FuzzHarness
+import NFCFuzzCodecTargets
 
-fuzz("FuzzFeliCaCodec")
+fuzz("FuzzFeliCaCodec", bodies: CoreCodecTargets.body)

@@ -1,4 +1,6 @@
-// FuzzISO15693Codec: the body and the shape come from the registry (FuzzTargetInfo.all says what it checks).
-import FuzzSupport
+// FuzzISO15693Codec: the shape from the registry (FuzzTargetInfo.all says what it checks), the body from
+// CoreCodecTargets, so that this executable links no dissector or emulator.
+import FuzzHarness
+import NFCFuzzCodecTargets
 
-fuzz("FuzzISO15693Codec")
+fuzz("FuzzISO15693Codec", bodies: CoreCodecTargets.body)

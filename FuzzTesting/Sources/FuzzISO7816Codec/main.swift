@@ -1,4 +1,6 @@
-// FuzzISO7816Codec: the body and the shape come from the registry (FuzzTargetInfo.all says what it checks).
-import FuzzSupport
+// FuzzISO7816Codec: the shape from the registry (FuzzTargetInfo.all says what it checks), the body from
+// CoreCodecTargets, so that this executable links no dissector or emulator.
+import FuzzHarness
+import NFCFuzzCodecTargets
 
-fuzz("FuzzISO7816Codec")
+fuzz("FuzzISO7816Codec", bodies: CoreCodecTargets.body)

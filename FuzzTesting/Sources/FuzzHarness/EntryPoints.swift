@@ -1,4 +1,5 @@
 import FuzzMain
+import NFCFuzzCodecTargets
 
 /// libFuzzer's entry points, once for every executable here. Each executable's `main.swift`
 /// names its target and calls `fuzz`.
@@ -10,8 +11,11 @@ public func fuzz(_ target: FuzzTarget) -> Never {
     runLibFuzzer(fuzzTest)
 }
 
-/// Fuzzes the registry's target of that name (`FuzzTargetInfo.all`).
-public func fuzz(_ name: String) -> Never { fuzz(FuzzTarget(name)) }
+/// Fuzzes the target of that name in `FuzzTargetInfo.all`, its body taken from `bodies`
+/// (`FuzzTargets.body`, or a smaller registry such as `CoreCodecTargets.body`).
+public func fuzz(_ name: String, bodies: (String) -> (@Sendable ([UInt8]) -> FuzzCheck)?) -> Never {
+    fuzz(FuzzTarget(name, bodies: bodies))
+}
 
 private var target: FuzzTarget {
     guard let selected else { fatalError("no target selected: the executable's main.swift must call fuzz") }

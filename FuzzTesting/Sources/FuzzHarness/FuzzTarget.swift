@@ -1,6 +1,6 @@
 import CLibFuzzer
 import NFCFuzz
-import NFCFuzzTargets
+import NFCFuzzCodecTargets
 
 /// What every libFuzzer executable here does: run its target's body on each input (trapping on
 /// a failed round trip or invariant, so libFuzzer records it as a crash), and mutate with the
@@ -10,8 +10,8 @@ public struct FuzzTarget: Sendable {
     let body: @Sendable ([UInt8]) -> FuzzCheck
     let mutator: StructuredMutator
 
-    public init(_ name: String) {
-        guard let info = FuzzTargetInfo.named(name), let body = FuzzTargets.body(name) else {
+    public init(_ name: String, bodies: (String) -> (@Sendable ([UInt8]) -> FuzzCheck)?) {
+        guard let info = FuzzTargetInfo.named(name), let body = bodies(name) else {
             fatalError("\(name) is not in FuzzTargetInfo.all")   // a build mistake, not an input
         }
         self.name = name
