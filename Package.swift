@@ -46,7 +46,7 @@ let package = Package(
         .library(name: "NFCReplay", targets: ["NFCReplay"]),
         // Core NFC's tag and session APIs over simulated tags, for an iOS app's tests (issue 25).
         .library(name: "NFCTestKit", targets: ["NFCTestKit"]),
-        // The fuzz package (FuzzTesting/) links these two.
+        // The fuzz package (FuzzTesting/) links these.
         .library(name: "NFCFuzz", targets: ["NFCFuzz"]),
         .library(name: "NFCFuzzCodecTargets", targets: ["NFCFuzzCodecTargets"]),
         .library(name: "NFCFuzzTargets", targets: ["NFCFuzzTargets"]),
@@ -112,11 +112,11 @@ let package = Package(
         // Structure-aware mutation engine, shapes and the fuzz-target registry: codecs only.
         // NFCCapture: shapes of capture formats nfctrace writes are rendered by its writers.
         .target(name: "NFCFuzz", dependencies: ["NFCCore", "NFCCapture"], swiftSettings: harness),
-        // What each fuzz target does with an input (shared by FuzzTesting/, the CLI and the
-        // regression tests that replay saved crash inputs).
         // The bodies whose code under test is NFCCore alone, apart so that their fuzz executables
         // link no dissector or emulator (libFuzzer scans every linked counter after each run).
         .target(name: "NFCFuzzCodecTargets", dependencies: ["NFCCore", "NFCFuzz"], swiftSettings: harness),
+        // What each fuzz target does with an input (shared by FuzzTesting/, the CLI and the
+        // regression tests that replay saved crash inputs).
         .target(name: "NFCFuzzTargets", dependencies: ["NFCCore", "NFCCapture", "NFCDissect", "NFCEmulator", "NFCFuzz", "NFCFuzzCodecTargets"],
                 swiftSettings: harness),
         .testTarget(
