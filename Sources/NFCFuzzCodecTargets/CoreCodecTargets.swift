@@ -5,20 +5,18 @@ import NFCFuzz
 /// of their own, so that their executables link neither the dissector nor the emulator:
 /// libFuzzer scans every coverage counter linked in after each execution, used or not.
 public enum CoreCodecTargets {
+    static let bodies: [(name: String, body: @Sendable ([UInt8]) -> FuzzCheck)] = [
+        ("FuzzNDEFStrict", ndefStrict), ("FuzzFeliCaCodec", feliCa), ("FuzzISO15693Codec", iso15693),
+        ("FuzzMIFAREClassicCodec", mifareClassic), ("FuzzISO7816Codec", iso7816),
+    ]
+
     /// Their bodies by target name (`FuzzTargets.body` has these and all the others).
     public static func body(_ name: String) -> (@Sendable ([UInt8]) -> FuzzCheck)? {
-        switch name {
-        case "FuzzNDEFStrict": return ndefStrict
-        case "FuzzFeliCaCodec": return feliCa
-        case "FuzzISO15693Codec": return iso15693
-        case "FuzzMIFAREClassicCodec": return mifareClassic
-        case "FuzzISO7816Codec": return iso7816
-        default: return nil
-        }
+        bodies.first { $0.name == name }?.body
     }
 
     /// The names `body` knows.
-    public static let names = ["FuzzNDEFStrict", "FuzzFeliCaCodec", "FuzzISO15693Codec", "FuzzMIFAREClassicCodec", "FuzzISO7816Codec"]
+    public static let names = bodies.map(\.name)
 
     /// Strict decode; a valid message encodes back to the same records.
     static func ndefStrict(_ input: [UInt8]) -> FuzzCheck {
