@@ -12,6 +12,9 @@ guard let sanitize = Context.environment["NFCTRACE_FUZZ_SANITIZE"], sanitize.has
     fatalError("FuzzTesting: set NFCTRACE_FUZZ_SANITIZE to fuzzer (or fuzzer,address) for its builds, see docs/fuzzing.md")
 }
 /// Code under test here (the planted bugs) and the link of each executable: libFuzzer's coverage.
+/// The planted bugs keep Swift's full default, `trace-cmp` included, which the root package's
+/// modules no longer get (its NFCTRACE_FUZZ_COVERAGE): scripts/bench-fuzz measures the mutators
+/// against plain libFuzzer as libFuzzer is usually run, and its figures were taken so.
 let instrumented: [SwiftSetting] = [.unsafeFlags(["-sanitize=" + sanitize])]
 let fuzzerLink: [LinkerSetting] = [.unsafeFlags(["-sanitize=" + sanitize])]
 /// The harness: ASan when the code under test has it, no coverage.
