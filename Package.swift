@@ -9,11 +9,12 @@ import PackageDescription
 // flags: unsafe flags, even behind a trait condition, stop other packages depending on this one.
 let fuzzSanitize = Context.environment["NFCTRACE_FUZZ_SANITIZE"]
 /// The coverage those modules get: Swift's default for `-sanitize=fuzzer` (edges as 8-bit counters,
-/// their PCs, indirect calls) without `trace-cmp`. Its callbacks ran on every integer comparison,
-/// bounds checks included, and took 27 % of FuzzDissectNFCA's time; without them every dissect and
-/// NDEF target runs 1.1–1.6× the executions to the same or more coverage, the structure-aware mutator and
-/// the dictionaries supplying the values CMP-guided mutation would find (docs/fuzzing.md,
-/// "Comparison tracing"). NFCTRACE_FUZZ_COVERAGE replaces the list, e.g. with `,trace-cmp` added.
+/// their PCs, indirect calls) without `trace-cmp`, whose callbacks run on every integer comparison,
+/// bounds checks included, and cost more in executions than CMP-guided mutation gained in
+/// coverage: the structure-aware mutators and the dictionaries supply the values it would find
+/// (docs/fuzzing.md, "Comparison tracing"). NFCTRACE_FUZZ_COVERAGE replaces the list; with
+/// `,trace-cmp` added it builds the old way, in a scratch folder of its own (SwiftPM does not
+/// recompile when only this flag changes).
 let fuzzCoverage = Context.environment["NFCTRACE_FUZZ_COVERAGE"] ?? "edge,inline-8bit-counters,pc-table,indirect-calls"
 /// The code under test, in a fuzz build: coverage (and ASan) instrumented.
 let underTest: [SwiftSetting] = fuzzSanitize.map { [.unsafeFlags(["-sanitize=" + $0, "-sanitize-coverage=" + fuzzCoverage])] } ?? []
