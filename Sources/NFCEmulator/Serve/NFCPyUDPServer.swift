@@ -5,14 +5,6 @@ import Darwin
 #endif
 import NFCCore
 
-#if canImport(Glibc)
-/// SOCK_DGRAM: a `__socket_type` enum case on Glibc, a plain Int32 on Darwin.
-private var datagramSocket: Int32 { Int32(SOCK_DGRAM.rawValue) }
-#elseif canImport(Darwin)
-/// SOCK_DGRAM: a `__socket_type` enum case on Glibc, a plain Int32 on Darwin.
-private var datagramSocket: Int32 { SOCK_DGRAM }
-#endif
-
 public struct ServeError: Error, CustomStringConvertible, Sendable {
     public var message: String
     public var description: String { message }
@@ -52,7 +44,7 @@ public final class NFCPyUDPServer {
         }
         self.tag = tag
         self.host = host
-        let fd = socket(AF_INET, datagramSocket, 0)
+        let fd = socket(AF_INET, ServeSupport.datagramSocket, 0)
         guard fd >= 0 else { throw ServeError(message: "socket: \(String(cString: strerror(errno)))") }
         var yes: Int32 = 1
         setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))

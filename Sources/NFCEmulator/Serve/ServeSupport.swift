@@ -5,10 +5,20 @@ import Darwin
 #endif
 import NFCCore
 
-/// What the serving front ends (nfcpy's UDP frontend, vpcd) share: IPv4 socket addresses.
-enum ServeSupport {
+/// What the socket front ends share (nfcpy's UDP frontend and vpcd here, the UDP replay target in
+/// NFCReplay): IPv4 socket addresses and the socket types, whose C types differ between the platforms.
+package enum ServeSupport {
+    // SOCK_DGRAM and SOCK_STREAM: `__socket_type` enum cases on Glibc, plain Int32s on Darwin.
+    #if canImport(Glibc)
+    package static var datagramSocket: Int32 { Int32(SOCK_DGRAM.rawValue) }
+    package static var streamSocket: Int32 { Int32(SOCK_STREAM.rawValue) }
+    #elseif canImport(Darwin)
+    package static var datagramSocket: Int32 { SOCK_DGRAM }
+    package static var streamSocket: Int32 { SOCK_STREAM }
+    #endif
+
     /// `host` (an IPv4 address, or `localhost`) and `port` as a socket address; nil for another host.
-    static func address(_ host: String, _ port: UInt16) -> sockaddr_in? {
+    package static func address(_ host: String, _ port: UInt16) -> sockaddr_in? {
         var addr = sockaddr_in()
         #if canImport(Darwin)
         addr.sin_len = UInt8(MemoryLayout<sockaddr_in>.size)   // BSD sockaddrs carry their length

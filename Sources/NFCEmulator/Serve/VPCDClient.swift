@@ -6,11 +6,9 @@ import Darwin
 import NFCCore
 
 #if canImport(Glibc)
-private var streamSocket: Int32 { Int32(SOCK_STREAM.rawValue) }
 /// A peer that went away must not kill the emulator with SIGPIPE.
 private var noSignal: Int32 { Int32(MSG_NOSIGNAL) }
 #elseif canImport(Darwin)
-private var streamSocket: Int32 { SOCK_STREAM }
 /// Darwin has no MSG_NOSIGNAL: the socket gets SO_NOSIGPIPE instead (connectOnce).
 private var noSignal: Int32 { 0 }
 #endif
@@ -80,7 +78,7 @@ public final class VPCDClient {
     }
 
     private func connectOnce() -> Int32? {
-        let fd = socket(AF_INET, streamSocket, 0)
+        let fd = socket(AF_INET, ServeSupport.streamSocket, 0)
         guard fd >= 0 else { return nil }
         guard var addr = ServeSupport.address(host, port) else {
             close(fd)

@@ -4,14 +4,7 @@ import Glibc
 import Darwin
 #endif
 import NFCCore
-
-#if canImport(Glibc)
-/// SOCK_DGRAM: a `__socket_type` enum case on Glibc, a plain Int32 on Darwin.
-private var datagramSocket: Int32 { Int32(SOCK_DGRAM.rawValue) }
-#elseif canImport(Darwin)
-/// SOCK_DGRAM: a `__socket_type` enum case on Glibc, a plain Int32 on Darwin.
-private var datagramSocket: Int32 { SOCK_DGRAM }
-#endif
+import NFCEmulator
 
 /// A tag behind nfcpy's UDP contactless-frontend protocol (notes/real-clients.md §1): another
 /// `nfctrace emulate --udp`, nfcpy's own tag emulation, anything speaking it. The protocol has no
@@ -19,22 +12,18 @@ private var datagramSocket: Int32 { SOCK_DGRAM }
 public final class UDPTarget: ReplayTarget {
     public let name: String
     private let fd: Int32
-    private var address = sockaddr_in()
+    private var address: sockaddr_in
     /// How long to wait for an answer before calling it silence.
     public var timeoutMilliseconds: Int32
 
     public init(host: String, port: UInt16, timeoutMilliseconds: Int32 = 100) throws(ReplayTargetError) {
         name = "udp:\(host):\(port)"
         self.timeoutMilliseconds = timeoutMilliseconds
-        #if canImport(Darwin)
-        address.sin_len = UInt8(MemoryLayout<sockaddr_in>.size)   // BSD sockaddrs carry their length
-        #endif
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = port.bigEndian
-        guard inet_pton(AF_INET, host == "localhost" ? "127.0.0.1" : host, &address.sin_addr) == 1 else {
+        guard let address = ServeSupport.address(host, port) else {
             throw ReplayTargetError("udp target: \(host) is no IPv4 address")
         }
-        fd = socket(AF_INET, datagramSocket, 0)
+        self.address = address
+        fd = socket(AF_INET, ServeSupport.datagramSocket, 0)
         guard fd >= 0 else { throw ReplayTargetError("udp target: socket: \(String(cString: strerror(errno)))") }
     }
 
