@@ -25,8 +25,9 @@ protocol SessionDissector: TechnologyDissector {
 
 extension SessionDissector {
     /// Runs `body` on the open session in place (`session!` as inout), so that the session is
-    /// neither copied nor moved per frame: moving it out and back copied its bytes twice a
-    /// frame. Nil when no session is open.
+    /// neither copied nor moved per frame. Nil when no session is open. The access is exclusive
+    /// while `body` runs: `body` works on its argument and must not read or write `session`
+    /// itself (that would trap), nor end or start a session; do that before or after.
     @inline(__always)
     func withSession<R>(_ body: (inout Session) -> R) -> R? {
         guard session != nil else { return nil }
