@@ -19,6 +19,8 @@ let fuzzCoverage = Context.environment["NFCTRACE_FUZZ_COVERAGE"] ?? "edge,inline
 /// The code under test, in a fuzz build: coverage (and ASan) instrumented.
 let underTest: [SwiftSetting] = fuzzSanitize.map { [.unsafeFlags(["-sanitize=" + $0, "-sanitize-coverage=" + fuzzCoverage])] } ?? []
 /// C code under test: clang's spelling of the same instrumentation without libFuzzer's `main`.
+/// clang adds an explicit `-fsanitize-coverage` list to its fuzzer default instead of replacing
+/// it, so of NFCTRACE_FUZZ_COVERAGE the C parts follow only whether `trace-cmp` is in it.
 let underTestC: [CSetting] = fuzzSanitize.map {
     [.unsafeFlags(["-fsanitize=" + $0.split(separator: ",").map { $0 == "fuzzer" ? "fuzzer-no-link" : String($0) }.joined(separator: ",")]
         + (fuzzCoverage.contains("trace-cmp") ? [] : ["-fno-sanitize-coverage=trace-cmp"]))]
