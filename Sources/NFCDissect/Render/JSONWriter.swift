@@ -96,10 +96,6 @@ struct JSONWriter {
         needsComma = true
     }
 
-    /// Bytes that need an escape in a JSON string: control characters, `"` and `\`.
-    @inline(__always)
-    private static func needsEscape(_ b: UInt8) -> Bool { b < 0x20 || b == 0x22 || b == 0x5C }
-
     /// Whether any of the 8 bytes of `w` needs an escape (< 0x20, `"` or `\`), eight at a time:
     /// the classic "has a byte less than n" and "has a zero byte" bit tricks.
     @inline(__always)
@@ -172,11 +168,11 @@ struct JSONWriter {
         while i < n {
             let c = src[i]
             i &+= 1
-            if !Self.needsEscape(c) {
+            if !JSONText.needsEscape(c) {
                 put(c)
                 continue
             }
-            for e in JSONText.escape(c) ?? [c] { put(e) }
+            JSONText.escape(c) { put($0) }
         }
     }
 

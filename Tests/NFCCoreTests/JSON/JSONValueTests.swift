@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import NFCCore
 
@@ -30,10 +31,14 @@ import NFCCore
     @Test func everyByteIsEscapedOrKept() {
         for b in UInt8(0)...0x7F {
             let quoted = JSONText.quoted(String(UnicodeScalar(b)))
+            var escaped: [UInt8] = []
+            JSONText.escape(b) { escaped.append($0) }
             if b < 0x20 || b == 0x22 || b == 0x5C {
-                #expect(JSONText.escape(b) != nil && quoted.count > 3, "byte \(b)")
+                #expect(JSONText.needsEscape(b) && escaped.first == 0x5C && quoted.count > 3, "byte \(b)")
+                let decoded = try? JSONSerialization.jsonObject(with: Data(([0x22] + escaped + [0x22])), options: .fragmentsAllowed) as? String
+                #expect(decoded == String(UnicodeScalar(b)), "byte \(b): \(String(decoding: escaped, as: UTF8.self))")
             } else {
-                #expect(JSONText.escape(b) == nil && quoted.count == 3, "byte \(b)")
+                #expect(!JSONText.needsEscape(b) && escaped == [b] && quoted.count == 3, "byte \(b)")
             }
         }
     }
