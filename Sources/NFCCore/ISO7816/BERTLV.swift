@@ -116,13 +116,21 @@ public struct BERTLV: Sendable, Equatable {
     /// ends at the first object that does not parse or does not fit, as `parse` does.
     public static func values(of tags: Set<UInt32>, inPrefix bytes: [UInt8]) -> [(tag: UInt32, range: Range<Int>)] {
         var found: [(tag: UInt32, range: Range<Int>)] = []
-        walk(tags, bytes, from: 0, declaredEnd: nil, depth: 0, into: &found)
+        _ = walk(tags, bytes, from: 0, declaredEnd: nil, depth: 0, into: &found)
         return found
     }
 
+    /// Whether BER-TLV data whose end has not arrived yet is well formed as far as it goes: false
+    /// when an object is malformed, or does not fit the one around it, before the bytes run out
+    /// (a header cut by their end is only not there yet).
+    public static func prefixParses(_ bytes: [UInt8]) -> Bool {
+        var found: [(tag: UInt32, range: Range<Int>)] = []
+        return walk([], bytes, from: 0, declaredEnd: nil, depth: 0, into: &found)
+    }
+
     /// Objects from `start` to `declaredEnd` (the enclosing object's end; nil at the top, where
-    /// the data goes on), as far as the bytes have arrived.
-    private static func walk(_ tags: Set<UInt32>, _ bytes: [UInt8], from start: Int, declaredEnd: Int?, depth: Int, into found: inout [(tag: UInt32, range: Range<Int>)]) {
+    /// the data goes on), as far as the bytes have arrived; false when one is malformed.
+    private static func walk(_ tags: Set<UInt32>, _ bytes: [UInt8], from start: Int, declaredEnd: Int?, depth: Int, into found: inout [(tag: UInt32, range: Range<Int>)]) -> Bool {
         let end = min(declaredEnd ?? bytes.count, bytes.count)
         var i = start
         while i < end {
@@ -130,17 +138,32 @@ public struct BERTLV: Sendable, Equatable {
                 i += 1
                 continue
             }
-            guard case .success(let t) = readTag(bytes, at: i, end: end),
-                  case .success(let l) = readLength(bytes, at: t.next, end: end, tagHex: "") else { return }
+            let t: (tag: UInt32, next: Int)
+            switch readTag(bytes, at: i, end: end) {
+            case .success(let read): t = read
+            // A tag of up to 4 bytes, cut by the end of what has arrived: not there yet.
+            case .failure: return end == bytes.count && bytes.count - i <= 4
+            }
+            let l: (length: Int, next: Int)
+            switch readLength(bytes, at: t.next, end: end, tagHex: "") {
+            case .success(let read): l = (read.length, read.next)
+            // A length of up to 4 bytes, likewise.
+            case .failure:
+                guard end == bytes.count else { return false }
+                if t.next == bytes.count { return true }
+                let first = bytes[t.next], n = Int(first & 0x7F)
+                return first > 0x80 && n <= 3 && t.next + 1 + n > bytes.count
+            }
             let value = l.next..<l.next + l.length
-            if let declaredEnd, value.upperBound > declaredEnd { return }
+            if let declaredEnd, value.upperBound > declaredEnd { return false }
             if tags.contains(t.tag) {
                 found.append((t.tag, value))
             } else if bytes[i] & 0x20 != 0, depth < depthLimit {
-                walk(tags, bytes, from: value.lowerBound, declaredEnd: value.upperBound, depth: depth + 1, into: &found)
+                guard walk(tags, bytes, from: value.lowerBound, declaredEnd: value.upperBound, depth: depth + 1, into: &found) else { return false }
             }
             i = value.upperBound
         }
+        return true
     }
 
     /// The tag at `start` and the index after it: one byte, or more when b5…b1 are all set, each

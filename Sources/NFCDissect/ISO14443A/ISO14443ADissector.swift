@@ -260,6 +260,10 @@ final class ISO14443ADissector: SessionDissector {
 
     private func tagFrame(_ ctx: inout FrameContext, _ s: inout ISO14443ASession) {
         guard let pending = s.pending else {
+            if s.isoDEPActive, ISODEPFrames.describeUnrequested(&ctx, session: &s) {
+                s.tagAnswered = true
+                return
+            }
             let split = CRCSplit(unknownFrame: ctx.frame, kind: .a)
             ctx.apply(split, key: "iso14443a.crc")
             ctx.summary = "tag frame with no request before it"

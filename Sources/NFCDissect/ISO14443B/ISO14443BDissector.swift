@@ -258,6 +258,7 @@ final class ISO14443BDissector: SessionDissector {
             ISODEPFrames.describeResponse(to: block, &ctx, session: &s)
             return
         }
+        if pending == nil, s.isoDEPActive, ISODEPFrames.describeUnrequested(&ctx, session: &s) { return }
         let split = CRCSplit(ctx.frame, expected: true, kind: .b)
         ctx.apply(split, key: "iso14443b.crc")
         let payload = split.payload

@@ -11,11 +11,23 @@ enum APDUFrames {
     enum Placement {
         /// The APDU is the INF of this block, which starts at `base`.
         case inPlace(base: Int)
-        case reassembled(frames: ClosedRange<Int>, parts: Int)
+        /// Joined from chained blocks; this frame's block carries `last` of the APDU's bytes, from
+        /// frame offset `at`.
+        case reassembled(frames: ClosedRange<Int>, parts: Int, last: Range<Int>, at: Int)
 
         func place(_ r: Range<Int>) -> Range<Int>? {
             if case .inPlace(let base) = self { return r.lowerBound + base..<r.upperBound + base }
             return nil
+        }
+
+        /// The part of `r` (APDU offsets) that this frame carries, in frame offsets.
+        func inThisFrame(_ r: Range<Int>) -> Range<Int>? {
+            switch self {
+            case .inPlace: return place(r)
+            case .reassembled(_, _, let last, let at):
+                let part = r.clamped(to: last)
+                return part.isEmpty ? nil : part.lowerBound - last.lowerBound + at..<part.upperBound - last.lowerBound + at
+            }
         }
     }
 
@@ -36,6 +48,7 @@ enum APDUFrames {
             return
         }
         s.isoDEP.command = (ctx.number, apdu)
+        if apdu.ins == ISO7816Instruction.select, apdu.p1 == 0x04, EMV.isPaymentApplication(apdu.data) { s.isoDEP.application.paymentNamed = true }
         ctx.summary = apdu.summary
         var fields = headerFields(apdu, placement)
         if let selected = s.isoDEP.application.selectedApplication, Seos.application(selected) != nil,
@@ -123,7 +136,8 @@ enum APDUFrames {
 
     // MARK: answers
 
-    static func response(_ bytes: [UInt8], _ placement: Placement, _ ctx: inout FrameContext, _ s: inout some ISODEPCarrier) {
+    /// `gap`: why the bytes joined from chained blocks cannot be trusted (a part is missing).
+    static func response(_ bytes: [UInt8], _ placement: Placement, gap: String? = nil, _ ctx: inout FrameContext, _ s: inout some ISODEPCarrier) {
         ctx.layer = layer
         let command = s.isoDEP.command
         s.isoDEP.command = nil
@@ -134,14 +148,24 @@ enum APDUFrames {
         } catch {
             ctx.summary = "malformed response APDU"
             ctx.diagnostics.append(Diagnostic(.error, "response APDU \(error)"))
-            add([Field("apdu.data", "Data", Hex.string(bytes), range: placement.place(bytes.indices))], placement, "Response APDU", bytes.count, &ctx)
+            let hidden = failsClosed(s, command: command?.apdu) ? failClosed(bytes, why: "the answer is shorter than a status word", cutAtStart: gap != nil, placement, &ctx) : []
+            add([Field("apdu.data", "Data", Hex.string(bytes[...], hiding: hidden), range: placement.place(bytes.indices))], placement, "Response APDU", bytes.count, &ctx)
             return
         }
         let sw = response.status
         var fields: [Field] = []
         if !response.data.isEmpty {
-            fields.append(Field("apdu.response_data", "Data", "\(response.data.count) bytes", range: placement.place(ResponseAPDU.Layout.data(count: response.data.count)),
-                                children: dataFields(response.data, command: command?.apdu, placement, reveal: s.isoDEP.revealCardData, masked: &ctx.masked)))
+            let dataRange = placement.place(ResponseAPDU.Layout.data(count: response.data.count))
+            let why = gap ?? uncertainty(response.data, command: command?.apdu)
+            if let why, failsClosed(s, command: command?.apdu) {
+                // No tree: a value read along a wrong structure would show what the tags hide.
+                let hidden = failClosed(response.data, why: why, cutAtStart: gap != nil || command == nil, placement, &ctx)
+                fields.append(Field("apdu.response_data", "Data", "\(response.data.count) bytes", range: dataRange, children: [
+                    Field("apdu.bytes", "Bytes", Hex.string(response.data[...], hiding: hidden), range: dataRange)]))
+            } else {
+                fields.append(Field("apdu.response_data", "Data", "\(response.data.count) bytes", range: dataRange,
+                                    children: dataFields(response.data, command: command?.apdu, placement, reveal: s.isoDEP.revealCardData, masked: &ctx.masked)))
+            }
         }
         fields.append(Field("apdu.sw", "Status word", "\(sw): \(sw.meaning)", range: placement.place(ResponseAPDU.Layout.status(count: response.data.count))))
         ctx.summary = (response.data.isEmpty ? "" : "\(response.data.count) bytes, ") + "SW \(sw) \(sw.meaning)"
@@ -152,6 +176,47 @@ enum APDUFrames {
         }
         EMVFrames.response(to: command?.apdu, response, &s)
         add(fields, placement, "Response APDU", bytes.count, &ctx)
+    }
+
+    /// Why answer data (all of it, or as far as it has arrived) cannot be read with certainty: its
+    /// command is not in the capture, it is no BER-TLV, or it does not start with the template
+    /// the command's answer starts with (its first block is missing); nil when it can.
+    static func uncertainty(_ data: [UInt8], command: CommandAPDU?) -> String? {
+        guard let command else { return "the command it answers is not in the capture" }
+        guard isTLVAnswer(command) else { return nil }
+        if !BERTLV.prefixParses(data) { return "its data is no BER-TLV" }
+        if !EMV.startsAsAnswer(to: command, data) { return "it does not start as an answer to \(ISO7816Instruction.name(command.ins, cla: command.cla)) does" }
+        return nil
+    }
+
+    /// Whether answers to `command` are BER-TLV when they parse (every command but a READ BINARY).
+    static func isTLVAnswer(_ command: CommandAPDU?) -> Bool {
+        !(command.map { [ISO7816Instruction.readBinary, ISO7816Instruction.readBinaryOddINS].contains($0.ins) } ?? false)
+    }
+
+    /// Whether card data the answers of this session may hold, when they cannot be parsed with
+    /// certainty, is masked failing closed: the card runs a payment application (PPSE, PSE or a
+    /// scheme's AID was selected or asked for), or no application was selected by name at all
+    /// and it is no Type 4 Tag, DESFire or MIFARE Plus. `--show-secrets` turns it off.
+    static func failsClosed(_ s: some ISODEPCarrier, command: CommandAPDU?) -> Bool {
+        let app = s.isoDEP.application
+        guard !s.isoDEP.revealCardData, !s.isoDEP.mifarePlus, command?.cla != DESFire.wrappedClass else { return false }
+        if app.paymentNamed { return true }
+        if let selected = app.selectedApplication { return EMV.isPaymentApplication(selected) }
+        return !app.type4 && app.desfireFiles.isEmpty && !s.announcesDESFire
+    }
+
+    /// Masking that fails closed on `data` (an answer's data): the runs that could be card data
+    /// (`EMV.possibleCardData`) are hidden where this frame carries them; the frame says so.
+    /// Returns the hidden ranges in `data`'s offsets.
+    static func failClosed(_ data: [UInt8], why: String, cutAtStart: Bool, _ placement: Placement, _ ctx: inout FrameContext) -> [Range<Int>] {
+        let hidden = EMV.possibleCardData(in: data, cutAtStart: cutAtStart)
+        guard !hidden.isEmpty else { return [] }
+        for r in hidden {
+            if let placed = placement.inThisFrame(r) { ctx.masked.append(placed) }
+        }
+        ctx.note("card data could not be read with certainty (\(why)): every run that could be a card number or cardholder data is masked")
+        return hidden
     }
 
     /// Answer data: a BER-TLV tree when it parses whole as one (FCI, records, GET DATA), the
@@ -200,9 +265,27 @@ enum APDUFrames {
     /// the answer's data so far announces (`data`, of which this block is `block`): a value that is
     /// whole as `EMV.hiddenBytes` says, one still arriving whole. A READ BINARY answer or a native
     /// DESFire one is file data, not BER-TLV.
-    static func maskChainedAnswer(_ data: [UInt8], block: Range<Int>, at infStart: Int, _ ctx: inout FrameContext, _ s: some ISODEPCarrier) {
-        guard !s.isoDEP.revealCardData, s.isoDEP.nativeDESFire == nil,
-              !(s.isoDEP.command.map { [ISO7816Instruction.readBinary, ISO7816Instruction.readBinaryOddINS].contains($0.apdu.ins) } ?? false) else { return }
+    ///
+    /// When the answer so far cannot be read with certainty (`gap`: a part is missing; its command
+    /// is not in the capture; it is no BER-TLV as far as it goes) in a session whose answers fail
+    /// closed, every run in the block that could be card data is hidden instead; `final` says
+    /// whether this block ends the answer (a run at the end of another may go on in the next).
+    static func maskChainedAnswer(_ data: [UInt8], block: Range<Int>, at infStart: Int, final: Bool, gap: String?, _ ctx: inout FrameContext, _ s: some ISODEPCarrier) {
+        guard !s.isoDEP.revealCardData, s.isoDEP.nativeDESFire == nil, isTLVAnswer(s.isoDEP.command?.apdu) || failsClosed(s, command: s.isoDEP.command?.apdu) else { return }
+        let command = s.isoDEP.command?.apdu
+        if let why = gap ?? uncertainty(data, command: command), failsClosed(s, command: command) {
+            let hidden = EMV.possibleCardData(in: data, cutAtStart: gap != nil || command == nil, cutAtEnd: !final)
+            let before = ctx.masked.count
+            for h in hidden {
+                let inBlock = h.clamped(to: block)
+                if !inBlock.isEmpty { ctx.masked.append(inBlock.lowerBound - block.lowerBound + infStart..<inBlock.upperBound - block.lowerBound + infStart) }
+            }
+            if ctx.masked.count > before {
+                ctx.note("card data could not be read with certainty (\(why)): every run that could be a card number or cardholder data is masked")
+            }
+            return
+        }
+        guard isTLVAnswer(command) else { return }
         for (tag, range) in BERTLV.values(of: BERTLVTags.secret, inPrefix: data) {
             let hidden = range.upperBound <= data.count ? EMV.hiddenBytes(tag: tag, value: Array(data[range])).map { $0.lowerBound + range.lowerBound..<$0.upperBound + range.lowerBound } : [range]
             for h in hidden {
@@ -217,7 +300,7 @@ enum APDUFrames {
         switch placement {
         case .inPlace:
             ctx.sink.add(contentsOf: fields)
-        case .reassembled(let frames, let parts):
+        case .reassembled(let frames, let parts, _, _):
             ctx.sink.add(Field("apdu.reassembled", FieldName("\(what) (reassembled from \(parts) blocks, frames \(frames.lowerBound)–\(frames.upperBound))"),
                                "\(count) bytes", children: fields))
         }

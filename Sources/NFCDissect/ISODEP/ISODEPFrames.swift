@@ -52,12 +52,26 @@ enum ISODEPFrames {
         case .i(let chaining, _, _, let n):
             checkReaderNumber(n, &ctx, &state)
             state.lastReaderBlockNumber = n
+            if let open = state.tagChain {
+                // The reader goes on: the rest of the tag's answer is not in the capture, and the
+                // next answer must not be joined to it.
+                ctx.note("the tag's chained answer from frame \(open.firstFrame) (\(open.blocks) block\(open.blocks == 1 ? "" : "s")) has no last block in the capture")
+                state.tagChain = nil
+            }
+            state.lastTagBlock = nil
+            state.answerStartMissing = nil
             s.isoDEP = state
             information(frame, chaining: chaining, fromReader: true, &ctx, &s)
             return frame.block
         case .r(let nak, _, let n):
             if !nak { checkReaderNumber(n, &ctx, &state) }
             state.lastReaderBlockNumber = n
+            if !nak, state.tagChain == nil, state.command != nil, state.lastTagBlock == nil {
+                // An acknowledgement of a chained block that is not in the capture: the answer
+                // that follows lacks its start.
+                state.answerStartMissing = ctx.number
+                ctx.note("the reader acknowledges a chained block of the tag's that is not in the capture")
+            }
             ctx.summary = nak ? "R(NAK) \(n): the last block again, or are you there" : "R(ACK) \(n): the next chained block, please"
         case .s(.deselect, _):
             ctx.summary = "S(DESELECT)"
@@ -75,8 +89,13 @@ enum ISODEPFrames {
         guard let frame = decode(&ctx, crc: s.crcKind) else { return }
         switch frame.block {
         case .i(let chaining, _, _, let n):
+            if let last = s.isoDEP.lastTagBlock, last.pcb == frame.block.pcb, last.inf == frame.inf {
+                repeated(frame, last, after: request, &ctx)
+                return
+            }
             checkTagNumber(n, &ctx, &s)
             information(frame, chaining: chaining, fromReader: false, &ctx, &s)
+            s.isoDEP.lastTagBlock = ISODEPState.TagBlock(frame: ctx.number, pcb: frame.block.pcb, inf: frame.inf, masked: ctx.masked, summary: ctx.summary)
         case .r(let nak, _, let n):
             if !nak { checkTagNumber(n, &ctx, &s) }
             ctx.summary = nak ? "R(NAK) \(n)" : "R(ACK) \(n): send the next chained block"
@@ -99,6 +118,38 @@ enum ISODEPFrames {
         case .s(let kind, _):
             ctx.summary = "S(\(kind.name))"
         }
+    }
+
+    /// The tag's last I-block once more: sent again after the reader's R(NAK) (ISO/IEC 14443-4
+    /// §7.5.4, rule 11), or recorded twice. It is shown as the first copy was, masked the same,
+    /// and is not part of the answer a second time.
+    private static func repeated(_ frame: ISODEPFrame, _ last: ISODEPState.TagBlock, after request: ISODEPBlock, _ ctx: inout FrameContext) {
+        ctx.masked = last.masked
+        let infRange = frame.layout.inf(count: frame.inf.count)
+        if ctx.sink.enabled, !frame.inf.isEmpty {
+            let inf = ctx.hex(infRange)
+            ctx.sink.add(Field("isodep.inf", "INF (repeated)", inf, range: infRange))
+        }
+        var why = "recorded twice"
+        if case .r(true, _, _) = request { why = "sent again after R(NAK)" }
+        ctx.summary = "I-block(\(frame.block.blockNumber ?? 0)) of frame \(last.frame) again (\(why)): \(last.summary)"
+        ctx.note("the same block as frame \(last.frame): not part of the answer a second time")
+    }
+
+    /// A tag frame with no reader frame waiting for an answer, in a session that speaks ISO-DEP: the
+    /// reader's block is missing from the capture (an R(ACK) between chained blocks, most often),
+    /// or the tag's frame was recorded twice. Read as an answer all the same, so that a chain goes
+    /// on and card data is found and masked; false when the frame is no ISO-DEP block.
+    static func describeUnrequested(_ ctx: inout FrameContext, session s: inout some ISODEPCarrier) -> Bool {
+        guard let payload = ctx.frame.payload(ifValidCRC: s.crcKind), let block = (try? ISODEPFrame.decode(Array(payload)))?.block else { return false }
+        // A repeat of the last block says so itself (describeResponse).
+        if case .i = block, s.isoDEP.lastTagBlock?.pcb != block.pcb {
+            ctx.note(s.isoDEP.tagChain != nil ? "no reader block before this one in the capture: the reader's R(ACK) for the next chained block is missing"
+                                              : "no reader block before this one in the capture: the command it answers is missing")
+        }
+        // The reader's missing block is taken for an R(ACK) of its current number.
+        describeResponse(to: .r(nak: false, cidFollows: false, blockNumber: s.isoDEP.readerBlockNumber), &ctx, session: &s)
+        return true
     }
 
     /// Decodes the block and adds PCB, CID, NAD and WTX fields; ranges from `ISODEPFrame.Layout`.
@@ -192,11 +243,21 @@ enum ISODEPFrames {
     private static func information(_ frame: ISODEPFrame, chaining: Bool, fromReader: Bool, _ ctx: inout FrameContext, _ s: inout some ISODEPCarrier) {
         let infRange = frame.layout.inf(count: frame.inf.count)
         var chain = fromReader ? s.isoDEP.readerChain : s.isoDEP.tagChain
+        if !fromReader, chain != nil, let last = s.isoDEP.lastTagBlock, ISODEPBlock(pcb: last.pcb)?.blockNumber == frame.block.blockNumber {
+            // Block numbers toggle from part to part; the same number with other bytes means the
+            // part between them is not in the capture.
+            chain?.gap = "frame \(ctx.number) carries block number \(frame.block.blockNumber ?? 0) again with other bytes: a part of the answer is missing from the capture"
+            ctx.warn(chain?.gap ?? "")
+        }
+        if !fromReader, chain == nil, let ack = s.isoDEP.answerStartMissing {
+            s.isoDEP.answerStartMissing = nil
+            chain = ISODEPState.Chain(firstFrame: ctx.number, gap: "the answer's first block is not in the capture (frame \(ack) acknowledges it)")
+        }
         if chaining {
             var c = chain ?? ISODEPState.Chain(firstFrame: ctx.number)
             c.blocks += 1
             c.bytes += frame.inf
-            if !fromReader { APDUFrames.maskChainedAnswer(c.bytes, block: c.bytes.count - frame.inf.count..<c.bytes.count, at: infRange.lowerBound, &ctx, s) }
+            if !fromReader { APDUFrames.maskChainedAnswer(c.bytes, block: c.bytes.count - frame.inf.count..<c.bytes.count, at: infRange.lowerBound, final: false, gap: c.gap, &ctx, s) }
             ctx.summary = "I-block(\(frame.block.blockNumber ?? 0)) chaining, INF \(frame.inf.count) bytes: part \(c.blocks) of \(fromReader ? "a command" : "an answer")"
             if ctx.sink.enabled {
                 let inf = ctx.hex(infRange)
@@ -207,11 +268,12 @@ enum ISODEPFrames {
         }
         let whole: [UInt8]
         let placement: APDUFrames.Placement
-        if let c = chain {
+        let gap = chain?.gap
+        if let c = chain, c.blocks > 0 {
             whole = c.bytes + frame.inf
-            placement = .reassembled(frames: c.firstFrame...ctx.number, parts: c.blocks + 1)
+            placement = .reassembled(frames: c.firstFrame...ctx.number, parts: c.blocks + 1, last: c.bytes.count..<whole.count, at: infRange.lowerBound)
             if !fromReader, whole.count >= ResponseAPDU.Layout.statusCount {
-                APDUFrames.maskChainedAnswer(Array(whole.dropLast(ResponseAPDU.Layout.statusCount)), block: c.bytes.count..<whole.count, at: infRange.lowerBound, &ctx, s)
+                APDUFrames.maskChainedAnswer(Array(whole.dropLast(ResponseAPDU.Layout.statusCount)), block: c.bytes.count..<whole.count, at: infRange.lowerBound, final: true, gap: c.gap, &ctx, s)
             }
             if ctx.sink.enabled {
                 let inf = ctx.hex(infRange)
@@ -244,7 +306,7 @@ enum ISODEPFrames {
             s.isoDEP.nativeDESFire = nil
             DESFireFrames.nativeResponse(whole, to: native, placement, &ctx, &s)
         } else {
-            APDUFrames.response(whole, placement, &ctx, &s)
+            APDUFrames.response(whole, placement, gap: gap, &ctx, &s)
         }
     }
 }

@@ -42,6 +42,25 @@ struct ISODEPState {
         var firstFrame: Int
         var blocks = 0
         var bytes: [UInt8] = []
+        /// Why the joined bytes cannot be trusted (a part is missing from the capture), or nil.
+        var gap: String?
+    }
+
+    /// The tag's last I-block: a block with the same PCB and INF that follows it before the
+    /// reader's next I-block is the same block sent again (after R(NAK), ISO/IEC 14443-4 §7.5.4
+    /// rule 11) or recorded twice, and is not part of the answer a second time.
+    var lastTagBlock: TagBlock?
+    /// The frame of a reader R(ACK) that acknowledged a tag block the capture does not hold: the
+    /// answer that follows lacks its start.
+    var answerStartMissing: Int?
+
+    struct TagBlock {
+        var frame: Int
+        var pcb: UInt8
+        var inf: [UInt8]
+        /// The bytes its frame showed masked, in frame offsets: a repeat hides the same ones.
+        var masked: [Range<Int>]
+        var summary: String
     }
 }
 
@@ -52,6 +71,9 @@ struct ISO7816Application {
     var selectedFile: UInt16?
     /// The Type 4 NDEF application was selected (and answered 9000).
     var type4: Bool = false
+    /// The reader asked for a payment application (PPSE, PSE or a scheme's AID) in this session:
+    /// its answers fail closed when they cannot be read with certainty.
+    var paymentNamed = false
     /// Bytes of the CC file and the NDEF file, by offset, as read or written.
     var ccFile = TagMemoryImage(bytes: [], known: [])
     var ndefFile = TagMemoryImage(bytes: [], known: [])
