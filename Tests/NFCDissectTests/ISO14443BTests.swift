@@ -79,7 +79,7 @@ import NFCCore
         #expect(f.contains { $0.summary.hasPrefix("SELECT NDEF Tag Application") })
         #expect(f.allSatisfy { !$0.summary.contains("unknown") && !$0.summary.contains("invalid") })
         let s = sessions(events)
-        #expect(s.first?.headline == "ISO 14443-B card, PUPI 3E 2A 91 07, ISO-DEP (CID 0), NFC Forum Type 4 Tag")
+        #expect(s.first?.headline == "ISO 14443-B card, PUPI 3E 2A 91 07, ISO-DEP (CID 0), NFC Forum Type 4 Tag (mapping 2.0)")
         #expect(s.first?.memory.description.contains("URI https://example.com") == true)
     }
 

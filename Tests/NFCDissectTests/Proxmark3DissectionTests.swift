@@ -88,12 +88,21 @@ struct Proxmark3DissectionTests {
         let summaries = d.map(\.summary)
         for expected in ["SELECT NDEF Tag Application (mapping 1.0)", "SELECT APPLICATION D3494F (HID SIO)", "AUTHENTICATE ISO (3DES/3K3DES) key 1",
                          "ADDITIONAL FRAME (AUTHENTICATE ISO (3DES/3K3DES), next part)", "GET FILE SETTINGS file 15",
-                         "standard data file, MACed, read key 1, write key 2, read&write key 0, change key 3, 56 bytes",
+                         "standard data file, MACed, read key 1, write key 2, read&write key 0, change key 3, 56 bytes + 8-byte MAC",
                          "READ DATA file 15, offset 0, 5 bytes", "5 bytes of data + 8-byte MAC, operation OK", "READ DATA file 15, offset 0, 51 bytes",
                          "SELECT APPLICATION 000000 (PICC level)", "S(DESELECT)"] {
             #expect(summaries.contains(expected), "\(expected)")
         }
         #expect(!summaries.contains { $0.lowercased().contains("unknown") }, "\(summaries)")
+        // Issue 44, point 8: the CMAC after GET FILE SETTINGS on the authenticated card, and the
+        // DESFire status of the wrapped answers by name.
+        let settings = try #require(d.first { $0.summary.hasPrefix("standard data file") })
+        #expect(settings.fields.first(key: "desfire.mac")?.value.hasPrefix("03 FD 0D 1F E1 1E 91 66") == true, "\(settings.fields)")
+        #expect(d.contains { $0.fields.first(key: "apdu.sw")?.value == "91AF: DESFire: additional frame" })
+        // Issue 44, point 4: the headlines say what answered.
+        #expect(sessions(try dissect("hf_mfdes_sniff.trace")).map(\.headline).prefix(3) == [
+            "MIFARE DESFire, UID 04 6F 16 9A FC 2E 80, application D3494F (HID SIO), authenticated (AUTHENTICATE ISO (3DES/3K3DES), key 1)",
+            "tag answered, not selected: ATQA 0344 (7-byte UID)", "tag answered, not selected: ATQA 0344 (7-byte UID)"])
     }
 
     @Test func visaPhoneNamesECPAndTheEMVCommands() throws {

@@ -33,6 +33,9 @@ public enum DESFire {
         0xEE: "EEPROM error", 0xF0: "file not found", 0xF1: "file integrity error",
     ]
 
+    /// The CMAC an EV1-authenticated card appends to a plain answer (AN12343 §5.3): 8 bytes.
+    public static let macLength = 8
+
     public static func name(_ code: UInt8) -> String { commandNames[code] ?? "command \(Hex.byte(code))" }
     public static func statusName(_ status: UInt8) -> String { statusNames[status] ?? "status \(Hex.byte(status))" }
 

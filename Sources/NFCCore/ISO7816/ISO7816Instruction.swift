@@ -45,6 +45,8 @@ public enum ISO7816Instruction {
         if cla == 0xFF, ins == getData { return "GET DATA (PC/SC)" }
         if cla == 0x80 || cla == 0x84, let n = EMV.instructionNames[ins] { return n }
         if let n = names[ins], cla & 0xE0 == 0x00 || cla == 0x80 && ins == getData { return n }
+        // MIFARE DESFire's native commands wrapped in APDUs (protocols-wave2.md §5.1).
+        if cla == DESFire.wrappedClass, let n = DESFire.commandNames[ins] { return n + " (DESFire)" }
         return "INS \(Hex.byte(ins))" + (cla & 0x80 != 0 ? " (proprietary class \(Hex.byte(cla)))" : "")
     }
 

@@ -69,7 +69,7 @@ public struct StatusWord: Sendable, Hashable, CustomStringConvertible {
         case 0x68: return "function in CLA not supported (\(Hex.byte(sw2)))"
         case 0x69: return "command not allowed (\(Hex.byte(sw2)))"
         case 0x6A: return "wrong parameters P1-P2 (\(Hex.byte(sw2)))"
-        case 0x91: return "DESFire status \(Hex.byte(sw2))"
+        case 0x91: return "DESFire: " + DESFire.statusName(sw2)
         case 0x90: return "success with proprietary qualifier \(Hex.byte(sw2))"
         default: return "unknown status"
         }

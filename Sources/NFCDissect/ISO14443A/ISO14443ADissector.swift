@@ -81,6 +81,7 @@ final class ISO14443ADissector: SessionDissector {
             s.isoDEPInferred = true
             ctx.note("ISO-DEP inferred: no RATS in the capture")
         }
+        if s.isoDEPActive, ISODEPFrames.describeFragment(&ctx) { return }
         if s.isoDEPActive || ISODEPFrames.isLoneDeselect(ctx.frame) {
             if !s.isoDEPActive { ctx.note("S(DESELECT) without an ATS in this session: the reader is still in the ISO-DEP state of an earlier one") }
             let block = ISODEPFrames.describeRequest(&ctx, session: &s)
@@ -259,6 +260,7 @@ final class ISO14443ADissector: SessionDissector {
     }
 
     private func tagFrame(_ ctx: inout FrameContext, _ s: inout ISO14443ASession) {
+        if s.isoDEPActive, ISODEPFrames.describeFragment(&ctx) { return }
         guard let pending = s.pending else {
             if s.isoDEPActive, ISODEPFrames.describeUnrequested(&ctx, session: &s) {
                 s.tagAnswered = true

@@ -154,4 +154,5 @@ extension ISO14443ASession: ISODEPCarrier {
     var announcesDESFire: Bool { atqa?.value == 0x0344 && sak?.raw == 0x20 }
     var announcesMIFAREPlus: Bool { ats?.historicalBytes.starts(with: MIFAREPlus.historicalBytesPrefix) == true }
     mutating func awaitAnswer(frame: Int, block: ISODEPBlock) { pending = (frame, .isoDEP(block)) }
+    var activationSeen: Bool { ats != nil }
 }

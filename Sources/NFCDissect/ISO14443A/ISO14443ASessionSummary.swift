@@ -20,6 +20,9 @@ enum ISO14443ASessionSummary {
         if let model = s.model {
             part { $0.write(model.rawValue) }
             tag.append(Field("tag.model", "Model", model.summary))
+        } else if let family = ISODEPSummary.family(s.isoDEP) {
+            part { $0.write(family) }
+            tag.append(Field("tag.model", "Model", family))
         } else if let family = s.familyFromActivation {
             part { $0.write(family) }
             tag.append(Field("tag.model", "Model", "\(family) (no GET_VERSION seen)"))
@@ -47,12 +50,9 @@ enum ISO14443ASessionSummary {
             tag.append(Field("tag.authentication", "Authentication", auth))
         }
         if let classic = s.classic, let keys = MIFAREClassicSummary.headline(classic) { part { $0.write(keys) } }
-        if s.isoDEP.application.type4 {
-            let version = s.isoDEP.application.capabilityContainer?.versionText
-            part { $0.write("NFC Forum Type 4 Tag" + (version.map { " (mapping \($0))" } ?? "")) }
-        }
+        for p in ISODEPSummary.parts(s.isoDEP) { part { $0.write(p) } }
         if s.halted { tag.append(Field("tag.state", "State at end", "HALT")) }
-        if parts == 0 { part { $0.write("no tag answered") } }
+        if parts == 0 { part { writeUnselected(s, &$0) } }
 
         var memory: [Field] = []
         memory.reserveCapacity(8)
@@ -78,6 +78,31 @@ enum ISO14443ASessionSummary {
             reconstruction: reconstruction(s))
         summary.content = content
         return summary
+    }
+
+    /// The headline of a session that named no tag: what did answer (ATQA, a UID level) when
+    /// something did, "no tag answered" only when nothing did.
+    static func writeUnselected(_ s: ISO14443ASession, _ w: inout TextWriter) {
+        guard s.tagAnswered else {
+            w.write("no tag answered")
+            return
+        }
+        w.write("tag answered, not selected")
+        if let atqa = s.atqa {
+            w.write(": ATQA ")
+            w.hexValue(atqa.value, digits: 4)
+            w.write(" (")
+            w.write(ISO14443ADissector.uidSizeText(atqa.uidSize))
+            w.write(")")
+        }
+        if let uid = s.anticollisionAnswer {
+            w.write(s.atqa == nil ? ": " : ", ")
+            w.write("UID CL")
+            w.decimal(s.levels.count + 1)
+            w.write(" ")
+            w.hexBytes(uid.uidSlice)
+            if uid.hasCascadeTag { w.write(" (more levels follow)") }
+        }
     }
 
     /// The known pages grouped by region, in page order (both views list them so).

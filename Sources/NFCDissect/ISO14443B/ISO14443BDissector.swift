@@ -55,6 +55,7 @@ extension ISO14443BSession: ISODEPCarrier {
     var announcesDESFire: Bool { false }
     var announcesMIFAREPlus: Bool { false }
     mutating func awaitAnswer(frame: Int, block: ISODEPBlock) { pending = (frame, .isoDEP(block)) }
+    var activationSeen: Bool { attribAnswer != nil }
 }
 
 /// ISO/IEC 14443-3 Type B and what rides on it: REQB/WUPB with AFI and slots, Slot-MARKER,
@@ -124,6 +125,7 @@ final class ISO14443BDissector: SessionDissector {
     private func readerFrame(_ ctx: inout FrameContext, _ s: inout ISO14443BSession, split: CRCSplit, command: ISO14443BCommand?, srx: SRxCommand?) {
         // Inside ISO-DEP, blocks; REQB/WUPB, Slot-MARKER and HLTB still reach the card there (no
         // PCB ends in 5, nor is 1D or 50 one). SRx codes 0A/0B would be I-blocks with a CID: blocks win.
+        if s.isoDEPActive, ISODEPFrames.describeFragment(&ctx) { return }
         if s.isoDEPActive, command == nil {
             if let block = ISODEPFrames.describeRequest(&ctx, session: &s) {
                 s.pending = (ctx.number, .isoDEP(block))
@@ -251,6 +253,7 @@ final class ISO14443BDissector: SessionDissector {
 
     private func tagFrame(_ ctx: inout FrameContext, _ s: inout ISO14443BSession) {
         s.tagAnswered = true
+        if s.isoDEPActive, ISODEPFrames.describeFragment(&ctx) { return }
         let pending = s.pending
         s.pending = nil
         if let p = pending { ctx.responseTo = p.frame }

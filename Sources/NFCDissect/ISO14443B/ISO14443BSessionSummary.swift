@@ -7,7 +7,7 @@ enum ISO14443BSessionSummary {
         var parts: [String] = []
         var tag: [Field] = []
         if let atqb = s.atqb {
-            parts.append("ISO 14443-B card, PUPI \(Hex.string(atqb.pupi))")
+            parts.append("\(ISODEPSummary.family(s.isoDEP) ?? "ISO 14443-B card"), PUPI \(Hex.string(atqb.pupi))")
             tag.append(Field("tag.pupi", "PUPI", .hex(atqb.pupi)))
             tag.append(Field("tag.atqb", "ATQB", Hex.string(atqb.encode())))
             tag.append(Field("tag.protocol", "Protocol", atqb.supportsISODEP ? "ISO/IEC 14443-4" : "ISO/IEC 14443-3 only"))
@@ -23,7 +23,7 @@ enum ISO14443BSessionSummary {
         if let chip = s.chipID { tag.append(Field("tag.chip_id", "Chip_ID", .byte(chip))) }
         if let a = s.attribAnswer { parts.append(s.atqb?.supportsISODEP == false ? "activated (not ISO 14443-4: proprietary commands)" : "ISO-DEP (CID \(a.cid))") }
         if s.askCTS { parts.append("ASK C-ticket commands") }
-        if s.isoDEP.application.type4 { parts.append("NFC Forum Type 4 Tag") }
+        parts += ISODEPSummary.parts(s.isoDEP)
         if s.halted { tag.append(Field("tag.state", "State at end", "HALT")) }
         if s.srxCompleted { tag.append(Field("tag.state", "State at end", "deactivated (COMPLETION)")) }
         if parts.isEmpty { parts.append(s.tagAnswered ? "a card answered nothing nfctrace could read" : "no card answered") }

@@ -156,7 +156,7 @@ enum APDUFrames {
         var fields: [Field] = []
         if !response.data.isEmpty {
             let dataRange = placement.place(ResponseAPDU.Layout.data(count: response.data.count))
-            let why = gap ?? uncertainty(response.data, command: command?.apdu)
+            let why = gap ?? (ctx.crc.isBad ? "its CRC is wrong" : nil) ?? uncertainty(response.data, command: command?.apdu)
             if let why, failsClosed(s, command: command?.apdu) {
                 // No tree: a value read along a wrong structure would show what the tags hide.
                 let hidden = failClosed(response.data, why: why, cutAtStart: gap != nil || command == nil, placement, &ctx)
@@ -169,7 +169,10 @@ enum APDUFrames {
         }
         fields.append(Field("apdu.sw", "Status word", "\(sw): \(sw.meaning)", range: placement.place(ResponseAPDU.Layout.status(count: response.data.count))))
         ctx.summary = (response.data.isEmpty ? "" : "\(response.data.count) bytes, ") + "SW \(sw) \(sw.meaning)"
-        if !sw.isSuccess, sw.sw1 != 0x61, sw.sw1 != 0x62, sw.sw1 != 0x63, sw != StatusWord(DESFire.statusSW1, DESFire.additionalFrame) { ctx.note("\(command.map { ISO7816Instruction.name($0.apdu.ins, cla: $0.apdu.cla) } ?? "the command") refused: \(sw.meaning)") }
+        if ctx.crc.isBad {
+            // A frame cut or hit by noise: its last two bytes need not be a status word.
+            ctx.summary = "damaged answer (CRC wrong): \(bytes.count) bytes, the last two \(Hex.string([sw.sw1, sw.sw2])) need not be its status"
+        } else if !sw.isSuccess, sw.sw1 != 0x61, sw.sw1 != 0x62, sw.sw1 != 0x63, sw != StatusWord(DESFire.statusSW1, DESFire.additionalFrame) { ctx.note("\(command.map { ISO7816Instruction.name($0.apdu.ins, cla: $0.apdu.cla) } ?? "the command") refused: \(sw.meaning)") }
         if let command {
             Type4Frames.response(to: command.apdu, response, &ctx, &s, fields: &fields, placement)
             DESFireFrames.response(to: command.apdu, response, &ctx, &s, fields: &fields)

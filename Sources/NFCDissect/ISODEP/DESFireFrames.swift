@@ -81,6 +81,7 @@ enum DESFireFrames {
             }
         case 0x0A, 0x1A, 0xAA, 0x71, 0x77, 0x64, 0xC4, 0xC6:
             if let r = place(DESFire.Layout.keyNumber) { fields.append(Field("desfire.key", "Key number", "\(data[0])", range: r)) }
+            if [0x0A, 0x1A, 0xAA].contains(code) { s.isoDEP.application.desfireAuthenticating = data.first }
         case 0xBD, 0xAD, 0x3D, 0x8D:
             if let r = place(DESFire.Layout.fileNumber) { fields.append(Field("desfire.file", "File number", "\(data[0])", range: r)) }
             if let r = place(DESFire.Layout.offset) { fields.append(Field("desfire.offset", "Offset", "\(le(DESFire.Layout.offset))", range: r)) }
@@ -114,10 +115,19 @@ enum DESFireFrames {
             return
         }
         app.desfireChain = nil
+        if DESFire.statusNames[status] != nil { app.desfireAnswered = true }
         guard status == 0x00 else { return }
+        // After an EV1 authentication (ISO or AES) a plain answer carries an 8-byte CMAC at its end.
+        let macFollows = app.desfireAuthentication.map { $0.code == 0x1A || $0.code == 0xAA } ?? false
         switch code {
+        case 0x5A:
+            app.desfireApplication = DESFire.aid(commandData)
+            app.desfireAuthentication = nil
+            // The NDEF application of a Type 4 DESFire is left for another one.
+            app.type4 = false
         case 0x60:
             if let v = DESFire.Version(joined) {
+                app.desfireVersion = v.generation
                 ctx.summary = "VERSION \(v.generation), \(v.storageText), UID \(Hex.string(v.uid)), produced week \(Hex.value(v.productionWeek, digits: 2)) of 20\(Hex.value(v.productionYear, digits: 2))"
                 fields.append(Field("desfire.version", "GET VERSION (3 parts joined)", v.generation, children: [
                     Field("desfire.version.storage", "Storage", v.storageText),
@@ -126,23 +136,29 @@ enum DESFireFrames {
                 ]))
             }
         case 0xF5:
-            if let f = DESFire.FileSettings(joined) {
+            let settings = macFollows && joined.count > DESFire.macLength ? Array(joined.dropLast(DESFire.macLength)) : joined
+            if let f = DESFire.FileSettings(settings) {
                 if let n = commandData.first { app.desfireFiles[n] = f }
                 ctx.summary = "\(f.typeName) file, \(f.communicationName), \(f.accessText)" + (f.size.map { ", \($0) bytes" } ?? "")
                 fields.append(Field("desfire.file_settings", "File settings", "\(f.typeName), \(f.communicationName)", children: [
                     Field("desfire.file_settings.access", "Access rights", "\(Hex.value(f.accessRights, digits: 4)): \(f.accessText)"),
                 ] + (f.size.map { [Field("desfire.file_settings.size", "Size", "\($0) bytes")] } ?? [])))
+                if settings.count < joined.count {
+                    ctx.summary += " + 8-byte MAC"
+                    fields.append(Field("desfire.mac", "MAC", Hex.string(joined.suffix(DESFire.macLength)) + " (CMAC after the authentication; not checked: no session key)"))
+                }
             }
         case 0x6A:
             let aids = stride(from: 0, to: joined.count - joined.count % 3, by: 3).compactMap { DESFire.aid(Array(joined[$0..<$0 + 3])) }
             ctx.summary = "applications " + aids.map { Hex.value($0, digits: 6) }.joined(separator: ", ")
         case 0x0A, 0x1A, 0xAA:
             ctx.summary = "ek(RndA′) \(data.count) bytes, authenticated"
+            if let key = app.desfireAuthenticating { app.desfireAuthentication = (code, key) }
         case 0xBD, 0xAD:
             // A MACed file's data comes with a MAC: 8 bytes (CMAC) after EV1 authentication.
-            if let n = commandData.first, let f = app.desfireFiles[n], f.communication & 0x03 == 0x01, joined.count > 8 {
-                ctx.summary = "\(joined.count - 8) bytes of data + 8-byte MAC, \(DESFire.statusName(status))"
-                fields.append(Field("desfire.mac", "MAC", "8 bytes (the file is MACed; not checked: no session key)"))
+            if let n = commandData.first, let f = app.desfireFiles[n], f.communication & 0x03 == 0x01, joined.count > DESFire.macLength {
+                ctx.summary = "\(joined.count - DESFire.macLength) bytes of data + 8-byte MAC, \(DESFire.statusName(status))"
+                fields.append(Field("desfire.mac", "MAC", Hex.string(joined.suffix(DESFire.macLength)) + " (the file is MACed; not checked: no session key)"))
             } else if let n = commandData.first, let f = app.desfireFiles[n], f.communication & 0x03 == 0x03 {
                 ctx.summary = "\(joined.count) bytes enciphered, \(DESFire.statusName(status))"
             } else {

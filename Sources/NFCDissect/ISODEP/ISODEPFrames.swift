@@ -18,6 +18,9 @@ protocol ISODEPCarrier {
     var announcesMIFAREPlus: Bool { get }
     /// The tag asked for time (S(WTX)): the reader's answer to it pairs with that frame.
     mutating func awaitAnswer(frame: Int, block: ISODEPBlock)
+    /// The capture holds the activation (ATS, ATTRIB answer), so block numbering starts at 0
+    /// (rule A); without it the capture starts inside a conversation whose numbers it joins.
+    var activationSeen: Bool { get }
 }
 
 enum ISODEPFrames {
@@ -44,12 +47,24 @@ enum ISODEPFrames {
         return true
     }
 
+    /// A frame whose last byte is cut (6 bits, 3 bits…) inside ISO-DEP, where every block is whole
+    /// bytes: noise, or a frame the sniffer cut. Named so, without block-number checks, and it
+    /// leaves the request waiting for an answer alone; false for whole-byte frames.
+    static func describeFragment(_ ctx: inout FrameContext) -> Bool {
+        guard ctx.frame.lastByteBits != 8 else { return false }
+        ctx.layer = layer
+        ctx.summary = "fragment of \(ctx.frame.bitCount) bits: no ISO-DEP block (noise, or a frame the capture cut)"
+        ctx.sink.add(Field("isodep.fragment", "Fragment", Hex.string(ctx.frame.bytes), range: ctx.frame.bytes.indices))
+        return true
+    }
+
     /// A reader block; returns it for pairing, or nil when it is no valid block.
     static func describeRequest(_ ctx: inout FrameContext, session s: inout some ISODEPCarrier) -> ISODEPBlock? {
         guard let frame = decode(&ctx, crc: s.crcKind) else { return nil }
         var state = s.isoDEP
         switch frame.block {
         case .i(let chaining, _, _, let n):
+            if !s.activationSeen, state.lastReaderBlockNumber == nil { state.readerBlockNumber = n }
             checkReaderNumber(n, &ctx, &state)
             state.lastReaderBlockNumber = n
             if let open = state.tagChain {
@@ -64,6 +79,7 @@ enum ISODEPFrames {
             information(frame, chaining: chaining, fromReader: true, &ctx, &s)
             return frame.block
         case .r(let nak, _, let n):
+            if !s.activationSeen, state.lastReaderBlockNumber == nil { state.readerBlockNumber = n }
             if !nak { checkReaderNumber(n, &ctx, &state) }
             state.lastReaderBlockNumber = n
             if !nak, state.tagChain == nil, state.command != nil, state.lastTagBlock == nil {

@@ -82,6 +82,15 @@ struct ISO7816Application {
     /// Offsets of the NDEF file UPDATE BINARY wrote in this session.
     var ndefWrittenBytes = Set<Int>()
     var ndefWritten: Bool { !ndefWrittenBytes.isEmpty }
+    /// What the card's DESFire answers showed: it answered as a DESFire, the version it gave,
+    /// the application selected, the authentication that succeeded (its command and key), for
+    /// the session's headline.
+    var desfireAnswered = false
+    var desfireVersion: String?
+    var desfireApplication: UInt32?
+    var desfireAuthentication: (code: UInt8, key: UInt8)?
+    /// The key number of an authentication under way.
+    var desfireAuthenticating: UInt8?
     /// A DESFire command whose answer comes in parts (`91 AF`, then `90 AF` for the next).
     var desfireChain: (code: UInt8, data: [UInt8])?
     /// File settings read, by file number: how READ DATA answers are to be read.
