@@ -43,6 +43,20 @@ import NFCCore
         #expect(!d[9].diagnostics.contains { $0.message.contains("refused") }, "\(d[9].diagnostics)")
     }
 
+    /// Issue 44, point 8: in a Seos application `8E` is a secure-messaging MAC, not EMV's CVM list.
+    @Test func tagNamesFollowTheApplication() {
+        let answer = "85 03 11 22 33 8E 08 01 02 03 04 05 06 07 08 99 02 90 00 90 00"
+        let seos = frames(Dissector.dissect(Self.typeA + [
+            R("02 00 A4 04 00 0A A0 00 00 04 40 00 01 01 00 01 00", crc: true), T("02 90 00", crc: true),
+            R("03 0C CB 3F FF 04 5C 02 FF 00 00", crc: true), T("03 " + answer, crc: true),
+        ]))
+        let names = seos[11].fields.first(key: "apdu.response_data")?.children.map(\.label) ?? []
+        #expect(names.contains("8E cryptographic checksum (secure messaging MAC)"), "\(names)")
+        #expect(!names.contains { $0.contains("CVM") })
+        let emv = frames(Dissector.dissect(Self.typeA + [R("02 00 B2 01 0C 00", crc: true), T("02 70 04 8E 02 00 00 90 00", crc: true)]))
+        #expect(emv[9].fields.first(key: "apdu.response_data")?.children.first?.children.first?.label.hasPrefix("8E CVM list") == true)
+    }
+
     @Test func theFamilyTheAnswersProveHeadsTheSession() {
         let plus = sessions(Dissector.dissect(Self.typeA + [R("02 70 02 40 00", crc: true), T("02 90" + String(repeating: " 5A", count: 16), crc: true)]))
         #expect(plus.first?.headline.hasPrefix("MIFARE Plus (SL3), UID 08 12 34 56") == true, "\(plus.map(\.headline))")

@@ -39,9 +39,25 @@ public enum BERTLVTags {
         0xBF0D: "FCI issuer discretionary data (proprietary)",
     ]
 
-    /// The tag's name, or nil.
-    public static func name(_ tag: UInt32, parent: UInt32? = nil) -> String? {
+    /// ISO/IEC 7816-4 §10.2 secure messaging data objects, which reuse tags EMV names otherwise
+    /// (`8E` is EMV's CVM list but a MAC under secure messaging).
+    static let secureMessaging: [UInt32: String] = [
+        0x80: "plain value (not BER-TLV)", 0x81: "plain value (BER-TLV)", 0x85: "cryptogram (BER-TLV plain value)",
+        0x87: "padding-content indicator and cryptogram", 0x8E: "cryptographic checksum (secure messaging MAC)",
+        0x97: "Le (secure messaging)", 0x99: "processing status (SW1-SW2)",
+    ]
+
+    /// What the answers are read as: an EMV payment application's data elements, or ISO/IEC
+    /// 7816-4's with secure messaging (Seos and other access-control applications).
+    public enum Context: Sendable {
+        case payment
+        case secureMessaging
+    }
+
+    /// The tag's name in `context`, or nil.
+    public static func name(_ tag: UInt32, parent: UInt32? = nil, context: Context = .payment) -> String? {
         if parent == 0x62, let n = fcp[tag] { return n }
+        if context == .secureMessaging, let n = secureMessaging[tag] { return n }
         return names[tag]
     }
 

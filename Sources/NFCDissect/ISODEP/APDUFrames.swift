@@ -164,7 +164,8 @@ enum APDUFrames {
                     Field("apdu.bytes", "Bytes", Hex.string(response.data[...], hiding: hidden), range: dataRange)]))
             } else {
                 fields.append(Field("apdu.response_data", "Data", "\(response.data.count) bytes", range: dataRange,
-                                    children: dataFields(response.data, command: command?.apdu, placement, reveal: s.isoDEP.revealCardData, masked: &ctx.masked)))
+                                    children: dataFields(response.data, command: command?.apdu, placement, reveal: s.isoDEP.revealCardData,
+                                                         context: tagContext(s), masked: &ctx.masked)))
             }
         }
         fields.append(Field("apdu.sw", "Status word", "\(sw): \(sw.meaning)", range: placement.place(ResponseAPDU.Layout.status(count: response.data.count))))
@@ -224,21 +225,29 @@ enum APDUFrames {
 
     /// Answer data: a BER-TLV tree when it parses whole as one (FCI, records, GET DATA), the
     /// bytes otherwise.
-    static func dataFields(_ data: [UInt8], command: CommandAPDU?, _ placement: Placement, reveal: Bool, masked: inout [Range<Int>]) -> [Field] {
+    /// How the session's answers name their tags: by ISO/IEC 7816-4 secure messaging in a Seos
+    /// application (its `8E` is a MAC), by EMV's data elements otherwise.
+    static func tagContext(_ s: some ISODEPCarrier) -> BERTLVTags.Context {
+        s.isoDEP.application.selectedApplication.flatMap(Seos.application) != nil ? .secureMessaging : .payment
+    }
+
+    static func dataFields(_ data: [UInt8], command: CommandAPDU?, _ placement: Placement, reveal: Bool, context: BERTLVTags.Context = .payment,
+                           masked: inout [Range<Int>]) -> [Field] {
         let binary = command.map { [ISO7816Instruction.readBinary, ISO7816Instruction.readBinaryOddINS].contains($0.ins) } ?? false
         if !binary {
             let (objects, error) = BERTLV.parse(data)
             if error == nil, !objects.isEmpty, objects.allSatisfy({ $0.error == nil }) {
-                return tlvFields(objects, parent: nil, placement, reveal: reveal, masked: &masked)
+                return tlvFields(objects, parent: nil, placement, reveal: reveal, context: context, masked: &masked)
             }
         }
         return [Field("apdu.bytes", "Bytes", Hex.string(data), range: placement.place(data.indices))]
     }
 
-    static func tlvFields(_ objects: [BERTLV], parent: UInt32?, _ placement: Placement, reveal: Bool, masked: inout [Range<Int>]) -> [Field] {
+    static func tlvFields(_ objects: [BERTLV], parent: UInt32?, _ placement: Placement, reveal: Bool, context: BERTLVTags.Context,
+                          masked: inout [Range<Int>]) -> [Field] {
         var out: [Field] = []
         for o in objects {
-            let name = BERTLVTags.name(o.tag, parent: parent)
+            let name = BERTLVTags.name(o.tag, parent: parent, context: context)
             let label = FieldName(o.tagHex + (name.map { " " + $0 } ?? ""))
             let value: String
             if let children = o.children {
@@ -250,14 +259,14 @@ enum APDUFrames {
                 for hidden in EMV.hiddenBytes(tag: o.tag, value: o.value) {
                     if let r = placement.place(hidden.lowerBound + o.valueRange.lowerBound..<hidden.upperBound + o.valueRange.lowerBound) { masked.append(r) }
                 }
-            } else if let meaning = EMV.describe(tag: o.tag, value: o.value) {
+            } else if context == .payment, let meaning = EMV.describe(tag: o.tag, value: o.value) {
                 value = Hex.string(o.value) + ": " + meaning
             } else if o.value.count >= 3, o.value.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) {
                 value = Hex.string(o.value) + " (\"\(String(decoding: o.value, as: UTF8.self))\")"
             } else {
                 value = Hex.string(o.value)
             }
-            let children = o.children.map { tlvFields($0, parent: o.tag, placement, reveal: reveal, masked: &masked) } ?? []
+            let children = o.children.map { tlvFields($0, parent: o.tag, placement, reveal: reveal, context: context, masked: &masked) } ?? []
             out.append(Field("apdu.tlv", label, value, range: placement.place(o.tagRange.lowerBound..<o.valueRange.upperBound), children: children))
         }
         return out
