@@ -100,6 +100,8 @@ public final class TextRenderer {
         let dataStart = out.count
         let bytes = f.bytes
         let firstLineBytes = min(bytes.count, Self.bytesPerLine)
+        // Columns on screen: a masked byte's `••` is 6 bytes of UTF-8 but 2 columns wide.
+        var wide = 0
         if bytes.isEmpty {
             switch f.event {
             case .fieldOn: out.append(contentsOf: "field on".utf8)
@@ -107,9 +109,9 @@ public final class TextRenderer {
             default: break
             }
         } else {
-            appendData(f, 0..<firstLineBytes, masked: d.masked, into: &out)
+            wide = appendData(f, 0..<firstLineBytes, masked: d.masked, into: &out)
         }
-        let used = out.count - dataStart
+        let used = out.count - dataStart - wide
         out.append(contentsOf: Self.spaces[0..<max(1, Self.dataWidth + 1 - used)])
         out.append(contentsOf: crcMark(d.crc).utf8)
         out.append(0x20)
@@ -142,30 +144,32 @@ public final class TextRenderer {
         }
     }
 
-    /// Hex bytes of one output line; `!` after a byte with a parity error, `(n)` after a short
-    /// last byte, `••` for a byte that holds card data (`FrameDissection.masked`).
-    private func appendData(_ f: Frame, _ range: Range<Int>, masked: [Range<Int>], into out: inout [UInt8]) {
+    /// Hex bytes of one output line; `!` after a byte with a parity error (as the Proxmark3
+    /// marks it: `44! 0D`), `(n)` after a short last byte, `••` for a byte that holds card data
+    /// (`FrameDissection.masked`). Returns how many more bytes than columns it wrote (the masks).
+    @discardableResult
+    private func appendData(_ f: Frame, _ range: Range<Int>, masked: [Range<Int>], into out: inout [UInt8]) -> Int {
         let parity = f.parityErrors ?? []
         let bytes = f.bytes
         // Masked frames are rare (card data in APDUs): the common loop does not look.
         let anyMasked = !masked.isEmpty
+        var wide = 0
         for i in range {
             if anyMasked, masked.contains(where: { $0.contains(i) }) {
                 out.append(contentsOf: Self.maskedByte)
+                wide += Self.maskedByte.count - 2
             } else {
                 Hex.appendByte(bytes[i], to: &out)
             }
-            if !parity.isEmpty, parity.contains(i) {
-                out.append(0x21)
-            } else if i < range.upperBound - 1 {
-                out.append(0x20)
-            }
+            if !parity.isEmpty, parity.contains(i) { out.append(0x21) }
+            if i < range.upperBound - 1 { out.append(0x20) }
             if i == bytes.count - 1, f.lastByteBits != 8, case .data = f.event {
                 out.append(0x28)
                 out.append(0x30 + f.lastByteBits)
                 out.append(0x29)
             }
         }
+        return wide
     }
 
     private func appendPadded(_ s: String, width: Int, into out: inout [UInt8]) {
