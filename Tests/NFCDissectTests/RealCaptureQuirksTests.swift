@@ -63,4 +63,45 @@ import NFCCore
         let emv = sessions(Dissector.dissect(Self.typeA + [R("02 00 A4 04 00 07 A0 00 00 00 04 10 10 00", crc: true), T("02 6F 09 84 07 A0 00 00 00 04 10 10 90 00", crc: true)]))
         #expect(emv.first?.headline == "EMV payment card (Mastercard), UID 08 12 34 56", "\(emv.map(\.headline))")
     }
+
+    // MARK: point 5
+
+    static func b(_ direction: Direction, _ hex: String, crc: Bool = true) -> Frame {
+        let bytes = Hex.parse(hex) ?? []
+        return Frame(.data(direction), technology: .iso14443b, bytes: crc ? CRC.appending(.b, to: bytes) : bytes)
+    }
+
+    /// ISO-DEP over Type B in a capture without the ATTRIB: an I-block with CID carrying an APDU
+    /// is ISO-DEP, not SRx's AUTHENTICATE (0A).
+    @Test func isoDEPOverTypeBIsInferred() {
+        let events = Dissector.dissect([Self.b(.readerToTag, "0A 01 00 CA 9F 7F 00"), Self.b(.tagToReader, "0A 01 6A 88")])
+        let d = frames(events)
+        #expect(d[0].summary == "GET DATA", "\(d[0].summary)")
+        #expect(d[0].diagnostics.contains { $0.message == "ISO-DEP inferred: no ATTRIB in the capture" })
+        #expect(d[1].summary == "SW 6A88 referenced data or reference data not found", "\(d[1].summary)")
+        #expect(sessions(events).first?.headline == "ISO 14443-B card, ISO-DEP (its activation is not in the capture)")
+    }
+
+    /// A 1-byte `x5` with no REQB that opened that slot, in a session that activated no ISO
+    /// 14443-4 card, is a proprietary chip's command, and its answer is no "unexpected answer".
+    @Test func proprietaryTypeBCommandsAreNotGuessed() {
+        let d = frames(Dissector.dissect([Self.b(.readerToTag, "25"), Self.b(.tagToReader, "01 02 03 04")]))
+        #expect(d[0].summary == "unknown proprietary command 0x25", "\(d[0].summary)")
+        #expect(d[1].summary == "answer to an unknown proprietary command, 4 bytes", "\(d[1].summary)")
+        #expect(d.allSatisfy { $0.diagnostics.allSatisfy { $0.severity < .warning } }, "\(d.flatMap(\.diagnostics))")
+        // After a REQB with 4 slots it is the Slot-MARKER of slot 3.
+        let slotted = frames(Dissector.dissect([Self.b(.readerToTag, "05 00 02"), Self.b(.readerToTag, "25")]))
+        #expect(slotted[1].summary == "Slot-MARKER slot 3", "\(slotted[1].summary)")
+    }
+
+    /// Frames with a wrong CRC are named as far as they go, the CRC error kept.
+    @Test func damagedFramesAreNamedBestEffort() {
+        var attrib = CRC.appending(.b, to: Hex.parse("1D 56 64 73 F2 00 05 01 01") ?? [])
+        attrib.removeSubrange(5..<8)
+        let d = frames(Dissector.dissect([Frame(.data(.readerToTag), technology: .iso14443b, bytes: attrib)]))
+        #expect(d[0].summary == "ATTRIB? (damaged: 8 bytes, CRC_B wrong)", "\(d[0].summary)")
+        #expect(d[0].crc.isBad)
+        let ecp = frames(Dissector.dissect([R("6A 02 C8 01 00 03 00 02 79 00 00 00 00 C2 D9")]))
+        #expect(ecp[0].summary == "ECP2 transit, no user authentication, TCI 03 00 02" && ecp[0].crc.isBad, "\(ecp[0].summary)")
+    }
 }

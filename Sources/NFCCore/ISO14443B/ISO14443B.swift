@@ -63,6 +63,18 @@ public enum ISO14443BCommand: Sendable, Hashable {
         }
     }
 
+    /// The command a first byte names, for a frame too damaged to decode (the Proxmark3 names
+    /// them by that byte alone); nil for no ISO 14443-3 B command code.
+    public static func name(ofCode code: UInt8) -> String? {
+        switch code {
+        case Code.request.rawValue: return "REQB/WUPB"
+        case Code.attrib.rawValue: return "ATTRIB"
+        case Code.halt.rawValue: return "HLTB"
+        case let apn where apn & 0x0F == 0x05: return "Slot-MARKER"
+        default: return nil
+        }
+    }
+
     public func encode() -> [UInt8] {
         var w = PayloadWriter()
         switch self {

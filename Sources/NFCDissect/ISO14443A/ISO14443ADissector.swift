@@ -99,11 +99,15 @@ final class ISO14443ADissector: SessionDissector {
         Type2Frames.describeRequest(&ctx, session: &s, keys: keys)
     }
 
-    /// Apple ECP, a reader broadcast no tag answers: named when its CRC_A is right and it
-    /// decodes (`6A` is no Type 2 command).
+    /// Apple ECP, a reader broadcast no tag answers: named when it decodes (`6A` is no Type 2
+    /// command), with a CRC_A error kept when its CRC is wrong (as the Proxmark3 names it).
     private func describeECP(_ ctx: inout FrameContext) -> Bool {
         let split = CRCSplit(ctx.frame, expected: true, kind: .a)
-        guard split.status == .ok(.a), let ecp = try? AppleECP.decode(split.payload) else { return false }
+        switch split.status {
+        case .ok, .mismatch: break
+        default: return false
+        }
+        guard let ecp = try? AppleECP.decode(split.payload) else { return false }
         ctx.layer = "Apple ECP"
         ctx.apply(split, key: "ecp.crc")
         ctx.summary = ecp.summary

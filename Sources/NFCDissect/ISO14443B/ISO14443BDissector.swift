@@ -31,6 +31,8 @@ struct ISO14443BSession: DissectorSession {
     var srxCompleted = false
     /// REQT opened an ASK C-ticket conversation: its opcodes are named from then on.
     var askCTS = false
+    /// Slots the last REQB/WUPB opened: a Slot-MARKER beyond them is some other chip's command.
+    var slots = 1
     var tagAnswered = false
     var diagnostics: [Diagnostic] = []
 
@@ -40,8 +42,10 @@ struct ISO14443BSession: DissectorSession {
         lastFrame = frame
     }
 
-    /// ATTRIB answered and the ATQB announced ISO 14443-4: blocks follow.
-    var isoDEPActive: Bool { attribAnswer != nil && !halted && atqb?.supportsISODEP != false }
+    /// ATTRIB answered and the ATQB announced ISO 14443-4: blocks follow; or, in a capture that
+    /// starts after the activation, a reader frame was an I-block carrying an APDU.
+    var isoDEPActive: Bool { (attribAnswer != nil || isoDEPInferred) && !halted && atqb?.supportsISODEP != false }
+    var isoDEPInferred = false
     /// ATTRIB answered by a card whose ATQB says it is not ISO 14443-4 (CryptoRF and others).
     var proprietaryActive: Bool { attribAnswer != nil && !halted && atqb?.supportsISODEP == false }
     /// The session went past polling: a new REQB/WUPB or INITIATE starts another.
@@ -122,11 +126,22 @@ final class ISO14443BDissector: SessionDissector {
 
     // MARK: reader frames
 
-    private func readerFrame(_ ctx: inout FrameContext, _ s: inout ISO14443BSession, split: CRCSplit, command: ISO14443BCommand?, srx: SRxCommand?) {
+    private func readerFrame(_ ctx: inout FrameContext, _ s: inout ISO14443BSession, split: CRCSplit, command decoded: ISO14443BCommand?, srx: SRxCommand?) {
+        var command = decoded
+        // A Slot-MARKER only follows a REQB/WUPB that opened that many slots; in a session that
+        // activated no ISO 14443-4 card the byte is some proprietary chip's command (Xerox memory
+        // chips' and others'), not a Slot-MARKER.
+        if case .slotMarker(let slot)? = command, slot > s.slots, s.attribAnswer == nil, !s.isoDEPInferred { command = nil }
         // Inside ISO-DEP, blocks; REQB/WUPB, Slot-MARKER and HLTB still reach the card there (no
         // PCB ends in 5, nor is 1D or 50 one). SRx codes 0A/0B would be I-blocks with a CID: blocks win.
+        // A capture that starts after the activation (issue 44): an I-block carrying an APDU is
+        // ISO-DEP, not the SRx or proprietary command its first byte would also be.
+        if !s.isoDEPActive, s.atqb == nil, s.attrib == nil, !s.isSRx, ISODEPFrames.carriesAPDU(ctx.frame, crc: .b) {
+            s.isoDEPInferred = true
+            ctx.note("ISO-DEP inferred: no ATTRIB in the capture")
+        }
         if s.isoDEPActive, ISODEPFrames.describeFragment(&ctx) { return }
-        if s.isoDEPActive, command == nil {
+        if s.isoDEPActive, command == nil || s.isoDEPInferred {
             if let block = ISODEPFrames.describeRequest(&ctx, session: &s) {
                 s.pending = (ctx.number, .isoDEP(block))
             } else {
@@ -150,6 +165,17 @@ final class ISO14443BDissector: SessionDissector {
         } else if let srx {
             describe(srx, &ctx, &s)
             s.pending = (ctx.number, .srx(srx))
+        } else if case .mismatch = split.status, let code = split.payload.first ?? ctx.frame.bytes.first, let name = ISO14443BCommand.name(ofCode: code) {
+            // Too damaged to decode: named by its first byte, the CRC error kept.
+            ctx.summary = "\(name)? (damaged: \(ctx.frame.bytes.count) bytes, CRC_B wrong)"
+            ctx.sink.add(Field("iso14443b.data", "Data", Hex.string(split.payload), range: split.payload.indices))
+            s.pending = (ctx.number, .unknown)
+        } else if s.attribAnswer == nil, !s.isoDEPInferred, let code = split.payload.first {
+            // No ISO 14443-4 card was activated: a proprietary chip's command, not a wrong guess.
+            ctx.summary = "unknown proprietary command \(Hex.byte(code))"
+            ctx.note("the session activated no ISO 14443-4 card: a proprietary chip's command" + (ISO14443BCommand.name(ofCode: code) == "Slot-MARKER" ? " (a Slot-MARKER only follows a REQB/WUPB that opened its slot)" : ""))
+            ctx.sink.add(Field("iso14443b.data", "Data", Hex.string(split.payload), range: split.payload.indices))
+            s.pending = (ctx.number, .unknown)
         } else {
             ctx.summary = split.payload.first.map { "unknown command \(Hex.byte($0))" } ?? "empty frame"
             ctx.warn("no ISO 14443-B, ST SRx or (before ATTRIB) ISO-DEP command starts with this byte")
@@ -168,6 +194,7 @@ final class ISO14443BDissector: SessionDissector {
             ctx.sink.add(Field("iso14443b.slots", "Slots (N)", slots.map(String.init) ?? "RFU code \(param & 0x07)", range: L.param.range))
             ctx.sink.add(Field("iso14443b.extended_atqb", "Extended ATQB", param & ISO14443BCommand.extendedATQBBit != 0 ? "supported by the reader" : "no", range: L.param.range))
             ctx.summary = "\(command.name) AFI \(Hex.byte(afi)), \(slots.map { "\($0) slot\($0 == 1 ? "" : "s")" } ?? "RFU slot code")"
+            s.slots = slots ?? 1
             if slots == nil { ctx.warn("PARAM slot code \(param & 0x07) is RFU (ISO/IEC 14443-3: 0…4)", range: L.param.range) }
             if param & 0xE0 != 0 { ctx.warn("PARAM b6…b8 are RFU and must be 0", range: L.param.range) }
         case .slotMarker(let slot):
@@ -287,6 +314,12 @@ final class ISO14443BDissector: SessionDissector {
             if describeAnswer(to: command, payload, &ctx, &s) { return }
         case .isoDEP?, .unknown?:
             break
+        }
+        if case .unknown? = pending?.request, s.attribAnswer == nil, !s.isoDEPInferred {
+            // The command was a proprietary chip's: its answer is as unknown, not unexpected.
+            ctx.summary = "answer to an unknown proprietary command, \(payload.count) bytes"
+            ctx.sink.add(Field("iso14443b.data", "Data", Hex.string(payload), range: payload.indices))
+            return
         }
         ctx.summary = pending == nil ? "answer without a request" : "unexpected answer"
         ctx.warn("\(payload.count) bytes that are no answer to the request before them")

@@ -21,6 +21,9 @@ enum ISO14443BSessionSummary {
             parts.append("ST SRx card, Chip_ID \(Hex.byte(chip))")
         }
         if let chip = s.chipID { tag.append(Field("tag.chip_id", "Chip_ID", .byte(chip))) }
+        if s.isoDEPInferred, s.attribAnswer == nil {
+            parts.append("\(ISODEPSummary.family(s.isoDEP) ?? "ISO 14443-B card"), ISO-DEP (its activation is not in the capture)")
+        }
         if let a = s.attribAnswer { parts.append(s.atqb?.supportsISODEP == false ? "activated (not ISO 14443-4: proprietary commands)" : "ISO-DEP (CID \(a.cid))") }
         if s.askCTS { parts.append("ASK C-ticket commands") }
         parts += ISODEPSummary.parts(s.isoDEP)

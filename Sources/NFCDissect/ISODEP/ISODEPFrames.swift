@@ -41,8 +41,13 @@ enum ISODEPFrames {
     /// A Type 2 or Classic command is never taken: their SAK says otherwise, and without one the
     /// APDU test rules them out (PWD_AUTH `1B` parses as an I-block, its 3-byte INF as no APDU).
     static func inferable(_ frame: Frame, _ s: ISO14443ASession) -> Bool {
-        guard s.ats == nil, s.sak?.supportsISODEP == true || (s.sak == nil && s.atqa == nil),
-              let payload = frame.payload(ifValidCRC: .a), let f = try? ISODEPFrame.decode(Array(payload)),
+        guard s.ats == nil, s.sak?.supportsISODEP == true || (s.sak == nil && s.atqa == nil) else { return false }
+        return carriesAPDU(frame, crc: .a)
+    }
+
+    /// Whether a frame is an I-block, with a right CRC or none captured, whose INF is a command APDU.
+    static func carriesAPDU(_ frame: Frame, crc: CRC.Kind) -> Bool {
+        guard frame.lastByteBits == 8, let payload = frame.payload(ifValidCRC: crc), let f = try? ISODEPFrame.decode(Array(payload)),
               case .i = f.block, (try? CommandAPDU.decode(f.inf)) != nil else { return false }
         return true
     }
