@@ -5,6 +5,7 @@ enum ISO14443BPending {
     case command(ISO14443BCommand)
     case srx(SRxCommand)
     case isoDEP(ISODEPBlock)
+    case xerox(XeroxCommand)
     case unknown
 }
 
@@ -33,6 +34,11 @@ struct ISO14443BSession: DissectorSession {
     var askCTS = false
     /// Slots the last REQB/WUPB opened: a Slot-MARKER beyond them is some other chip's command.
     var slots = 1
+    /// A Fuji Xerox memory chip's session (a wake-up started it): its UID once it answered the
+    /// anticollision, the blocks read or written.
+    var xerox = false
+    var xeroxUID: [UInt8]?
+    var xeroxBlocks: [UInt8: [UInt8]] = [:]
     var tagAnswered = false
     var diagnostics: [Diagnostic] = []
 
@@ -49,7 +55,7 @@ struct ISO14443BSession: DissectorSession {
     /// ATTRIB answered by a card whose ATQB says it is not ISO 14443-4 (CryptoRF and others).
     var proprietaryActive: Bool { attribAnswer != nil && !halted && atqb?.supportsISODEP == false }
     /// The session went past polling: a new REQB/WUPB or INITIATE starts another.
-    var conversed: Bool { attrib != nil || halted || selected || srxCompleted }
+    var conversed: Bool { attrib != nil || halted || selected || srxCompleted || xeroxUID != nil }
     var isSRx: Bool { chipID != nil || uid != nil || !blocks.isEmpty }
 }
 
@@ -117,16 +123,23 @@ final class ISO14443BDissector: SessionDissector {
         return nil
     }
 
-    /// REQB/WUPB or INITIATE/PCALL16 that a card would take (its CRC not wrong).
+    /// REQB/WUPB, INITIATE/PCALL16 or a Xerox chip's first wake-up that a card would take (its
+    /// CRC not wrong).
     private func beginsActivation(_ command: ISO14443BCommand?, _ srx: SRxCommand?, _ split: CRCSplit) -> Bool {
         if case .mismatch = split.status { return false }
         if case .request? = command { return true }
+        if case .wakeUp1? = try? XeroxCommand.decode(split.payload, framed: true) { return true }
         return srx == .initiate || srx == .pcall16
     }
 
     // MARK: reader frames
 
     private func readerFrame(_ ctx: inout FrameContext, _ s: inout ISO14443BSession, split: CRCSplit, command decoded: ISO14443BCommand?, srx: SRxCommand?) {
+        if let xerox = XeroxFrames.command(ctx.frame, split, s) {
+            XeroxFrames.describe(xerox, &ctx, &s, split: split)
+            s.pending = (ctx.number, .xerox(xerox))
+            return
+        }
         var command = decoded
         // A Slot-MARKER only follows a REQB/WUPB that opened that many slots; in a session that
         // activated no ISO 14443-4 card the byte is some proprietary chip's command (Xerox memory
@@ -289,6 +302,14 @@ final class ISO14443BDissector: SessionDissector {
             return
         }
         if pending == nil, s.isoDEPActive, ISODEPFrames.describeUnrequested(&ctx, session: &s) { return }
+        if s.xerox {
+            if case .xerox(let command)? = pending?.request {
+                XeroxFrames.describeAnswer(to: command, &ctx, &s)
+            } else {
+                XeroxFrames.describeAnswer(to: nil, &ctx, &s)
+            }
+            return
+        }
         let split = CRCSplit(ctx.frame, expected: true, kind: .b)
         ctx.apply(split, key: "iso14443b.crc")
         let payload = split.payload
@@ -312,7 +333,7 @@ final class ISO14443BDissector: SessionDissector {
             }
         case .srx(let command)?:
             if describeAnswer(to: command, payload, &ctx, &s) { return }
-        case .isoDEP?, .unknown?:
+        case .isoDEP?, .unknown?, .xerox?:
             break
         }
         if case .unknown? = pending?.request, s.attribAnswer == nil, !s.isoDEPInferred {

@@ -26,6 +26,10 @@ enum ISO14443BSessionSummary {
         }
         if let a = s.attribAnswer { parts.append(s.atqb?.supportsISODEP == false ? "activated (not ISO 14443-4: proprietary commands)" : "ISO-DEP (CID \(a.cid))") }
         if s.askCTS { parts.append("ASK C-ticket commands") }
+        if s.xerox {
+            parts.append("Fuji Xerox memory chip" + (s.xeroxUID.map { ", UID \(Hex.string($0))" } ?? ""))
+            if let uid = s.xeroxUID { tag.append(Field("tag.uid", "UID", .hex(uid))) }
+        }
         parts += ISODEPSummary.parts(s.isoDEP)
         if s.halted { tag.append(Field("tag.state", "State at end", "HALT")) }
         if s.srxCompleted { tag.append(Field("tag.state", "State at end", "deactivated (COMPLETION)")) }
@@ -33,6 +37,9 @@ enum ISO14443BSessionSummary {
 
         var memory: [Field] = []
         var diagnostics = s.diagnostics
+        for (block, data) in s.xeroxBlocks.sorted(by: { $0.key < $1.key }) {
+            memory.append(Field("memory.block", FieldName("Block \(block)"), Hex.string(data)))
+        }
         if !s.blocks.isEmpty {
             let addresses = s.blocks.keys.sorted()
             memory.append(Field("memory.blocks", "Blocks seen", "\(addresses.count) (\(s.writtenBlocks.count) written)"))
