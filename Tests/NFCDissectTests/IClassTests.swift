@@ -43,4 +43,26 @@ import NFCCore
         guard case .mismatch(.iclass, let expected, _) = NFCDissectTests.frames(events)[0].crc else { Issue.record("expected a CRC mismatch"); return }
         #expect(expected == [0xFA, 0x22])
     }
+
+    /// Issue 44, point 5: a CHECK made with the AA1 default key is named, the card's MAC checked.
+    @Test func theDefaultKeyIsNamedOnCheck() {
+        func frame(_ d: Direction, _ bytes: [UInt8], crc: Bool = false) -> Frame {
+            Frame(.data(d), technology: .iclass, bytes: crc ? CRC.appending(.iclass, to: bytes) : bytes)
+        }
+        let csn: [UInt8] = [0x96, 0x55, 0xA4, 0x00, 0xF8, 0xFF, 0x12, 0xE0]
+        let epurse: [UInt8] = [0xF0, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF]
+        let key = IClassCipher.diversifiedKey(csn: csn, masterKey: [0xAE, 0xA6, 0x84, 0xA6, 0xDA, 0xB2, 0x32, 0x78])
+        let cardMAC = IClassCipher.cardMAC(key: key, epurse: epurse, nr: [0, 0, 0, 0])
+        let events = Dissector.dissect([
+            frame(.readerToTag, [0x0A]), frame(.readerToTag, [0x0C]), frame(.tagToReader, csn, crc: true),
+            frame(.readerToTag, [0x81] + csn), frame(.tagToReader, csn, crc: true),
+            frame(.readerToTag, [0x88, 0x02]), frame(.tagToReader, epurse),
+            frame(.readerToTag, [0x05, 0x00, 0x00, 0x00, 0x00, 0x89, 0xCB, 0x98, 0x4B]), frame(.tagToReader, cardMAC),
+        ])
+        let d = frames(events)
+        #expect(d[7].summary == "CHECK with the AA1 default key AEA684A6DAB23278", "\(d.map(\.summary))")
+        #expect(d[8].summary.hasSuffix(", the AA1 default key"), "\(d[8].summary)")
+        #expect(d.allSatisfy { $0.diagnostics.allSatisfy { $0.severity < .warning } }, "\(d.flatMap(\.diagnostics))")
+        #expect(sessions(events).first?.headline.contains("the AA1 default key AEA684A6DAB23278") == true, "\(sessions(events).map(\.headline))")
+    }
 }

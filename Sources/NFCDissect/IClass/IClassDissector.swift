@@ -16,6 +16,9 @@ struct IClassSession: DissectorSession {
     var checks: [[UInt8]: [UInt8]] = [:]
     var authenticated: Bool?
     var keyUsed: String?
+    /// The well-known master key the last CHECK's reader MAC was made with, and the card key it
+    /// diversifies to (the card's MAC is checked with it).
+    var identifiedKey: (master: [UInt8], name: String, cardKey: [UInt8])?
     var pending: (frame: Int, command: IClassCommand?)?
     var diagnostics: [Diagnostic] = []
 
@@ -99,6 +102,15 @@ final class IClassDissector: SessionDissector {
             ctx.sink.add(Field("iclass.nr", "Reader nonce NR", Hex.string(nr) + " (encrypted)", range: L.nr.range))
             ctx.sink.add(Field("iclass.mac", "Reader MAC", Hex.string(mac), range: L.readerMAC.range))
             ctx.summary = "CHECK: the reader's MAC over the e-purse and NR"
+            s.identifiedKey = nil
+            if let csn = s.csn, let epurse = s.blocks[IClass.epurseBlock],
+               let known = IClassKeys.identify(csn: csn, epurse: epurse, nr: nr, readerMAC: mac) {
+                // The Proxmark3 names a well-known key on CHECK the same way (standard diversification).
+                s.identifiedKey = (known.key, known.name, IClassCipher.diversifiedKey(csn: csn, masterKey: known.key))
+                ctx.summary = "CHECK with \(known.name) \(Hex.string(known.key, separator: ""))"
+                ctx.sink.add(Field("iclass.key_identified", "Key", "\(Hex.string(known.key, separator: "")) (\(known.name), standard diversification): the reader MAC is right for it",
+                                   range: L.readerMAC.range))
+            }
         case .update(let b, let data, let mac):
             ctx.sink.add(Field("iclass.block", "Block", blockName(b, s), range: L.block.range))
             ctx.sink.add(Field("iclass.data", "Data", Hex.string(data), range: L.data.range))
@@ -186,6 +198,14 @@ final class IClassDissector: SessionDissector {
             s.checks[IClassCommand.check(nr: nr, mac: mac).encode()] = data
             ctx.sink.add(Field("iclass.mac", "Card MAC", Hex.string(data), range: range))
             ctx.summary = "CHECK SUCCESS: the card's MAC (authenticated with \(s.keyUsed ?? "a key"))"
+            if let known = s.identifiedKey, let epurse = s.blocks[IClass.epurseBlock] {
+                let expected = IClassCipher.cardMAC(key: known.cardKey, epurse: epurse, nr: nr)
+                if expected == data {
+                    ctx.summary += ", \(known.name)"
+                } else {
+                    ctx.warn("card MAC \(Hex.string(data)), \(known.name) gives \(Hex.string(expected))", range: range)
+                }
+            }
         case .actall, .halt, .detect, .act:
             break
         }
@@ -232,7 +252,9 @@ enum IClassSessionSummary {
             tag.append(Field("tag.security", "Security", cryptModeName(c.cryptMode)))
             tag.append(Field("tag.application_limit", "Application area 1", "blocks 6–\(c.applicationLimit)"))
         }
-        if s.authenticated == true { parts.append("authenticated with \(s.keyUsed ?? "a key") (CHECK answered)") }
+        if s.authenticated == true {
+            parts.append("authenticated with \(s.keyUsed ?? "a key") (CHECK answered)" + (s.identifiedKey.map { ", \($0.name) \(Hex.string($0.master, separator: ""))" } ?? ""))
+        }
         var memory: [Field] = []
         let addresses = s.blocks.keys.sorted()
         if !addresses.isEmpty {
