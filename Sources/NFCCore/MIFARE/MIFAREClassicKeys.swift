@@ -29,7 +29,30 @@ public struct MIFAREClassicKey: Sendable, Hashable {
         MIFAREClassicKey(0xAABB_CCDD_EEFF, source: "default: libnfc nfc-mfclassic key list"),
         MIFAREClassicKey(0x0000_0000_0000, source: "default: libnfc nfc-mfclassic key list"),
         MIFAREClassicKey(0xABCD_EF12_3456, source: "default: libnfc nfc-mfclassic key list"),
-    ]
+    ] + accessSystems
+
+    /// The keys the Proxmark3 client tries first for common access, hotel, transit and ID
+    /// systems (its compiled-in default list; the systems named as its dictionary names them,
+    /// in our words). Public, as the others are: a key found with one of them is not masked.
+    static let accessSystems: [MIFAREClassicKey] = [
+        (0x5C8F_F999_0DA2, "MIFARE Classic EV1 signature sector 16, key A"), (0xD01A_FEEB_890A, "MIFARE Classic EV1 signature sector 16, key B"),
+        (0x75CC_B59C_9BED, "MIFARE Classic EV1 signature sector 17, key A"), (0x4B79_1BEA_7BCC, "MIFARE Classic EV1 signature sector 17, key B"),
+        (0x89EC_A97F_8C2A, "MAD key B"), (0xA5A4_A3A2_A1A0, "MAD key A, bytes reversed"),
+        (0xFC00_0187_78F7, "public transport (RKF), key A"), (0x6471_A5EF_2D1A, "SimonsVoss"), (0x4E35_5242_6B32, "ID06 site ID cards"),
+        (0x6A19_87C4_0A21, "Salto"), (0x7F33_625B_C129, "Salto"), (0xEF12_32AB_18A0, "Schlage"),
+        (0x4849_4420_4953, "HID MIFARE Classic 1K"), (0x2047_5245_4154, "HID MIFARE Classic 1K"),
+        (0x3B7E_4FD5_75AD, "HID MIFARE SO (SIO)"), (0x1149_6F97_752A, "HID MIFARE SO (SIO)"),
+        (0xB7BF_0C13_066E, "Gallagher"), (0x135B_88A9_4B8B, "Saflok hotel locks"), (0x2A2C_13CC_242A, "dormakaba hotel locks"),
+        (0x5A7A_52D5_E20D, "Bosch access control"), (0x314B_4947_4956, "Vigik, key A"), (0x564C_505F_4D41, "Vigik, key B"),
+        (0x0212_0919_7591, "BTicino"), (0x4845_5841_4354, "Intratone"), (0xEC0A_9B1A_9E06, "Vingcard"), (0x66B3_1E64_CA4B, "Vingcard"),
+        (0x0000_014B_5C31, "Vingcard"), (0x96A3_01BC_E267, "Vingcard"), (0x97F5_DA64_0B18, "Bangkok metro"), (0xA884_4B0B_CA06, "Metro Valencia"),
+        (0xE441_0EF8_ED2D, "Armenian metro"), (0x8574_64D3_AAD1, "HTC Eindhoven"), (0x08B3_8646_3229, "Troika"), (0xE000_0000_0000, "iCopy-X"),
+        (0x1994_0428_1970, "NSP Global, key A"), (0x1994_0428_1998, "NSP Global, key B"), (0x3E65_E4FB_65B3, "gym access"),
+        (0x1A2B_3C4D_5E6F, "test pattern"), (0x1234_5678_9ABC, "test pattern"), (0x0102_0304_0506, "test pattern"), (0x1234_56AB_CDEF, "test pattern"),
+        (0xC0C1_C2C3_C4C5, "test pattern"), (0xD0D1_D2D3_D4D5, "test pattern"),
+        (0x714C_5C88_6E97, "common default"), (0x587E_E5F9_350F, "common default"), (0xA047_8CC3_9091, "common default"),
+        (0x533C_B6C7_23F6, "common default"), (0x8FD0_A4F2_56E9, "common default"), (0xB578_F38A_5C61, "common default"),
+    ].map { MIFAREClassicKey($0.0, source: "default: Proxmark3 default key list (\($0.1))") }
 }
 
 

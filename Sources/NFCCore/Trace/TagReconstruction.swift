@@ -228,14 +228,35 @@ public struct MIFAREClassicReconstruction: Sendable, Equatable {
     public var keys: [Key]
     /// nil where a nested nonce could not be decrypted.
     public var nonces: [UInt32?]
+    /// The nested authentications' encrypted nonces, by their place in `nonces`: one no key
+    /// opened when it came (a reader that first tried a wrong key) is decrypted with the key the
+    /// trace proved for its sector, later or in another session (`resolvedNonces`).
+    public var encryptedNonces: [Int: EncryptedNonce]
 
-    public init(uid: [UInt8], atqa: UInt16?, sak: UInt8?, blocks: [Int: [UInt8]], keys: [Key], nonces: [UInt32?]) {
+    public struct EncryptedNonce: Sendable, Hashable {
+        public var encrypted: UInt32
+        public var sector: Int?
+        /// `A` or `B`.
+        public var keyType: String?
+        /// The parity bits {nT} went on the air with, when the capture has them.
+        public var parity: [UInt8]?
+        public init(encrypted: UInt32, sector: Int?, keyType: String?, parity: [UInt8]?) {
+            self.encrypted = encrypted
+            self.sector = sector
+            self.keyType = keyType
+            self.parity = parity
+        }
+    }
+
+    public init(uid: [UInt8], atqa: UInt16?, sak: UInt8?, blocks: [Int: [UInt8]], keys: [Key], nonces: [UInt32?],
+                encryptedNonces: [Int: EncryptedNonce] = [:]) {
         self.uid = uid
         self.atqa = atqa
         self.sak = sak
         self.blocks = blocks
         self.keys = keys
         self.nonces = nonces
+        self.encryptedNonces = encryptedNonces
     }
 
     /// This session followed by `later`, a later session of the same card: blocks keep their
@@ -244,9 +265,30 @@ public struct MIFAREClassicReconstruction: Sendable, Equatable {
         var out = self
         for (b, d) in later.blocks where out.blocks[b] == nil { out.blocks[b] = d }
         for k in later.keys where !out.keys.contains(where: { $0.sector == k.sector && $0.keyType == k.keyType }) { out.keys.append(k) }
+        for (i, n) in later.encryptedNonces { out.encryptedNonces[out.nonces.count + i] = n }
         out.nonces += later.nonces
         out.atqa = out.atqa ?? later.atqa
         out.sak = out.sak ?? later.sak
+        return out
+    }
+
+    /// `nonces` with each nested one no key opened when it came decrypted with the key the trace
+    /// proved for its sector, where the card could have sent the result (one of its generator's
+    /// outputs when its other nonces are, and its parity bits agree).
+    public func resolvedNonces() -> [UInt32?] {
+        var out = nonces
+        let word = MIFARENonce.value(Array(uid.suffix(4)))
+        let weak = nonces.contains { $0.map(MIFARENonce.isGeneratorOutput) ?? false }
+        for (i, n) in encryptedNonces where i < out.count && out[i] == nil {
+            guard let key = keys.first(where: { $0.sector == n.sector && $0.keyType == n.keyType }) else { continue }
+            var cipher = Crypto1(key: Crypto1.key(key.value))
+            let nt = cipher.wordDecrypting(n.encrypted, xor: word)
+            let parityFits = n.parity.map {
+                Crypto1Recovery.nonceFitsParity(nt, .init(uid: word, encryptedNT: n.encrypted, ntParity: $0, encryptedNR: 0, encryptedAR: 0,
+                                                          answerParity: nil, encryptedAT: 0, atParity: nil))
+            } ?? true
+            if parityFits, !weak || MIFARENonce.isGeneratorOutput(nt) { out[i] = nt }
+        }
         return out
     }
 }

@@ -69,14 +69,16 @@ struct CRCSplit {
     }
 
     /// Adds the CRC field and, on mismatch, the diagnostic that names the expected value.
-    func describe(_ frame: Frame, into sink: inout FieldSink, diagnostics: inout [Diagnostic], key: FieldName) {
+    /// `decrypted`: `frame` is a MIFARE Classic frame in clear, whose CRC was checked after
+    /// decryption (the bytes on air under the field's range are encrypted).
+    func describe(_ frame: Frame, into sink: inout FieldSink, diagnostics: inout [Diagnostic], key: FieldName, decrypted: Bool = false) {
         switch status {
         case .ok(let kind):
             if let r = range {
-                sink.add(Field(key, kind.fieldLabel, .hex(frame.bytes[r], suffix: " (correct)"), range: r))
+                sink.add(Field(key, decrypted ? kind.decryptedFieldLabel : kind.fieldLabel, .hex(frame.bytes[r], suffix: " (correct)"), range: r))
             }
         case .mismatch(let kind, let expected, let found):
-            sink.add(Field(key, kind.fieldLabel, "\(Hex.string(found)) (wrong, expected \(Hex.string(expected)))", range: range))
+            sink.add(Field(key, decrypted ? kind.decryptedFieldLabel : kind.fieldLabel, "\(Hex.string(found)) (wrong, expected \(Hex.string(expected)))", range: range))
             diagnostics.append(Diagnostic(.warning, "\(kind.rawValue) mismatch, expected \(Hex.string(expected))", range: range))
         case .stripped:
             sink.add(Field(key, "CRC", "not captured (removed by the capture hardware)"))
@@ -94,6 +96,14 @@ extension CRC.Kind {
         case .b: return "CRC_B"
         case .felica: return "CRC_F"
         case .iclass: return "CRC_iClass"
+        }
+    }
+
+    /// The label of a CRC checked on decrypted bytes (MIFARE Classic): the value is the clear CRC.
+    var decryptedFieldLabel: FieldName {
+        switch self {
+        case .a: return "CRC_A (decrypted)"
+        default: return FieldName(fieldLabel.text + " (decrypted)")
         }
     }
 }

@@ -6,6 +6,8 @@ import NFCCore
 struct EndedSessions {
     var before: EndedSession? = nil
     var after: EndedSession? = nil
+    /// The frame's `FrameContext.amends`, for the frame held back.
+    var amends: (frame: Int, summary: String)? = nil
 }
 
 /// A tag session that has ended. Its summary (memory map, TLVs, NDEF) is built when asked for,
@@ -149,6 +151,7 @@ public final class Dissector {
             lastTechnology = technology
             dissection = dissector(for: technology).dissect(frame, number: frameNumber, ended: &ended)
         }
+        if let amends = ended.amends, held?.number == amends.frame { held?.summary = amends.summary }
         if let before = ended.before {
             flushHeld(emit)
             emit(.session(before))

@@ -18,6 +18,9 @@ struct FrameContext {
     /// The tag memory the frame read or wrote (`FrameDissection.memory` and `moreMemory`).
     var memory: MemoryAccess?
     var moreMemory: [MemoryAccess]?
+    /// A new summary for an earlier frame still held back (`Dissector` holds one): what this
+    /// frame learnt changes what that one said (a key recovered at {aT} for the {nR}{aR} before).
+    var amends: (frame: Int, summary: String)?
 
     /// Sets the memory the frame touched, run by run.
     mutating func touched(_ runs: [MemoryAccess]) {
@@ -50,6 +53,13 @@ struct FrameContext {
     mutating func apply(_ split: CRCSplit, key: FieldName) {
         crc = split.status
         split.describe(frame, into: &sink, diagnostics: &diagnostics, key: key)
+    }
+
+    /// Applies the CRC split of `plain`, the frame decrypted (`decrypted` is set): the field says
+    /// the CRC was checked in clear.
+    mutating func apply(_ split: CRCSplit, of plain: Frame, key: FieldName) {
+        crc = split.status
+        split.describe(plain, into: &sink, diagnostics: &diagnostics, key: key, decrypted: true)
     }
 
     /// Fields come out in byte order (stable for equal starts), whatever order they were added in.

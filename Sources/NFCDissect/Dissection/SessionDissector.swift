@@ -53,6 +53,7 @@ extension SessionDissector {
             ctx.sink.add(Field("capture.record", "Record", Hex.string(ctx.frame.bytes), range: ctx.frame.bytes.indices))
         case .data(let direction):
             ended.before = dataFrame(&ctx, direction: direction)
+            ended.amends = ctx.amends
         }
         return ctx.finish(session: sessionSaw(frame: number))
     }

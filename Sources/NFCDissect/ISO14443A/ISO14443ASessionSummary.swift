@@ -178,7 +178,7 @@ enum ISO14443ASessionSummary {
                 return MIFAREClassicReconstruction.Key(sector: sector, keyType: t.rawValue, value: k.key.value)
             }
             return .mifareClassic(MIFAREClassicReconstruction(uid: uid, atqa: s.atqa?.value, sak: s.sak?.raw, blocks: classic.firstRead,
-                                                              keys: keys, nonces: classic.nonces))
+                                                              keys: keys, nonces: classic.nonces, encryptedNonces: classic.nestedNonces))
         }
         guard let uid = s.uid, s.ats == nil, s.sak.map({ $0.isType2Platform }) ?? true else { return nil }
         var password: [UInt8]? = nil

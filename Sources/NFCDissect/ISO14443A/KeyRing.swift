@@ -37,6 +37,60 @@ final class KeyRing {
 
     var candidates: [MIFAREClassicKey] { fitted + given.classic }
 
+    /// Keys an {aT} proved, by card, sector and key type: tried first on that sector again.
+    private var proven: [ProvenKey: MIFAREClassicKey] = [:]
+
+    struct ProvenKey: Hashable {
+        var uid: UInt32
+        var sector: Int
+        var keyType: MIFAREClassicCommand.KeyType
+    }
+
+    func proved(_ key: MIFAREClassicKey, uid: UInt32, sector: Int?, keyType: MIFAREClassicCommand.KeyType?) {
+        fits(key)
+        guard let sector, let keyType else { return }
+        proven[ProvenKey(uid: uid, sector: sector, keyType: keyType)] = key
+    }
+
+    func provenKey(uid: UInt32, sector: Int?, keyType: MIFAREClassicCommand.KeyType?) -> MIFAREClassicKey? {
+        guard let sector, let keyType else { return nil }
+        return proven[ProvenKey(uid: uid, sector: sector, keyType: keyType)]
+    }
+
+    /// The candidates with the key the trace proved for this card's sector first.
+    func candidates(uid: UInt32, sector: Int?, keyType: MIFAREClassicCommand.KeyType?) -> [MIFAREClassicKey] {
+        guard let key = provenKey(uid: uid, sector: sector, keyType: keyType) else { return candidates }
+        return [key] + candidates.filter { $0.value != key.value }
+    }
+
+    /// Nested candidates searched per unit of the capture's key-search budget, and the most one
+    /// nested recovery may search (more are left when the parity bits cannot narrow them).
+    static let nestedSearchesPerUnit = 32
+    static let nestedSearchLimit = 128
+
+    /// The key of a nested authentication from the card's weak generator and the parity bits
+    /// (`Crypto1Recovery.nestedCandidates`), or why there is none.
+    func recoverNested(_ a: Crypto1Recovery.NestedAuthentication, near previous: UInt32?, frames: ClosedRange<Int>) -> Result<(key: MIFAREClassicKey, nt: UInt32), NestedRefusal> {
+        let candidates = Crypto1Recovery.nestedCandidates(a, near: previous)
+        guard candidates.count <= Self.nestedSearchLimit else { return .failure(.tooManyCandidates(candidates.count)) }
+        let units = max(1, (candidates.count + Self.nestedSearchesPerUnit - 1) / Self.nestedSearchesPerUnit)
+        guard searchesLeft >= units else {
+            lastSearchRefused = true
+            return .failure(.budget)
+        }
+        searchesLeft -= units
+        guard let found = Crypto1Recovery.nestedKey(a, candidates: candidates, limit: candidates.count) else { return .failure(.notFound(candidates.count)) }
+        let key = MIFAREClassicKey(Crypto1.value(ofKey: found.key), source: "recovered from the nested authentication of frames \(frames.lowerBound)–\(frames.upperBound) (the card's 16-bit generator and the parity bits)", recovered: true)
+        fits(key)
+        return .success((key, found.nt))
+    }
+
+    enum NestedRefusal: Error {
+        case tooManyCandidates(Int)
+        case budget
+        case notFound(Int)
+    }
+
     func fits(_ key: MIFAREClassicKey) {
         if !fitted.contains(where: { $0.value == key.value }) { fitted.append(key) }
     }

@@ -81,19 +81,39 @@ enum MIFAREClassicFrames {
         let nrRange = MIFAREClassicAuthentication.Layout.readerNonce.range, arRange = MIFAREClassicAuthentication.Layout.readerAnswer.range
         let encNR = MIFARENonce.value(Array(bytes[nrRange])), encAR = MIFARENonce.value(Array(bytes[arRange]))
         auth.readerAnswer = (ctx.number, encNR, encAR)
-        var opened = MIFAREClassicAuthentication.open(uid: uid, nonce: nonce, encryptedNR: encNR, encryptedAR: encAR, keys: keys.candidates)
+        var opened = MIFAREClassicAuthentication.open(uid: uid, nonce: nonce, encryptedNR: encNR, encryptedAR: encAR,
+                                                      keys: keys.candidates(uid: uid, sector: auth.sector, keyType: auth.keyType))
         if opened == nil, case .plain(let nt) = nonce,
            let key = keys.recoverFromPartial(uid: uid, auth: auth, frame: ctx.number, answer: .init(nt: nt, encryptedNR: encNR, encryptedAR: encAR)) {
             opened = MIFAREClassicAuthentication.open(uid: uid, nonce: nonce, encryptedNR: encNR, encryptedAR: encAR, key: key)
         }
+        auth.answerParity = airParity(ctx.frame, plainMeansUntrusted: true)
         var nr = Field("mfc.auth.nr", "{nR} (encrypted reader nonce)", .hex(bytes[nrRange]), range: nrRange)
         var ar = Field("mfc.auth.ar", "{aR} (encrypted reader answer)", .hex(bytes[arRange]), range: arRange)
-        if let opened {
+        if let o = opened, case .encrypted(let e) = nonce, !cardCouldSend(o.nt, auth, uid: uid, c) {
+            // The reader decrypted {nT} with its own key and answered that: the answer fits its
+            // key, but the nonce is none the card could have sent, so the card holds another key.
+            auth.readerKey = o.key
+            opened = nil
+            ctx.summary = "{nR}{aR}: made with key \(keys.text(o.key)) (\(auth.target)), which the card does not hold"
+            ctx.note("key \(keys.text(o.key)) decrypts {nT} to \(Hex.string(MIFARENonce.bytes(o.nt))), no nonce the card could have sent: the reader tries a wrong key")
+            ctx.sink.add(nr)
+            ctx.sink.add(ar)
+            ctx.sink.add(Field("mfc.auth.reader_key", "Reader's key", "\(keys.text(o.key)) (\(o.key.source)); the card holds another"))
+            // The key the trace proved for this sector tells the nonce the card did send.
+            if let proven = keys.provenKey(uid: uid, sector: auth.sector, keyType: auth.keyType), proven.value != o.key.value {
+                var cipher = Crypto1(key: proven.bytes)
+                let nt = cipher.wordDecrypting(e, xor: uid)
+                if cardCouldSend(nt, auth, uid: uid, c), let i = auth.nonceIndex, i < c.nonces.count {
+                    c.nonces[i] = nt
+                    ctx.sink.add(Field("mfc.auth.nt.plain", "nT (decrypted with the key the trace proved for this sector)", .hex(MIFARENonce.bytes(nt))))
+                }
+            }
+        } else if let opened {
             auth.opened = opened
-            if let i = auth.nonceIndex, i < c.nonces.count { c.nonces[i] = opened.nt }
             nr.children.append(Field("mfc.auth.nr.plain", "nR", .hex(MIFARENonce.bytes(opened.nr)), range: nrRange))
             ar.children.append(Field("mfc.auth.ar.plain", "aR", .hex(MIFARENonce.bytes(opened.ar), suffix: " = suc64(nT) (correct)"), range: arRange))
-            ctx.summary = "{nR}{aR}: key \(keys.text(opened.key)) fits (\(auth.target))"
+            ctx.summary = "{nR}{aR}: made with key \(keys.text(opened.key)) (\(auth.target))"
             ctx.sink.add(nr)
             ctx.sink.add(ar)
             if case .encrypted = nonce {
@@ -101,12 +121,30 @@ enum MIFAREClassicFrames {
             }
             ctx.sink.add(Field("mfc.auth.key", "Key", "\(keys.text(opened.key)) (\(opened.key.source))"))
         } else {
-            ctx.summary = "{nR}{aR} (\(noKey(auth.sector)))"
+            ctx.summary = "{nR}{aR} (\(noKey(auth.sector)) yet)"
             ctx.sink.add(nr)
             ctx.sink.add(ar)
         }
         c.authentication = auth
         return .classic(.tagAnswer)
+    }
+
+    /// The parity bits a frame went on the air with, when the capture kept them. Encrypted parity
+    /// is wrong about every second byte; `plainMeansUntrusted`: all of a long frame's right is a
+    /// software reader's plain parity, which tells nothing (nil then).
+    static func airParity(_ frame: Frame, plainMeansUntrusted: Bool) -> [UInt8]? {
+        guard let errors = frame.parityErrors else { return nil }
+        if plainMeansUntrusted, errors.isEmpty, frame.bytes.count >= 8 { return nil }
+        return Parity.bits(frame.bytes, errors: errors)
+    }
+
+    /// Whether the card could have sent `nt` in this nested authentication: one of its generator's
+    /// outputs when its plain nonces were, and the parity bits of {nT} agree.
+    static func cardCouldSend(_ nt: UInt32, _ auth: MIFAREClassicSession.Authentication, uid: UInt32, _ c: MIFAREClassicSession) -> Bool {
+        if c.weakGenerator == true, !MIFARENonce.isGeneratorOutput(nt) { return false }
+        guard case .encrypted(let e)? = auth.nonce, let parity = auth.nonceParity else { return true }
+        return Crypto1Recovery.nonceFitsParity(nt, .init(uid: uid, encryptedNT: e, ntParity: parity, encryptedNR: 0, encryptedAR: 0,
+                                                          answerParity: nil, encryptedAT: 0, atParity: nil))
     }
 
     static func noKey(_ sector: Int?) -> String { sector.map { "no key for sector \($0)" } ?? "no key" }
@@ -132,7 +170,7 @@ enum MIFAREClassicFrames {
     /// A reader command in clear (or decrypted): CRC, decode, fields, what the session expects next.
     static func command(_ frame: Frame, _ ctx: inout FrameContext, _ c: inout MIFAREClassicSession, _ s: inout ISO14443ASession, encrypted: Bool) -> ISO14443APending {
         let split = CRCSplit(frame, expected: true, kind: .a)
-        ctx.apply(split, key: "mfc.crc")
+        if encrypted { ctx.apply(split, of: frame, key: "mfc.crc") } else { ctx.apply(split, key: "mfc.crc") }
         let continuation = c.continuation
         c.continuation = .none
         let command: MIFAREClassicCommand
@@ -225,7 +263,8 @@ enum MIFAREClassicFrames {
             if length == 4, ctx.frame.bytes.count == 4, ctx.frame.lastByteBits == 8 {
                 // Only AUTH gets a 4-byte answer: a READ gets 18 bytes, the rest 4 bits.
                 c.authentication = MIFAREClassicSession.Authentication(keyType: nil, block: nil, frame: frame, nested: true,
-                                                                       nonce: .encrypted(MIFARENonce.value(ctx.frame.bytes)), nonceIndex: c.nonces.count)
+                                                                       nonce: .encrypted(MIFARENonce.value(ctx.frame.bytes)), nonceIndex: c.nonces.count,
+                                                                       nonceParity: airParity(ctx.frame, plainMeansUntrusted: false))
                 c.nonces.append(nil)
                 c.encrypted = nil
                 c.cipher = nil
@@ -279,12 +318,18 @@ enum MIFAREClassicFrames {
         c.nonces.append(auth.nested ? nil : value)
         if auth.nested {
             auth.nonce = .encrypted(value)
+            auth.nonceParity = airParity(ctx.frame, plainMeansUntrusted: false)
+            if let i = auth.nonceIndex {
+                c.nestedNonces[i] = .init(encrypted: value, sector: auth.sector, keyType: auth.keyType?.rawValue, parity: auth.nonceParity)
+            }
             ctx.summary = "{nT} \(Hex.string(bytes)) (encrypted tag nonce, nested authentication)"
             ctx.sink.add(Field("mfc.auth.nt_encrypted", "{nT} (encrypted tag nonce)", .hex(bytes), range: MIFAREClassicAuthentication.Layout.tagNonce.range))
         } else {
             auth.nonce = .plain(value)
             ctx.summary = "nT \(Hex.string(bytes)) (tag nonce)"
             let generated = MIFARENonce.isGeneratorOutput(value)
+            c.weakGenerator = (c.weakGenerator ?? false) || generated
+            c.lastPlainNonce = value
             ctx.sink.add(Field("mfc.auth.nt", "nT (tag nonce)", .hex(bytes, suffix: generated ? "" : " (not an output of the card's 16-bit generator)"), range: MIFAREClassicAuthentication.Layout.tagNonce.range))
         }
         c.authentication = auth
@@ -301,6 +346,7 @@ enum MIFAREClassicFrames {
         }
         var at = Field("mfc.auth.at", "{aT} (encrypted tag answer)", .hex(bytes), range: MIFAREClassicAuthentication.Layout.tagAnswer.range)
         c.encrypted = (auth.sector, auth.keyType)
+        let openedBefore = auth.opened != nil
         // A whole authentication that no key opened: the key follows from it (mfkey64).
         if auth.opened == nil, case .plain(let nt)? = auth.nonce, let answer = auth.readerAnswer,
            let key = keys.recoverFromWhole(uid: uid, nt: nt, encryptedNR: answer.encryptedNR, encryptedAR: answer.encryptedAR,
@@ -311,6 +357,34 @@ enum MIFAREClassicFrames {
                 ctx.note("key \(auth.target) recovered from this authentication: \(keys.text(opened.key))")
             }
         }
+        // A nested one: the card's weak generator and the parity bits leave few nonces to try.
+        if auth.opened == nil, case .encrypted(let e)? = auth.nonce, let answer = auth.readerAnswer {
+            if c.weakGenerator == false {
+                ctx.note("no nested key recovery: the card's nonces are no outputs of the 16-bit generator (a hardened card; hardnested needs the card)")
+            } else if auth.nonceParity == nil {
+                ctx.note("no nested key recovery: the capture holds no parity bits of {nT}")
+            } else {
+                let a = Crypto1Recovery.NestedAuthentication(uid: uid, encryptedNT: e, ntParity: auth.nonceParity, encryptedNR: answer.encryptedNR,
+                                                             encryptedAR: answer.encryptedAR, answerParity: auth.answerParity,
+                                                             encryptedAT: MIFARENonce.value(bytes), atParity: airParity(ctx.frame, plainMeansUntrusted: false))
+                switch keys.recoverNested(a, near: c.lastPlainNonce, frames: auth.frame...ctx.number) {
+                case .success(let found):
+                    auth.opened = MIFAREClassicAuthentication.open(uid: uid, nonce: .encrypted(e), encryptedNR: answer.encryptedNR, encryptedAR: answer.encryptedAR, key: found.key)
+                    if let opened = auth.opened {
+                        ctx.sink.add(Field("mfc.auth.key", "Key", "\(keys.text(opened.key)) (\(opened.key.source))"))
+                        ctx.sink.add(Field("mfc.auth.nt.plain", "nT (decrypted tag nonce)", .hex(MIFARENonce.bytes(opened.nt))))
+                        ctx.note("key \(auth.target) recovered from this nested authentication: \(keys.text(opened.key))")
+                    }
+                case .failure(.tooManyCandidates(let n)):
+                    ctx.note("no nested key recovery: the parity bits leave \(n) nonces to try (more than \(KeyRing.nestedSearchLimit))")
+                case .failure(.budget):
+                    break
+                case .failure(.notFound(let n)):
+                    ctx.note("no nested key recovery: none of the \(n) nonces the parity bits leave gives a key")
+                }
+            }
+        }
+        let recoveredHere = !openedBefore && auth.opened != nil
         guard var opened = auth.opened else {
             ctx.summary = "{aT} (\(noKey(auth.sector))): authenticated, encrypted from here"
             if keys.lastSearchRefused {
@@ -320,6 +394,10 @@ enum MIFAREClassicFrames {
             c.cipher = nil
             return
         }
+        if recoveredHere, let answer = auth.readerAnswer {
+            // The frame before said no key fitted: it is still held back, so it is told now.
+            ctx.amends = (answer.frame, "{nR}{aR}: made with key \(keys.text(opened.key)) (\(auth.target)), recovered at frame \(ctx.number)")
+        }
         let plain = MIFARENonce.value(bytes) ^ opened.cipher.word()
         let expected = MIFARENonce.successor(opened.nt, 96)
         at.children.append(Field("mfc.auth.at.plain", "aT", .hex(MIFARENonce.bytes(plain), suffix: plain == expected ? " = suc96(nT) (correct)" : " (wrong, expected \(Hex.string(MIFARENonce.bytes(expected))))"), range: MIFAREClassicAuthentication.Layout.tagAnswer.range))
@@ -327,7 +405,13 @@ enum MIFAREClassicFrames {
         if plain != expected { ctx.warn("aT is not suc96(nT): the tag does not hold this key") }
         ctx.summary = "{aT}: authenticated (\(auth.target)) with \(keys.text(opened.key))"
         c.cipher = opened.cipher
-        keys.fits(opened.key)
+        // The tag's answer proves the key, and with it the nonce (a rebuilt tag sends it).
+        if plain == expected {
+            if let i = auth.nonceIndex, i < c.nonces.count { c.nonces[i] = opened.nt }
+            keys.proved(opened.key, uid: uid, sector: auth.sector, keyType: auth.keyType)
+        } else {
+            keys.fits(opened.key)
+        }
         if !c.keys.contains(where: { $0.sector == auth.sector && $0.keyType == auth.keyType }) {
             c.keys.append(MIFAREClassicSession.FoundKey(sector: auth.sector, keyType: auth.keyType, key: opened.key, frame: auth.frame, shown: keys.text(opened.key)))
         }
@@ -354,7 +438,7 @@ enum MIFAREClassicFrames {
                 return
             }
             let split = CRCSplit(frame, expected: true, kind: .a)
-            ctx.apply(split, key: "mfc.crc")
+            if ctx.decrypted != nil { ctx.apply(split, of: frame, key: "mfc.crc") } else { ctx.apply(split, key: "mfc.crc") }
             guard split.payload.count == 16 else {
                 ctx.summary = "READ answer of \(split.payload.count) bytes"
                 ctx.warn("a READ answer holds 16 bytes")

@@ -19,6 +19,13 @@ struct MIFAREClassicSession {
         var opened: MIFAREClassicAuthentication.Opened?
         /// {nR}{aR} once they came, and the frame.
         var readerAnswer: (frame: Int, encryptedNR: UInt32, encryptedAR: UInt32)?
+        /// The parity bits on air of {nT} and of {nR}{aR} (nil where the capture has none or they
+        /// cannot be trusted): they tell the card's nonce without a key (nested recovery).
+        var nonceParity: [UInt8]?
+        var answerParity: [UInt8]?
+        /// A key the reader's answer was made with, which the card does not hold: it decrypts
+        /// {nT} to no nonce the card could have sent (a reader trying a wrong key, nested).
+        var readerKey: MIFAREClassicKey?
         var readerAnswered: Bool { readerAnswer != nil }
         var sector: Int? { block.map { MIFAREClassicLayout.sector(ofBlock: Int($0)) } }
         /// `key A, sector 2` or `sector unknown`.
@@ -67,6 +74,14 @@ struct MIFAREClassicSession {
     var firstRead: [Int: [UInt8]] = [:]
     /// The tag nonces of the session in order; nil for a nested one no key decrypted.
     var nonces: [UInt32?] = []
+    /// Whether the card's plain nonces came from the weak 16-bit generator (nil before one was
+    /// seen): then every nonce it sends is one of the generator's outputs.
+    var weakGenerator: Bool?
+    /// The last plain nonce and its frame: a nested nonce is near it in the generator's order.
+    var lastPlainNonce: UInt32?
+    /// Each nested authentication's {nT}, by its place in `nonces` (for the rebuilt card:
+    /// `MIFAREClassicReconstruction.encryptedNonces`).
+    var nestedNonces: [Int: MIFAREClassicReconstruction.EncryptedNonce] = [:]
     var keys: [FoundKey] = []
     var failedAuthentications: [(frame: Int, sector: Int?, keyType: MIFAREClassicCommand.KeyType?)] = []
 
@@ -81,6 +96,9 @@ struct MIFAREClassicSession {
         written = old.written
         firstRead = old.firstRead
         nonces = old.nonces
+        nestedNonces = old.nestedNonces
+        weakGenerator = old.weakGenerator
+        lastPlainNonce = old.lastPlainNonce
         keys = old.keys
         failedAuthentications = old.failedAuthentications
     }

@@ -46,6 +46,7 @@ public final class TextRenderer {
     let style: Style
     private var clock = RelativeClock()
     static let bytesPerLine = 16
+    static let bytesPerLineWithParity = 12
     static let dataWidth = bytesPerLine * 3
 
     public init(verbose: Bool = false, color: Bool = false) {
@@ -99,7 +100,9 @@ public final class TextRenderer {
         out.append(contentsOf: [0x20, 0x20])
         let dataStart = out.count
         let bytes = f.bytes
-        let firstLineBytes = min(bytes.count, Self.bytesPerLine)
+        // A parity mark widens its byte by a column: 12 bytes a line then still fit the column.
+        let perLine = f.parityErrors?.isEmpty == false ? Self.bytesPerLineWithParity : Self.bytesPerLine
+        let firstLineBytes = min(bytes.count, perLine)
         // Columns on screen: a masked byte's `••` is 6 bytes of UTF-8 but 2 columns wide.
         var wide = 0
         if bytes.isEmpty {
@@ -113,7 +116,7 @@ public final class TextRenderer {
         }
         let used = out.count - dataStart - wide
         out.append(contentsOf: Self.spaces[0..<max(1, Self.dataWidth + 1 - used)])
-        out.append(contentsOf: crcMark(d.crc).utf8)
+        out.append(contentsOf: (d.decrypted == nil ? crcMark(d.crc) : decryptedCRCMark(d.crc)).utf8)
         out.append(0x20)
         out.append(contentsOf: d.summary.utf8)
         for diag in d.diagnostics where diag.severity >= .warning {
@@ -123,7 +126,7 @@ public final class TextRenderer {
         out.append(0x0A)
         var next = firstLineBytes
         while next < bytes.count {
-            let upper = min(bytes.count, next + Self.bytesPerLine)
+            let upper = min(bytes.count, next + perLine)
             out.append(contentsOf: Self.spaces[0..<24])
             appendData(f, next..<upper, masked: d.masked, into: &out)
             out.append(0x0A)
@@ -134,6 +137,15 @@ public final class TextRenderer {
     private static let spaces = [UInt8](repeating: 0x20, count: 64)
     /// `••`: as wide on screen as two hex digits.
     static let maskedByte = Array("••".utf8)
+
+    /// A MIFARE Classic frame decrypted: its CRC was checked in clear, not on the bytes shown.
+    private func decryptedCRCMark(_ c: CRCStatus) -> String {
+        switch c {
+        case .ok: return "(ok)"
+        case .mismatch: return style.bad("(!!)")
+        default: return crcMark(c)
+        }
+    }
 
     private func crcMark(_ c: CRCStatus) -> String {
         switch c {

@@ -161,10 +161,11 @@ extension MIFAREClassicDump {
         if !keyless.isEmpty {
             notes.append("the trace shows no key for sector\(keyless.count == 1 ? "" : "s") \(keyless.map(String.init).joined(separator: ", ")); FFFFFFFFFFFF is assumed")
         }
-        if r.nonces.contains(nil) {
+        let resolved = r.resolvedNonces()
+        if resolved.contains(nil) {
             notes.append("a nested authentication of the trace could not be decrypted: its nonce is unknown, and a replay diverges there")
         }
         self.init(memory: memory, uid: r.uid, atqa: r.atqa.map { ATQA(value: $0) }, sak: r.sak.map { SAK($0) }, notes: notes)
-        nonces = r.nonces.prefix { $0 != nil }.compactMap { $0 }
+        nonces = resolved.prefix { $0 != nil }.compactMap { $0 }
     }
 }

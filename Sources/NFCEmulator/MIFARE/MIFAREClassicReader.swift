@@ -102,10 +102,14 @@ public final class MIFAREClassicReader {
         let u = MIFARENonce.value(uid)
         // In a session the reader decrypted {nT} with the old stream; it is really under the new key.
         let nt = nested ? c.wordDecrypting(MIFARENonce.value(frames.last!.bytes), xor: u) : { c.word(input: u ^ MIFARENonce.value(ntBytes)); return MIFARENonce.value(ntBytes) }()
-        let encNR = nr ^ c.word(input: nr)
-        let encAR = MIFARENonce.successor(nt, 64) ^ c.word()
+        // {nR} with nR fed to the cipher, then {aR}: each byte's parity bit encrypted with the
+        // keystream bit of the next byte's first bit, as a reader sends it (a sniffer of a real
+        // reader sees them so; nested key recovery reads them).
+        let (encNR, nrParity) = c.encrypt(MIFARENonce.bytes(nr), input: MIFARENonce.bytes(nr))
+        let (encAR, arParity) = c.encrypt(MIFARENonce.bytes(MIFARENonce.successor(nt, 64)))
         cipher = nil
-        let frame = Frame(.data(.readerToTag), bytes: MIFARENonce.bytes(encNR) + MIFARENonce.bytes(encAR))
+        let sent = encNR + encAR
+        let frame = Frame(.data(.readerToTag), bytes: sent, parityErrors: Crypto1.parityErrors(sent: sent, parity: nrParity + arParity))
         record(frame, after: 300)
         guard let answer = tag.respond(to: frame) else { return false }
         record(answer, after: 90)
