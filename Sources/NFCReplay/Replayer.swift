@@ -64,6 +64,12 @@ public struct ReplayResult: Sendable {
     /// Differences accepted by rules, by rule (`file:line ignore KEY`) → count.
     public var accepted: [String: Int]
     public var seconds: Double
+    /// In a trace without field events (a Proxmark3 tracelog): the frames before which the
+    /// replay cycled the field because the tag's state machine needed it for the recorded answer
+    /// (a REQA to a halted tag, a WUPA in READY), and the activation requests the recorded tag
+    /// did not answer though the target did (the card was not in the field yet).
+    public var inferredFieldCycles: [Int] = []
+    public var cardAbsent: [Int] = []
 
     public init(trace: String, target: String, outcome: Outcome, exchanges: Int, fieldCycles: Int, accepted: [String: Int], seconds: Double) {
         self.trace = trace
@@ -146,6 +152,21 @@ public final class Replayer {
         var number = 0
         var pending: Pending?
         var apdu: APDUExchange?
+        // A trace without field events (a Proxmark3 tracelog) says nothing of the field: what the
+        // tag's state machine needs is inferred from it (`FieldInference`).
+        var inference = FieldInference()
+        var lookahead: Frame?
+        func pull() throws -> Frame? {
+            if let l = lookahead {
+                lookahead = nil
+                return l
+            }
+            return try next()
+        }
+        func peek() throws -> Frame? {
+            if lookahead == nil { lookahead = try next() }
+            return lookahead
+        }
         var result = ReplayResult(trace: trace, target: target.name, outcome: .passed, exchanges: 0, fieldCycles: 0, accepted: [:], seconds: 0)
         func finish(_ outcome: ReplayResult.Outcome) -> ReplayResult {
             result.outcome = outcome
@@ -154,14 +175,23 @@ public final class Replayer {
             result.accepted = accepted
             let d = clock.now - started
             result.seconds = Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18
+            result.inferredFieldCycles = inference.cycledBefore
+            result.cardAbsent = inference.cardAbsent
             return result
         }
+        /// A recorded request left unanswered: the target must stay silent too, unless the trace
+        /// cannot say the card was in the field.
+        func silence(_ p: Pending) -> ReplayDivergence? {
+            if p.answer != nil, inference.cardWasAbsent(p) { return nil }
+            return checkSilence(p)
+        }
         do {
-            while let frame = try next() {
+            while let frame = try pull() {
                 number += 1
                 switch frame.event {
                 case .fieldOn, .fieldOff:
-                    if let p = pending, let divergence = checkSilence(p) { return finish(.diverged(divergence)) }
+                    inference.sawFieldEvent = true
+                    if let p = pending, let divergence = silence(p) { return finish(.diverged(divergence)) }
                     if let a = apdu, let divergence = judge(a, recordedLast: nil, number: number) { return finish(.diverged(divergence)) }
                     pending = nil
                     apdu = nil
@@ -176,7 +206,19 @@ public final class Replayer {
                 case .malformed:
                     append(recorded: frame, number: number, actual: nil)
                 case .data(.readerToTag):
-                    if let p = pending, let divergence = checkSilence(p) { return finish(.diverged(divergence)) }
+                    if let p = pending, let divergence = silence(p) { return finish(.diverged(divergence)) }
+                    if inference.needsFieldCycle(before: frame, answered: try peek()?.direction == .tagToReader) {
+                        // The reader must have cycled the field: the tag answered this request in
+                        // the recording, and from the state the trace left it in it would not.
+                        inference.cycledBefore.append(number)
+                        for e in [Frame.Event.fieldOff, .fieldOn] {
+                            record(Frame(e, technology: frame.technology))
+                        }
+                        try target.fieldOff()
+                        try target.fieldOn()
+                        cycles += 1
+                    }
+                    inference.saw(frame)
                     let sent = substitute(frame)
                     if onRecord != nil, frame.technology == .iso14443a, case .rats(let fsdi, _)? = try? ISO14443ACommand.decode(Array(frame.payloadDroppingValidCRC())) {
                         frameSize = ISO14443ACommand.frameSize(forIndex: fsdi)
@@ -206,6 +248,7 @@ public final class Replayer {
                     }
                     append(recorded: frame, number: number, actual: sent)
                 case .data(.tagToReader):
+                    inference.saw(frame)
                     if var a = apdu, let block = Self.iBlock(frame) {
                         // A block of the answer to a command sent as an APDU.
                         pending = nil
@@ -254,10 +297,10 @@ public final class Replayer {
         } catch let e as ReplayTargetError {
             return finish(.targetFailed(e.description))
         } catch {
-            if let p = pending, let divergence = checkSilence(p) { return finish(.diverged(divergence)) }
+            if let p = pending, let divergence = silence(p) { return finish(.diverged(divergence)) }
             return finish(.unreadable("\(error)"))
         }
-        if let p = pending, let divergence = checkSilence(p) { return finish(.diverged(divergence)) }
+        if let p = pending, let divergence = silence(p) { return finish(.diverged(divergence)) }
         if let a = apdu, let divergence = judge(a, recordedLast: nil, number: number) { return finish(.diverged(divergence)) }
         return finish(.passed)
     }

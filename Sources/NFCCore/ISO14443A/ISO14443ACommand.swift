@@ -128,6 +128,13 @@ public enum ISO14443ACommand: Sendable, Hashable {
     /// PPS `Dx PPS0 [PPS1]`.
     case pps(cid: UInt8, pps0: UInt8, pps1: UInt8?)
 
+    /// The PICC's answer to a PPS: its start byte PPSS echoed (ISO/IEC 14443-4 §5.6.3); nil for
+    /// other commands.
+    public var ppsResponse: [UInt8]? {
+        guard case .pps(let cid, _, _) = self else { return nil }
+        return [ISO14443A.pps | cid & 0x0F]
+    }
+
     /// FSDI/FSCI → frame size in bytes (ISO/IEC 14443-4 Table 1).
     public static func frameSize(forIndex i: UInt8) -> Int {
         let table = [16, 24, 32, 40, 48, 64, 96, 128, 256, 512, 1024, 2048, 4096]

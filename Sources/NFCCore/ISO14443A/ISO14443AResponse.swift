@@ -268,6 +268,16 @@ public enum ISODEPBlock: Sendable, Hashable {
         return false
     }
 
+    /// The same block with or without a CID byte (a PICC answers with the CID the reader's block
+    /// carried, ISO/IEC 14443-4 §7.1.1.2).
+    public func withCID(_ follows: Bool) -> ISODEPBlock {
+        switch self {
+        case .i(let chaining, _, let nad, let n): return .i(chaining: chaining, cidFollows: follows, nadFollows: nad, blockNumber: n)
+        case .r(let nak, _, let n): return .r(nak: nak, cidFollows: follows, blockNumber: n)
+        case .s(let kind, _): return .s(kind: kind, cidFollows: follows)
+        }
+    }
+
     /// The PCB byte of this block (ISO/IEC 14443-4 §7.1.1; protocols-wave2.md §3.2).
     public var pcb: UInt8 {
         let cid: UInt8 = cidFollows ? 0x08 : 0

@@ -31,6 +31,8 @@ public final class ISODEPLayer {
     private var awaitingTime: [UInt8]?
     /// Largest frame the reader takes (FSD from RATS or ATTRIB), CRC included.
     public var fsd = 256
+    /// The CID of the reader's last block, when it carried one.
+    private var cid: UInt8?
 
     public init(application: APDUApplication) { self.application = application }
 
@@ -48,6 +50,7 @@ public final class ISODEPLayer {
     /// for silence (no valid block, nothing to send).
     public func handle(_ payload: [UInt8]) -> (answer: [UInt8], deselected: Bool)? {
         guard let f = try? ISODEPFrame.decode(payload) else { return nil }   // no valid block: ignored (§7.5.4.2)
+        cid = f.block.cidFollows ? f.cid : nil
         switch f.block {
         case .i(let chaining, _, _, let n):
             blockNumber = n   // rule D: toggled to the received number
@@ -93,8 +96,10 @@ public final class ISODEPLayer {
     }
 
     private func send(_ f: ISODEPFrame) -> [UInt8] {
-        lastSent = f
-        return f.encode()
+        // The answer carries the CID the reader's block did (§7.1.1.2).
+        let answer = ISODEPFrame(f.block.withCID(cid != nil), cid: cid, nad: f.nad, inf: f.inf)
+        lastSent = answer
+        return answer.encode()
     }
 
     /// The next part of the answer: as much as fits in FSD with PCB and CRC, chained when more follows.
@@ -117,6 +122,8 @@ public final class ISODEPCard: EmulatedTag {
     private let layer: ISODEPLayer
     /// RATS answered: frames are ISO-DEP blocks.
     public private(set) var isoDEPActive = false
+    /// Right after the ATS a PPS may come (ISO/IEC 14443-4 §5.6.3), before the first block.
+    private var ppsAllowed = false
     public let summary: String
     private let save: (() -> [UInt8]?)?
 
@@ -156,6 +163,11 @@ public final class ISODEPCard: EmulatedTag {
             payload = Array(p)
         }
         if isoDEPActive, listener.state == .active {
+            if ppsAllowed, let pps = (try? ISO14443ACommand.decode(payload, lastByteBits: frame.lastByteBits))?.ppsResponse {
+                ppsAllowed = false
+                return answer(pps, to: frame)
+            }
+            ppsAllowed = false
             guard let (reply, deselected) = layer.handle(payload) else { return nil }
             if deselected {
                 isoDEPActive = false
@@ -178,6 +190,7 @@ public final class ISODEPCard: EmulatedTag {
             layer.reset()
             layer.fsd = ISO14443ACommand.frameSize(forIndex: fsdi)
             isoDEPActive = true
+            ppsAllowed = true
             return answer(ats.encode(), to: frame)
         }
     }

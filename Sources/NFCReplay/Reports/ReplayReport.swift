@@ -18,6 +18,7 @@ public enum ReplayReport {
         switch r.outcome {
         case .passed:
             out += "PASS  \(r.trace)  (\(counts))\n"
+            out += inferred(r)
             for (rule, n) in r.accepted.sorted(by: { $0.key < $1.key }) { out += "      accepted \(n)× by \(rule)\n" }
         case .unreadable(let why):
             out += "ERROR \(r.trace): unreadable after \(counts): \(why)\n"
@@ -33,7 +34,23 @@ public enum ReplayReport {
             if frames.count > 10 { out += "      … and \(frames.count - 10) more\n" }
         case .diverged(let d):
             out += "FAIL  \(r.trace): first divergence at frame \(d.frame) (\(counts) before it): \(d.reason)\n"
+            out += inferred(r)
             out += divergence(d)
+        }
+        return out
+    }
+
+    /// What the replay inferred of a trace without field events (`ReplayResult.inferredFieldCycles`).
+    static func inferred(_ r: ReplayResult) -> String {
+        var out = ""
+        if !r.inferredFieldCycles.isEmpty {
+            out += "      field cycle\(r.inferredFieldCycles.count == 1 ? "" : "s") inferred before frame\(r.inferredFieldCycles.count == 1 ? "" : "s") "
+                + r.inferredFieldCycles.map(String.init).joined(separator: ", ")
+                + " (the trace has no field events; the tag answered there, which it does only after the field was off)\n"
+        }
+        if !r.cardAbsent.isEmpty {
+            out += "      card not in the field at frame\(r.cardAbsent.count == 1 ? "" : "s") " + r.cardAbsent.map(String.init).joined(separator: ", ")
+                + " (the trace has no field events; the recorded tag did not answer there, the target did)\n"
         }
         return out
     }
@@ -118,6 +135,8 @@ public enum ReplayReport {
     public static func object(_ r: ReplayResult, frames: Bool = false) -> String {
         var o = "{\"type\":\"replay\",\"trace\":\(quote(r.trace)),\"target\":\(quote(r.target))"
         o += ",\"exchanges\":\(r.exchanges),\"field_cycles\":\(r.fieldCycles),\"seconds\":\(formatSeconds(r.seconds))"
+        if !r.inferredFieldCycles.isEmpty { o += ",\"inferred_field_cycles\":[" + r.inferredFieldCycles.map(String.init).joined(separator: ",") + "]" }
+        if !r.cardAbsent.isEmpty { o += ",\"card_absent\":[" + r.cardAbsent.map(String.init).joined(separator: ",") + "]" }
         switch r.outcome {
         case .passed: o += ",\"result\":\"pass\""
         case .unreadable(let why): o += ",\"result\":\"unreadable\",\"error\":\(quote(why))"
