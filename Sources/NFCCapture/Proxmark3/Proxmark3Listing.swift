@@ -355,6 +355,8 @@ final class Proxmark3ListingReader: FrameReader {
         }
         metadata["tech"] = technology.rawValue
         metadata["timebase"] = TimeUnit.carrierCycles.rawValue
+        // 14443-A rows show every parity error (`!`): the parity of the others is right.
+        if technology == .iso14443a { metadata["parity"] = "known" }
     }
 
     private func damage(_ reason: String, at offset: Int) -> CaptureError {

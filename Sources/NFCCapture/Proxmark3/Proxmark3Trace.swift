@@ -61,6 +61,8 @@ final class Proxmark3TraceReader: FrameReader {
         self.technology = technology
         metadata["tech"] = technology.rawValue
         metadata["timebase"] = TimeUnit.carrierCycles.rawValue
+        // Every 14443-A record holds its parity bits (`@parity known` in a text trace).
+        if technology == .iso14443a { metadata["parity"] = "known" }
     }
 
     func next() throws(CaptureError) -> Frame? {
