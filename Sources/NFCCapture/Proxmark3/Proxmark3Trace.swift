@@ -168,7 +168,8 @@ public enum Proxmark3Times: String, Sendable, CaseIterable {
 }
 
 /// Writes a Proxmark3 `.trace`: carrier-period times, 14443-A parity as recorded (zero bits where
-/// it is unknown, as the firmware logs no parity), zero-length records for bare SOFs.
+/// it is unknown, as the firmware logs no parity), zero-length records for bare SOFs. What a
+/// frame loses is found by reading each record back as `Proxmark3TraceReader` will.
 public final class Proxmark3TraceWriter: FrameWriter {
     private let output: ByteOutput
     private let times: Proxmark3Times
@@ -176,13 +177,16 @@ public final class Proxmark3TraceWriter: FrameWriter {
     private var lastTicks: Int64 = 0
     private var origin: Int64?
     private var emptyRun = 0
+    private var ledger = LossLedger(.proxmark3)
+    public var losses: [FrameLoss] { ledger.losses }
 
     /// `origin` is the time `.first` counts from (the trace's start); without it, the first
-    /// frame's.
-    public init(output: ByteOutput, times: Proxmark3Times = .absolute, origin: Timestamp? = nil) {
+    /// frame's. `metadata` is what the trace says of itself, which a .trace has no place for.
+    public init(output: ByteOutput, times: Proxmark3Times = .absolute, origin: Timestamp? = nil, metadata: TraceMetadata = TraceMetadata()) {
         self.output = output
         self.times = times
         self.origin = origin?.converted(to: .carrierCycles)?.value
+        ledger.dropMetadata(metadata)
     }
 
     /// The counter value of `t`, or why it has none.
@@ -212,12 +216,21 @@ public final class Proxmark3TraceWriter: FrameWriter {
         }
     }
 
+    public func writeComments(_ lines: [String]) {
+        if !lines.isEmpty { ledger.record(.commentLines, frame: nil, count: lines.count) }
+    }
+
     public func write(_ frame: Frame) throws(CaptureError) {
         count += 1
         let direction: Direction
         switch frame.event {
         case .data(let d): direction = d
-        case .fieldOn, .fieldOff, .malformed: return   // the format has neither
+        case .fieldOn, .fieldOff:
+            ledger.record(.fieldEvents, frame: count)
+            return
+        case .malformed:
+            ledger.record(.malformed, frame: count)
+            return
         }
         var data = frame.bytes
         if frame.technology == .felica { data = [0xB2, 0x4D] + data }
@@ -260,6 +273,32 @@ public final class Proxmark3TraceWriter: FrameWriter {
         }
         record += parity
         output.write(record)
+        let back = Proxmark3Trace.frame(timestamp: ts, duration: du, fromTag: fromTag, data: data, parity: parity[...], technology: frame.technology)
+        account(frame, back: back, start: start)
+    }
+
+    /// Records what `frame` lost in the record read back as `back` (read as the frame's own
+    /// technology: without --tech a reader takes it for 14443-A, which is the technology loss).
+    private func account(_ frame: Frame, back: Frame, start ticks: Int64) {
+        ledger.compare(frame, back, number: count)
+        if frame.technology != .iso14443a { ledger.record(.technology, frame: count) }
+        guard let start = frame.start, let carrier = start.converted(to: .carrierCycles)?.value else {
+            // The previous frame's start, and an end from the bit count.
+            ledger.record(.startTimes, frame: count)
+            ledger.record(.endTimes, frame: count)
+            return
+        }
+        if !start.survives(.carrierCycles) || frame.end.map({ !$0.survives(.carrierCycles) }) == true {
+            ledger.record(.timePrecision, frame: count)
+        }
+        let shift = times == .first ? origin ?? 0 : 0
+        if shift != 0 { ledger.record(.timeOrigin, frame: count) }
+        // A start that does not come back (wrapped) is a changed time; an end is compared as
+        // the duration it gives, so that a wrap counts once.
+        if carrier &- shift != ticks { ledger.record(.startTimes, frame: count) }
+        let scale = Proxmark3Trace.durationScale(frame.technology)
+        let expectedEnd = frame.end?.converted(to: .carrierCycles).map { Timestamp($0.value &- carrier &+ ticks, .carrierCycles) }
+        ledger.compareTime(expectedEnd, back.end, precision: scale * 74, kind: .endTimes, number: count)
     }
 
     public func finish() throws(CaptureError) { try output.finish() }

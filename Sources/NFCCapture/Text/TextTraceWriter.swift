@@ -18,6 +18,8 @@ public final class TextTraceWriter: FrameWriter {
     private var heldComments: [String] = []
     /// `@parity known`: 14443-A frames carry their parity bits unless they say otherwise.
     private let parityKnown: Bool
+    private var ledger = LossLedger(.nfctrace)
+    public var losses: [FrameLoss] { ledger.losses }
 
     public init(output: ByteOutput, metadata: TraceMetadata = TraceMetadata()) {
         self.output = output
@@ -79,6 +81,7 @@ public final class TextTraceWriter: FrameWriter {
             let tb = timebase ?? s.unit
             time = String(try relative(s, tb))
             if let e = frame.end { time += ".." + String(try relative(e, tb)) }
+            if !s.survives(tb) || frame.end.map({ !$0.survives(tb) }) == true { ledger.record(.timePrecision, frame: frameCount) }
         }
         let pad = max(0, 12 - time.utf8.count)
         line.append(contentsOf: [UInt8](repeating: 0x20, count: pad))
@@ -102,7 +105,7 @@ public final class TextTraceWriter: FrameWriter {
         appendParity(frame)
         if let r = frame.bitRate {
             // The reader takes positive rates only.
-            if r > 0 { line.append(contentsOf: " rate=\(r)".utf8) }
+            if r > 0 { line.append(contentsOf: " rate=\(r)".utf8) } else { ledger.record(.bitRate, frame: frameCount) }
         }
         if let c = frame.comment, !c.isEmpty {
             line.append(contentsOf: "  # ".utf8)
@@ -110,6 +113,8 @@ public final class TextTraceWriter: FrameWriter {
             line.append(contentsOf: text)
             // A final CR would read back as the CR of a CRLF line ending; a space keeps it.
             if line.last == 0x0D { line.append(0x20) }
+            // The reader takes the comment without the spaces around it.
+            if TextTraceReader.trimmed(text[...]).count != c.utf8.count { ledger.record(.comments, frame: frameCount) }
         }
         line.append(0x0A)
         output.write(line)
@@ -133,6 +138,7 @@ public final class TextTraceWriter: FrameWriter {
             line.append(contentsOf: TextTraceSyntax.empty.utf8)   // a bare SOF, a reader EOF
         }
         let parity = Set(frame.parityErrors ?? [])
+        if parity.contains(where: { !frame.bytes.indices.contains($0) }) { ledger.record(.parity, frame: frameCount) }
         for (i, b) in frame.bytes.enumerated() {
             if i > 0 { line.append(0x20) }
             Hex.appendByte(b, to: &line)
@@ -141,10 +147,13 @@ public final class TextTraceWriter: FrameWriter {
                 if (1...7).contains(frame.lastByteBits) {
                     line.append(0x2F)
                     line.append(0x30 + frame.lastByteBits)
+                } else {
+                    ledger.record(.lastByteBits, frame: frameCount)
                 }
             }
             if parity.contains(i) { line.append(0x21) }
         }
+        if frame.bytes.isEmpty, frame.lastByteBits != 8 { ledger.record(.lastByteBits, frame: frameCount) }
     }
 
     /// `parity=known` or `parity=unknown` where the frame is not as the header says of it
