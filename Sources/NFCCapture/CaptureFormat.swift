@@ -13,6 +13,9 @@ public enum CaptureFormat: String, Sendable, CaseIterable {
     /// The Proxmark3 client's `trace list` table, pasted into a file (read only).
     case proxmark3Listing = "pm3list"
 
+    /// The formats nfctrace writes (a Proxmark3 listing is read only).
+    public static let writable: [CaptureFormat] = allCases.filter { $0 != .proxmark3Listing }
+
     public init?(name: some StringProtocol) {
         switch name.lowercased() {
         case "pcap": self = .pcap
