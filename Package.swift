@@ -146,6 +146,9 @@ let package = Package(
             dependencies: ["NFCCore", "NFCCrypto", "NFCCapture", "NFCDissect"],
             exclude: ["Golden"]
         ),
+        // Conformance across modules: every input trace converted to every output format, read
+        // back and dissected (issue 44).
+        .testTarget(name: "NFCConformanceTests", dependencies: ["NFCCore", "NFCCapture", "NFCDissect", "NFCConvert"]),
         .testTarget(name: "NFCEmulatorTests", dependencies: ["NFCCore", "NFCCrypto", "NFCEmulator", "NFCDissect", "NFCCapture"]),
         .testTarget(name: "NFCReplayTests", dependencies: ["NFCCore", "NFCCrypto", "NFCCapture", "NFCDissect", "NFCEmulator", "NFCReplay"], exclude: ["Golden"]),
         .testTarget(
