@@ -35,7 +35,7 @@ let cli: [Target] = [
     .executableTarget(
         name: "nfctrace",
         dependencies: [
-            "NFCCore", "NFCCapture", "NFCDissect", "NFCEmulator", "NFCReplay", "NFCReaders", "NFCReport", "NFCFuzz", "NFCFuzzTargets",
+            "NFCCore", "NFCCapture", "NFCDissect", "NFCConvert", "NFCEmulator", "NFCReplay", "NFCReaders", "NFCReport", "NFCFuzz", "NFCFuzzTargets",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ],
         // mimalloc (Debian libmimalloc-dev, installed by scripts/setup) replaces malloc in the
@@ -55,6 +55,7 @@ let package = Package(
         .library(name: "NFCCapture", targets: ["NFCCapture"]),
         .library(name: "NFCCrypto", targets: ["NFCCrypto"]),
         .library(name: "NFCDissect", targets: ["NFCDissect"]),
+        .library(name: "NFCConvert", targets: ["NFCConvert"]),
         .library(name: "NFCEmulator", targets: ["NFCEmulator"]),
         .library(name: "NFCReplay", targets: ["NFCReplay"]),
         // Core NFC's tag and session APIs over simulated tags, for an iOS app's tests (issue 25).
@@ -109,6 +110,9 @@ let package = Package(
         .target(name: "NFCCrypto", dependencies: ["NFCCore", .product(name: "Crypto", package: "swift-crypto"), .product(name: "_CryptoExtras", package: "swift-crypto")],
                 swiftSettings: underTest),
         .target(name: "NFCDissect", dependencies: ["NFCCore", "NFCCrypto"], swiftSettings: underTest),
+        // `nfctrace convert` as one call: read, choose the link type and origin from the first
+        // frames, mask card data, write, and say what the output could not carry.
+        .target(name: "NFCConvert", dependencies: ["NFCCore", "NFCCapture", "NFCDissect"]),
         .target(name: "NFCEmulator", dependencies: ["NFCCore", "NFCCrypto", "CStream"], swiftSettings: underTest),
         .target(name: "NFCReplay", dependencies: ["NFCCore", "NFCEmulator", "NFCDissect"]),
         // `nfctrace report`: one self-contained HTML file; its page script and style sheet are
@@ -142,6 +146,9 @@ let package = Package(
             dependencies: ["NFCCore", "NFCCrypto", "NFCCapture", "NFCDissect"],
             exclude: ["Golden"]
         ),
+        // Conformance across modules: every input trace converted to every output format, read
+        // back and dissected (issue 44).
+        .testTarget(name: "NFCConformanceTests", dependencies: ["NFCCore", "NFCCapture", "NFCDissect", "NFCConvert"]),
         .testTarget(name: "NFCEmulatorTests", dependencies: ["NFCCore", "NFCCrypto", "NFCEmulator", "NFCDissect", "NFCCapture"]),
         .testTarget(name: "NFCReplayTests", dependencies: ["NFCCore", "NFCCrypto", "NFCCapture", "NFCDissect", "NFCEmulator", "NFCReplay"], exclude: ["Golden"]),
         .testTarget(

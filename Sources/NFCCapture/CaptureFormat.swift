@@ -13,6 +13,9 @@ public enum CaptureFormat: String, Sendable, CaseIterable {
     /// The Proxmark3 client's `trace list` table, pasted into a file (read only).
     case proxmark3Listing = "pm3list"
 
+    /// The formats nfctrace writes (a Proxmark3 listing is read only).
+    public static let writable: [CaptureFormat] = allCases.filter { $0 != .proxmark3Listing }
+
     public init?(name: some StringProtocol) {
         switch name.lowercased() {
         case "pcap": self = .pcap
@@ -149,16 +152,19 @@ extension Capture {
 
 extension Capture {
     /// Creates a writer for `format` at `path` (`-` for standard output). `metadata` goes into
-    /// formats that carry it (the text header); `resolution` picks pcap/pcapng time resolution.
+    /// formats that carry it (the text header; the others count it among their losses);
+    /// `resolution` picks pcap/pcapng time resolution; `proxmark3Origin` is the time
+    /// `--pm3-times first` counts from (default: the first frame's).
     public static func create(_ path: String, format: CaptureFormat, metadata: TraceMetadata = TraceMetadata(),
                               resolution: TimeUnit = .microseconds, encapsulation: PcapEncapsulation? = nil,
-                              proxmark3Times: Proxmark3Times = .absolute) throws(CaptureError) -> FrameWriter {
+                              proxmark3Times: Proxmark3Times = .absolute, proxmark3Origin: Timestamp? = nil) throws(CaptureError) -> FrameWriter {
         switch format {
-        case .pcap: return try PcapWriter(path: path, resolution: resolution, encapsulation: encapsulation)
-        case .pcapng: return PcapngWriter(output: try ByteOutput.create(path), resolution: resolution, encapsulation: encapsulation)
+        case .pcap: return try PcapWriter(path: path, resolution: resolution, encapsulation: encapsulation, metadata: metadata)
+        case .pcapng: return PcapngWriter(output: try ByteOutput.create(path), resolution: resolution, encapsulation: encapsulation, metadata: metadata)
         case .nfctrace: return TextTraceWriter(output: try ByteOutput.create(path), metadata: metadata)
-        case .proxmark3: return Proxmark3TraceWriter(output: try ByteOutput.create(path), times: proxmark3Times)
-        case .nfcLaboratory: return NFCLaboratoryWriter(output: try ByteOutput.create(path))
+        case .proxmark3:
+            return Proxmark3TraceWriter(output: try ByteOutput.create(path), times: proxmark3Times, origin: proxmark3Origin, metadata: metadata)
+        case .nfcLaboratory: return NFCLaboratoryWriter(output: try ByteOutput.create(path), metadata: metadata)
         case .proxmark3Listing: throw CaptureError.cannotOpen(path: path, reason: "nfctrace reads Proxmark3 listings but does not write them; --to pm3 writes the .trace the Proxmark3 client lists")
         }
     }

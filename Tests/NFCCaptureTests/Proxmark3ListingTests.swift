@@ -144,4 +144,80 @@ import NFCCore
         #expect(CaptureFormat.detect(Array("nfctrace 1\n0 R 26\n".utf8)[...], complete: true) == .nfctrace)
         #expect(CaptureFormat.detect(Array("   0 |  1056 | Rdr |26(7)  | |\n 2228 | 4596 | Tag |44  00 | |\n".utf8)[...], complete: true) == .proxmark3Listing)
     }
+
+    /// Issue 44: today's clients print one unit line for `-t 15` and `-t iclass`; the rows tell
+    /// which. An iClass sniff's bare SOFs (`<SOF>`, 2048 carrier periods) are frames without
+    /// bytes, not damage; times are as the client printed them (ends already ×32).
+    @Test func anIClassSniffUnderTheSharedUnitLine() throws {
+        let text = """
+        [=] ISO15693 / iCLASS - all times are in carrier periods (1/13.56MHz)
+
+              Start |        End | Src | Data (! denotes parity error)                                           | CRC | Annotation
+        ------------+------------+-----+-------------------------------------------------------------------------+-----+--------------------
+                  0 |       5600 | Rdr |0A                                                                      |     | ACTALL
+               6624 |       8672 | Tag | <SOF>                                                                  |     |
+              12797 |      18429 | Rdr |0C                                                                      |     | IDENTIFY
+              20608 |      63104 | Tag |08  24  8E  00  01  40  02  5C  52  DE                                  |  ok |
+        """
+        let (frames, error, reader) = try Self.read(text)
+        #expect(error == nil)
+        #expect(reader.metadata["tech"] == "iclass")
+        #expect(frames.count == 4 && frames.allSatisfy { $0.technology == .iclass && $0.parityErrors == nil })
+        #expect(frames[1].isTagFrame && frames[1].bytes.isEmpty)
+        #expect(frames[1].start == Timestamp(6624, .carrierCycles) && frames[1].end == Timestamp(8672, .carrierCycles))
+        #expect(frames[3].bytes.count == 10)
+    }
+
+    /// The same unit line over ISO 15693 rows (flags first, `<EOF>` rows of the reader); the
+    /// older clients' `… - Timings are not as accurate` unit lines name their technology.
+    @Test(arguments: [
+        ("[=] ISO15693 / iCLASS - all times are in carrier periods (1/13.56MHz)", "      94208 |      94720 | Rdr | <EOF>   |     |", Technology.iso15693),
+        ("[=] ISO15693 / iCLASS - all times are in carrier periods (1/13.56MHz)", "      94208 |      99000 | Rdr |0C  01  FA  22 |     |", .iclass),
+        ("iClass - Timings are not as accurate", "      94208 |      99000 | Rdr |22  20  81  DC |     |", .iclass),
+        ("ISO15693 - Timings are not as accurate", "      94208 |      99000 | Rdr |0C  01  FA  22 |     |", .iso15693),
+    ] as [(String, String, Technology)])
+    func iClassOrISO15693FromTheRows(unit: String, row: String, technology: Technology) throws {
+        let (frames, error, _) = try Self.read(unit + "\n      Start |        End | Src | Data | CRC | Annotation\n" + row + "\n")
+        #expect(error == nil)
+        #expect(frames.first?.technology == technology)
+    }
+
+    /// The client prints times as unsigned 32-bit counts since the first frame: a frame before
+    /// it prints 4294937600, which is 2.19 ms early, not 316.7 s late; a long sniff wraps
+    /// forwards. `-u` (µs) and `-r` (gaps) wrap the same way.
+    @Test func printedTimesThatWrapAreReadNearTheFrameBefore() throws {
+        let rows = """
+              Start |        End | Src | Data | CRC | Annotation
+                  0 |       1056 | Rdr |26(7)   |     | REQA
+         4294937600 | 4294938656 | Rdr |52(7)   |     | WUPA
+               2228 |       4596 | Tag |44  00  |     |
+         2147000000 | 2147002000 | Rdr |93  20  |     |
+         4294000000 | 4294002000 | Rdr |93  20  |     |
+             500000 |     502000 | Tag |88  04  A8  1D  39 |  |
+        """
+        let (frames, error, _) = try Self.read(rows)
+        #expect(error == nil)
+        #expect(frames.map { $0.start?.value } == [0, -29_696, 2228, 2_147_000_000, 4_294_000_000, 4_295_467_296])
+        #expect(frames[1].end == Timestamp(-28_640, .carrierCycles) && frames[1].lastByteBits == 7)
+        #expect(frames[5].end == Timestamp(4_295_469_296, .carrierCycles))
+        let µs = """
+        [=] ISO14443A - all times are in microseconds
+              Start |        End | Src | Data | CRC | Annotation
+                0.0 |       77.9 | Rdr |26(7)   |     | REQA
+        316737999.0 | 316738000.0 | Rdr |52(7)   |     | WUPA
+        """
+        #expect(try Self.read(µs).frames.map { $0.start?.value } == [0, -2_180], "ns: 2.18 µs before the first")
+        let gaps = """
+                Gap |   Duration | Src | Data | CRC | Annotation
+                  0 |       1056 | Rdr |26(7)   |     | REQA
+         4294966296 |       1056 | Rdr |52(7)   |     | WUPA
+        """
+        #expect(try Self.read(gaps).frames.map { $0.start?.value } == [0, 56], "a gap of 2^32 − 1000 is 1000 back")
+        let excerpt = """
+              Start |        End | Src | Data | CRC | Annotation
+         3000000000 | 3000001056 | Rdr |26(7)   |     | REQA
+         3000002228 | 3000004596 | Tag |44  00  |     |
+        """
+        #expect(try Self.read(excerpt).frames.map { $0.start?.value } == [3_000_000_000, 3_000_002_228], "a pasted excerpt's first row is as printed")
+    }
 }

@@ -69,9 +69,15 @@ import NFCCore
         ("nfctrace 1\n10 R 2G\n", 2, "expected a hex byte (like 3A, 26/7 or A2!) or key=value, found \"2G\""),
         ("nfctrace 1\n10 R 26/9\n", 2, "valid-bit count after / must be 1…8 in \"26/9\""),
         ("nfctrace 1\n10 R 26/7 00\n", 2, "only the last byte may have fewer than 8 valid bits"),
-        ("nfctrace 1\n10 R\n", 2, "a frame needs at least one byte"),
+        ("nfctrace 1\n10 R\n", 2, "a frame needs at least one byte, or empty for a frame of none"),
+        ("nfctrace 1\n10 R empty 00\n", 2, "byte \"00\" after empty"),
+        ("nfctrace 1\n10 R 00 empty\n", 2, "empty stands alone in place of the bytes of an R or T frame"),
+        ("nfctrace 1\n10 malformed empty\n", 2, "empty stands alone in place of the bytes of an R or T frame"),
+        ("nfctrace 1\n10 R 26 parity=maybe\n", 2, "parity= takes known or unknown, found \"maybe\""),
+        ("nfctrace 1\n10 R 26! parity=unknown\n", 2, "parity=unknown on a frame with parity errors (!)"),
+        ("nfctrace 1\n@parity checked\n", 2, "@parity takes known or unknown, found \"checked\""),
         ("nfctrace 1\n10 field-on 00\n", 2, "field-on carries no bytes"),
-        ("nfctrace 1\n10 R 26 color=red\n", 2, "unknown attribute \"color\" (tech, crc, rate, reason)"),
+        ("nfctrace 1\n10 R 26 color=red\n", 2, "unknown attribute \"color\" (tech, crc, rate, parity, reason)"),
         ("nfctrace 1\n10 R 26 crc=maybe\n", 2, "crc= takes stripped or included, found \"maybe\""),
         ("nfctrace 1\n@tech nfc-z\n", 2, "unknown technology \"nfc-z\" (14443a, 14443b, felica, 15693)"),
         ("nfctrace 2\n", 1, "text trace version 2 is newer than this nfctrace understands (1)"),
@@ -179,5 +185,47 @@ import NFCCore
         let text = try Fixtures.write(frames, format: .nfctrace, metadata: reader.metadata)
         let (back, e2, _) = try read(String(decoding: text, as: UTF8.self))
         #expect(e2 == nil && back == frames, "\(String(decoding: text, as: UTF8.self))")
+    }
+
+    /// Issue 44: an iClass sniff's bare SOF (a frame of no bytes) is written as `empty` and
+    /// reads back; before, it became an `R` line without bytes that stopped the read.
+    @Test func framesWithoutBytesRoundTrip() throws {
+        let frames = [
+            Frame(.data(.readerToTag), technology: .iclass, bytes: [0x0A], start: Timestamp(0, .carrierCycles), end: Timestamp(5600, .carrierCycles)),
+            Frame(.data(.tagToReader), technology: .iclass, bytes: [], start: Timestamp(6624, .carrierCycles), end: Timestamp(8672, .carrierCycles)),
+            Frame(.data(.readerToTag), technology: .iso15693, bytes: [], start: Timestamp(9000, .carrierCycles), comment: "EOF"),
+        ]
+        let text = String(decoding: try Fixtures.write(frames, format: .nfctrace), as: UTF8.self)
+        #expect(text.contains("6624..8672  T  empty\n"), "\(text)")
+        #expect(text.contains("R  empty tech=15693  # EOF"), "\(text)")
+        let (back, error, _) = try read(text)
+        #expect(error == nil)
+        #expect(back == frames)
+    }
+
+    /// `@parity known` (written for a trace from a Proxmark3): 14443-A frames without `!` have
+    /// right parity; `parity=unknown` and `parity=known` say otherwise of one frame. Without it a
+    /// frame's parity is unknown unless it has `!` marks.
+    @Test func parityKnownOrUnknownRoundTrips() throws {
+        let (frames, error, reader) = try read("""
+            nfctrace 1
+            @parity known
+            10 R 26/7
+            20 T 44 00
+            30 T 04 DA! 17
+            40 R 30 04 26 EE parity=unknown
+            50 R 05 00 08 39 73 tech=14443b parity=known
+            60 R 0A tech=iclass
+
+            """)
+        #expect(error == nil)
+        #expect(frames.map(\.parityErrors) == [[], [], [1], nil, [], nil])
+        let bytes = try Fixtures.write(frames, format: .nfctrace, metadata: reader.metadata)
+        let (back, _, _) = try read(String(decoding: bytes, as: UTF8.self))
+        #expect(back == frames)
+        // Without the header line, known parity is said frame by frame.
+        let plain = String(decoding: try Fixtures.write(frames, format: .nfctrace), as: UTF8.self)
+        #expect(plain.contains("R  26/7 parity=known") && plain.contains("T  44 00 parity=known") && !plain.contains("DA! 17 parity"), "\(plain)")
+        #expect(try read(plain).frames == frames)
     }
 }

@@ -91,7 +91,7 @@ enum CLI {
         #expect(r.stderr.contains("xml"))
         let c = try CLI.run(["convert", trace, "-"])
         #expect(c.status == 2)
-        #expect(c.stderr == "nfctrace: cannot tell the output format of \"-\"; give --to pcap|pcapng|nfctrace|pm3\n")
+        #expect(c.stderr == "nfctrace: cannot tell the output format of \"-\"; give --to pcap|pcapng|nfctrace|pm3|nfclab\n")
         #expect(try CLI.run(["frobnicate"]).status == 2)
         #expect(try CLI.run(["--help"]).status == 0)
         #expect(try CLI.run(["dissect", "--help"]).stdout.contains("--format"))

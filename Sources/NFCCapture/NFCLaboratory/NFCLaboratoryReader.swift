@@ -15,6 +15,8 @@ public enum NFCLaboratory {
     static let parityErrorFlag = 0x10
     /// How a frame's comment keeps the lab's flags (`nfc-laboratory: encrypted, CRC error`).
     public static let commentPrefix = "nfc-laboratory: "
+    /// What the reader says of every export (metadata "source").
+    static let source = "nfc-laboratory JSON export"
     /// The whole export is read at once (frames are objects inside one array): this bounds it.
     public static let sizeLimit = 256 << 20
 
@@ -40,7 +42,7 @@ final class NFCLaboratoryReader: FrameReader {
     init(input: ByteInput) throws(CaptureError) {
         name = input.name
         bytes = try input.readAll(limit: NFCLaboratory.sizeLimit, what: "an nfc-laboratory export")
-        metadata["source"] = "nfc-laboratory JSON export"
+        metadata["source"] = NFCLaboratory.source
         metadata["timebase"] = TimeUnit.nanoseconds.rawValue
         // The frame list: after `"frames"`, its `[`.
         guard let key = Self.find(Array("\"frames\"".utf8), in: bytes, from: 0),
@@ -112,50 +114,78 @@ final class NFCLaboratoryReader: FrameReader {
     }
 
     private func frame(_ o: JSONValue, offset: Int) throws(CaptureError) -> Frame? {
-        guard let type = o["frameType"]?.integer, let tech = o["techType"]?.integer else {
-            throw damage("a frame without frameType or techType (integers)", at: offset)
+        do {
+            let frame = try NFCLaboratory.frame(o)
+            if metadata["tech"] == nil { metadata["tech"] = frame.technology.rawValue }
+            frameNumber += 1
+            return frame
+        } catch {
+            throw damage(error.reason, at: offset)
         }
-        guard let technology = NFCLaboratory.technologies[tech] else {
-            throw damage("techType \(tech) is none of NFC-A, -B, -F, -V (0x0101…0x0104)", at: offset)
-        }
-        let seconds = o["timeStart"]?.number ?? 0
-        guard seconds.isFinite, abs(seconds) < 9e9 else { throw damage("timeStart \(seconds) is no time in seconds", at: offset) }
-        let start = Timestamp(Int64((seconds * 1e9).rounded()), .nanoseconds)
-        if metadata["tech"] == nil { metadata["tech"] = technology.rawValue }
-        frameNumber += 1
-        let end = o["timeEnd"]?.number.flatMap { $0.isFinite && abs($0) < 9e9 ? Timestamp(Int64(($0 * 1e9).rounded()), .nanoseconds) : nil }
-        switch type {
-        case NFCLaboratory.carrierOn: return Frame(.fieldOn, technology: technology, start: start, end: end)
-        case NFCLaboratory.carrierOff: return Frame(.fieldOff, technology: technology, start: start, end: end)
-        case NFCLaboratory.poll, NFCLaboratory.listen: break
-        default: throw damage("frameType \(type) is none of carrier off/on, poll, listen (0x0100…0x0103)", at: offset)
-        }
-        let text = o["frameData"]?.string ?? ""
-        guard let data = Hex.parse(String(text.map { $0 == ":" ? " " : $0 })) else {
-            throw damage("frameData \"\(PrintableText.escaped(Array(text.utf8).prefix(40)))\" is no hex", at: offset)
-        }
-        let flags = o["frameFlags"]?.integer ?? 0
-        // A rate beyond 1 Tbit/s is no rate (the lab's are 106 000 … 848 000 bit/s).
-        let rate = o["frameRate"]?.number.flatMap { abs($0) <= 1e12 ? JSONValue.integer(($0 / 1000).rounded()) : nil }
-        let notes = NFCLaboratory.flagNames.filter { flags & $0.0 != 0 }.map(\.1)
-        let short = flags & NFCLaboratory.shortFrame != 0 && data.count == 1
-        return Frame(.data(type == NFCLaboratory.poll ? .readerToTag : .tagToReader), technology: technology, bytes: data,
-                     lastByteBits: short ? 7 : 8, start: start, end: end, bitRate: rate,
-                     comment: notes.isEmpty ? nil : NFCLaboratory.commentPrefix + notes.joined(separator: ", "))
     }
 }
 
-/// Writes an nfc-laboratory JSON export (`convert --to nfclab`) with the codes the reader reads:
-/// frameType, techType, timeStart/timeEnd in seconds, frameRate in bit/s where the frame has a
-/// rate, frameFlags (short
-/// frame for a 7-bit single byte, parity error where the frame has one, and the flags a frame
-/// read from such an export kept in its comment), frameData as hex joined by `:`. The lab has no
-/// iClass and no malformed records: such frames cannot be written.
+extension NFCLaboratory {
+    struct FrameError: Error { let reason: String }
+
+    /// The frame one frame object holds: what the reader delivers, and what the writer reads its
+    /// own objects back as to find what they lost.
+    static func frame(_ o: JSONValue) throws(FrameError) -> Frame {
+        guard let type = o["frameType"]?.integer, let tech = o["techType"]?.integer else {
+            throw FrameError(reason: "a frame without frameType or techType (integers)")
+        }
+        guard let technology = technologies[tech] else {
+            throw FrameError(reason: "techType \(tech) is none of NFC-A, -B, -F, -V (0x0101…0x0104)")
+        }
+        let seconds = o["timeStart"]?.number ?? 0
+        guard seconds.isFinite, abs(seconds) < 9e9 else { throw FrameError(reason: "timeStart \(seconds) is no time in seconds") }
+        let start = Timestamp(Int64((seconds * 1e9).rounded()), .nanoseconds)
+        let end = o["timeEnd"]?.number.flatMap { $0.isFinite && abs($0) < 9e9 ? Timestamp(Int64(($0 * 1e9).rounded()), .nanoseconds) : nil }
+        switch type {
+        case carrierOn: return Frame(.fieldOn, technology: technology, start: start, end: end)
+        case carrierOff: return Frame(.fieldOff, technology: technology, start: start, end: end)
+        case poll, listen: break
+        default: throw FrameError(reason: "frameType \(type) is none of carrier off/on, poll, listen (0x0100…0x0103)")
+        }
+        let text = o["frameData"]?.string ?? ""
+        guard let data = Hex.parse(String(text.map { $0 == ":" ? " " : $0 })) else {
+            throw FrameError(reason: "frameData \"\(PrintableText.escaped(Array(text.utf8).prefix(40)))\" is no hex")
+        }
+        let flags = o["frameFlags"]?.integer ?? 0
+        // A rate beyond 1 Tbit/s is no rate (the lab's are 106 000 … 848 000 bit/s), nor is 0.
+        let rate = o["frameRate"]?.number.flatMap { abs($0) <= 1e12 && ($0 / 1000).rounded() != 0 ? JSONValue.integer(($0 / 1000).rounded()) : nil }
+        let notes = flagNames.filter { flags & $0.0 != 0 }.map(\.1)
+        let short = flags & shortFrame != 0 && data.count == 1
+        return Frame(.data(type == poll ? .readerToTag : .tagToReader), technology: technology, bytes: data,
+                     lastByteBits: short ? 7 : 8, start: start, end: end, bitRate: rate,
+                     comment: notes.isEmpty ? nil : commentPrefix + notes.joined(separator: ", "))
+    }
+}
+
+/// Writes an nfc-laboratory JSON export (`convert --to nfclab`) with every field the lab's own
+/// reader asks for (TraceStorageTask's readFrameEntry refuses a frame without one): frameType,
+/// techType, framePhase, frameFlags, frameRate in bit/s (0 where unknown), timeStart/timeEnd and
+/// dateTime in seconds, sampleStart/sampleEnd/sampleRate (0: no samples), frameData as hex joined
+/// by `:`. frameFlags holds the short-frame bit for a 7-bit single byte, parity error where the
+/// frame has one, and the flags a frame read from such an export kept in its comment. The lab
+/// has no iClass: such frames cannot be written; malformed records are dropped. What a frame
+/// loses is found by reading each object back as the reader will.
 public final class NFCLaboratoryWriter: FrameWriter {
     private let output: ByteOutput
     private var count = 0
+    private var written = 0
+    private var phase = NFCLaboratory.PhaseTracker()
+    private var ledger = LossLedger(.nfcLaboratory)
+    public var losses: [FrameLoss] { ledger.losses }
 
-    public init(output: ByteOutput) { self.output = output }
+    public init(output: ByteOutput, metadata: TraceMetadata = TraceMetadata()) {
+        self.output = output
+        ledger.dropMetadata(metadata, readerSays: TraceMetadata([.init("source", NFCLaboratory.source)]))
+    }
+
+    public func writeComments(_ lines: [String]) {
+        if !lines.isEmpty { ledger.record(.commentLines, frame: nil, count: lines.count) }
+    }
 
     public func write(_ frame: Frame) throws(CaptureError) {
         count += 1
@@ -168,30 +198,82 @@ public final class NFCLaboratoryWriter: FrameWriter {
         case .data(.tagToReader): type = NFCLaboratory.listen
         case .fieldOn: type = NFCLaboratory.carrierOn
         case .fieldOff: type = NFCLaboratory.carrierOff
-        case .malformed(let reason):
-            throw CaptureError.unrepresentable(path: output.name, frame: count, reason: "a malformed record (\(reason)) has no place in an nfc-laboratory export")
+        case .malformed:
+            ledger.record(.malformed, frame: count)
+            return
         }
         var flags = frame.bytes.count == 1 && frame.lastByteBits == 7 ? NFCLaboratory.shortFrame : 0
         if let c = frame.comment, c.hasPrefix(NFCLaboratory.commentPrefix) {
             for (bit, name) in NFCLaboratory.flagNames where c.contains(name) { flags |= bit }
         }
         if let p = frame.parityErrors, !p.isEmpty { flags |= NFCLaboratory.parityErrorFlag }
+        var rate = 0
+        if let r = frame.bitRate {
+            let (bits, overflow) = r.multipliedReportingOverflow(by: 1000)
+            guard !overflow else { throw CaptureError.unrepresentable(path: output.name, frame: count, reason: "a rate of \(r) kbit/s does not fit the export's bit/s") }
+            rate = bits
+        }
         let start = frame.start.map { Double($0.nanoseconds) / 1e9 } ?? 0
         let end = frame.end.map { Double($0.nanoseconds) / 1e9 } ?? start
-        var o = count == 1 ? "{\"frames\":[\n" : ",\n"
-        o += "{\"frameType\":\(type),\"techType\":\(tech),\"timeStart\":\(start),\"timeEnd\":\(end),\"frameFlags\":\(flags)"
-        // A rate only where the frame has one: a rate made up would come back as the frame's.
-        if let rate = frame.bitRate {
-            let (bits, overflow) = rate.multipliedReportingOverflow(by: 1000)
-            guard !overflow else { throw CaptureError.unrepresentable(path: output.name, frame: count, reason: "a rate of \(rate) kbit/s does not fit the export's bit/s") }
-            o += ",\"frameRate\":\(bits)"
-        }
-        o += ",\"frameData\":\"" + frame.bytes.map { Hex.string([$0], separator: "") }.joined(separator: ":") + "\"}"
-        output.write(Array(o.utf8))
+        let data = frame.bytes.map { Hex.string([$0], separator: "") }.joined(separator: ":")
+        let object = "{\"frameType\":\(type),\"techType\":\(tech),\"framePhase\":\(phase.phase(of: frame)),\"frameFlags\":\(flags),\"frameRate\":\(rate),"
+            + "\"timeStart\":\(start),\"timeEnd\":\(end),\"dateTime\":\(start),\"sampleStart\":0,\"sampleEnd\":0,\"sampleRate\":0,"
+            + "\"frameData\":\"\(data)\"}"
+        written += 1
+        output.write(Array(((written == 1 ? "{\"frames\":[\n" : ",\n") + object).utf8))
+        account(frame, object: object)
     }
 
+    /// Reads the object back as the reader will and records what the frame lost.
+    private func account(_ frame: Frame, object: String) {
+        guard let parsed = try? JSONValue.parse(Array(object.utf8)), let back = try? NFCLaboratory.frame(parsed) else {
+            ledger.record(.bytes, frame: count)   // cannot happen: the object is the writer's own
+            return
+        }
+        ledger.compare(frame, back, number: count)
+        ledger.compareTime(frame.start, back.start, precision: Self.precision(frame.start), kind: .startTimes, number: count)
+        ledger.compareTime(frame.end, back.end, precision: Self.precision(frame.end), kind: .endTimes, number: count)
+    }
+
+    /// How far a time may move as seconds in a double (a few of its last bits), at least 1 ns.
+    static func precision(_ t: Timestamp?) -> Int64 { max(1, Int64(clamping: (t?.nanoseconds.magnitude ?? 0) >> 51)) }
+
     public func finish() throws(CaptureError) {
-        output.write(Array((count == 0 ? "{\"frames\":[\n]}\n" : "\n]}\n").utf8))
+        output.write(Array((written == 0 ? "{\"frames\":[\n]}\n" : "\n]}\n").utf8))
         try output.finish()
+    }
+}
+
+extension NFCLaboratory {
+    /// The lab's frame phases (RawFrame.h; the numbers its exports carry): the carrier, selection
+    /// (activation) and application phases.
+    static let carrierPhase = 0x0101, selectionPhase = 0x0102, applicationPhase = 0x0103
+
+    /// Which phase a frame belongs to, as the lab's decoders mark it: field events the carrier's,
+    /// the activation commands (REQA/WUPA, anticollision and SELECT, RATS; REQB/WUPB, ATTRIB;
+    /// FeliCa POLLING; ISO 15693 INVENTORY) and their answers selection, the rest application.
+    struct PhaseTracker {
+        private var selecting = false
+
+        mutating func phase(of frame: Frame) -> Int {
+            switch frame.event {
+            case .data(.readerToTag): selecting = Self.activates(frame)
+            case .data(.tagToReader): break
+            default: return NFCLaboratory.carrierPhase
+            }
+            return selecting ? NFCLaboratory.selectionPhase : NFCLaboratory.applicationPhase
+        }
+
+        static func activates(_ frame: Frame) -> Bool {
+            let b = frame.bytes
+            guard let first = b.first else { return false }
+            switch frame.technology {
+            case .iso14443a: return (b.count == 1 && frame.lastByteBits == 7) || [0x93, 0x95, 0x97, 0xE0].contains(first)
+            case .iso14443b: return first == 0x05 || first == 0x1D
+            case .felica: return b.count > 1 && b[1] == 0x00
+            case .iso15693: return b.count > 1 && b[1] == 0x01
+            case .iclass: return false
+            }
+        }
     }
 }

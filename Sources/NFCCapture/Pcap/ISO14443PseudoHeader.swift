@@ -20,8 +20,16 @@ public enum ISO14443PseudoHeader {
     /// snapshot length cut it).
     public static func decode(_ record: UnsafeRawBufferPointer, wireLength: Int, technology: Technology) -> Frame {
         let bytes = record.bindMemory(to: UInt8.self)
-        func malformed(_ reason: String) -> Frame {
-            Frame(.malformed(reason: reason), technology: technology, bytes: Array(bytes))
+        var (frame, payload) = header(bytes, wireLength: wireLength, technology: technology)
+        frame.bytes = Array(UnsafeBufferPointer(rebasing: bytes[payload]))
+        return frame
+    }
+
+    /// The frame a record holds but for its bytes, and where they are in the record (for a
+    /// malformed record, all of it): `decode`, and the writers' check of what they wrote.
+    static func header(_ bytes: UnsafeBufferPointer<UInt8>, wireLength: Int, technology: Technology) -> (Frame, Range<Int>) {
+        func malformed(_ reason: String) -> (Frame, Range<Int>) {
+            (Frame(.malformed(reason: reason), technology: technology), 0..<bytes.count)
         }
         guard bytes.count >= 4 else {
             return malformed("record of \(bytes.count) byte\(bytes.count == 1 ? "" : "s") is shorter than the 4-byte ISO 14443 pseudo-header")
@@ -56,7 +64,7 @@ public enum ISO14443PseudoHeader {
             }
             kind = event == .fieldOn ? .fieldOn : .fieldOff
         }
-        return Frame(kind, technology: technology, bytes: Array(UnsafeBufferPointer(rebasing: bytes[4...])), crcStripped: crcStripped)
+        return (Frame(kind, technology: technology, crcStripped: crcStripped), 4..<bytes.count)
     }
 
     /// The record for a frame, or nil when 264 cannot carry it (other technologies).
@@ -93,9 +101,11 @@ struct ISO14443TypeRecognizer {
         let bytes = frame.bytes
         if bytes.count == 1, bytes[0] == 0x26 || bytes[0] == 0x52 {
             current = .iso14443a
-        } else if bytes.count >= 3 {
-            let a = CRC.isValid(.a, bytes), b = CRC.isValid(.b, bytes)
-            if a != b { current = a ? .iso14443a : .iso14443b }
+        } else if bytes.count >= 3, !CRC.isValid(current.crcKind, bytes) {
+            // Only a frame whose CRC fits the other type and not this one switches, so a frame
+            // that fits the current type needs no second CRC (writers run this on every frame).
+            let other: Technology = current == .iso14443a ? .iso14443b : .iso14443a
+            if CRC.isValid(other.crcKind, bytes) { current = other }
         }
         return current
     }

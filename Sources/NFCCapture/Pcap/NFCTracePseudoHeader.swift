@@ -46,42 +46,52 @@ public enum NFCTracePseudoHeader {
     /// Turns a record into a frame; never fails, a bad header becomes `.malformed`.
     public static func decode(_ record: UnsafeRawBufferPointer, fallback: Technology) -> Frame {
         let bytes = record.bindMemory(to: UInt8.self)
-        func malformed(_ reason: String) -> Frame {
-            Frame(.malformed(reason: reason), technology: fallback, bytes: Array(bytes))
+        var (frame, payload) = header(bytes, fallback: fallback)
+        frame.bytes = Array(UnsafeBufferPointer(rebasing: bytes[payload]))
+        return frame
+    }
+
+    /// The frame a record holds but for its bytes, and where they are in the record (for a
+    /// malformed record, all of it): `decode`, and the writers' check of what they wrote.
+    static func header(_ bytes: UnsafeBufferPointer<UInt8>, fallback: Technology) -> (Frame, Range<Int>) {
+        func malformed(_ reason: String) -> (Frame, Range<Int>) {
+            (Frame(.malformed(reason: reason), technology: fallback), 0..<bytes.count)
         }
-        var c = ByteCursor(Array(bytes))
-        guard let m = try? c.readBytes(2, "magic"), m == magic else {
+        guard bytes.count >= 2, bytes[0] == magic[0], bytes[1] == magic[1] else {
             return malformed("nfctrace pseudo-header must start with 4E 46 (\"NF\")")
         }
-        guard let v = try? c.readUInt8("version"), v == version else {
+        guard bytes.count > 2, bytes[2] == version else {
             return malformed("nfctrace pseudo-header version \(bytes.count > 2 ? String(bytes[2]) : "missing"), expected \(version)")
         }
-        guard let t = try? c.readUInt8("technology"), let technology = technology(t) else {
+        guard bytes.count > 3, let technology = technology(bytes[3]) else {
             return malformed("nfctrace pseudo-header technology \(bytes.count > 3 ? Hex.byte(bytes[3]) : "missing") is none of 0A, 0B, 0F, 05, 0C")
         }
-        guard let event = try? c.readUInt8("event"), event <= 3 else {
+        guard bytes.count > 4, bytes[4] <= 3 else {
             return malformed("nfctrace pseudo-header event \(bytes.count > 4 ? Hex.byte(bytes[4]) : "missing") is none of 00…03")
         }
-        guard let flags = try? c.readUInt8("flags"), let rate = try? c.readUInt16BE("bit rate"), let length = try? c.readUInt16BE("length") else {
+        let event = bytes[4]
+        guard bytes.count >= headerLength else {
             return malformed("record of \(bytes.count) bytes is shorter than the 10-byte nfctrace pseudo-header")
         }
-        guard Int(length) == c.remaining else {
-            return malformed("length field says \(length) bytes, the record holds \(c.remaining)")
+        let flags = bytes[5]
+        let rate = UInt16(bytes[6]) << 8 | UInt16(bytes[7])
+        let length = Int(bytes[8]) << 8 | Int(bytes[9])
+        guard length == bytes.count - headerLength else {
+            return malformed("length field says \(length) bytes, the record holds \(bytes.count - headerLength)")
         }
-        let data = c.readRest()
         let bits = flags >> 4
         guard bits <= 8 else { return malformed("valid-bit count \(bits) in the flags is above 8") }
         var frame: Frame
         switch event {
-        case 0, 1: frame = Frame(.data(event == 0 ? .readerToTag : .tagToReader), technology: technology, bytes: data)
+        case 0, 1: frame = Frame(.data(event == 0 ? .readerToTag : .tagToReader), technology: technology)
         case 2: frame = Frame(.fieldOn, technology: technology)
         default: frame = Frame(.fieldOff, technology: technology)
         }
-        if event >= 2, !data.isEmpty { return malformed("field event with \(data.count) data bytes, expected none") }
+        if event >= 2, length > 0 { return malformed("field event with \(length) data bytes, expected none") }
         frame.crcStripped = event < 2 && flags & 0x01 == 0
         frame.lastByteBits = bits == 0 ? 8 : bits
         if rate != 0 { frame.bitRate = Int(rate) }
-        return frame
+        return (frame, headerLength..<bytes.count)
     }
 
     public static func encode(_ frame: Frame) -> [UInt8]? {

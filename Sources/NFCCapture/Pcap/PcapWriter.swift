@@ -12,12 +12,11 @@ public protocol FrameWriter: AnyObject {
     /// Flushes everything; call once at the end.
     func finish() throws(CaptureError)
     /// Comment lines to keep before the next frame (or at the end); formats without comments
-    /// drop them.
+    /// drop them, and count them among their losses.
     func writeComments(_ lines: [String])
-}
-
-extension FrameWriter {
-    public func writeComments(_ lines: [String]) {}
+    /// What the frames written so far lost that the format cannot carry, one entry per kind
+    /// (docs/limits.md, "What each format cannot carry").
+    var losses: [FrameLoss] { get }
 }
 
 /// Timestamps for formats that need one on every record: the frame's own, converted, or the
@@ -44,6 +43,49 @@ struct RecordClock {
     static let pcapLatest: Int64 = 0xFFFF_FFFF * 1_000_000_000 + 999_999_999
 }
 
+/// What a pcap or pcapng record loses: the record is decoded as the reader will (the pseudo-header
+/// decoder, the Type A/B recogniser of LINKTYPE_ISO_14443, the file's time resolution) and
+/// compared with the frame written. Shared by both writers.
+struct PcapLossCheck {
+    private(set) var ledger: LossLedger
+    private var recognizer = ISO14443TypeRecognizer()
+    private let encapsulation: PcapEncapsulation
+    private let resolution: TimeUnit
+    /// Whether the format keeps frame comments (pcapng's opt_comment).
+    private let comments: Bool
+
+    init(_ encapsulation: PcapEncapsulation, ng: Bool, resolution: TimeUnit, metadata: TraceMetadata, commentLines: Int) {
+        self.encapsulation = encapsulation
+        self.resolution = resolution
+        comments = ng
+        ledger = LossLedger(.pcap(encapsulation, ng: ng))
+        ledger.dropMetadata(metadata)
+        if commentLines > 0 { ledger.record(.commentLines, frame: nil, count: commentLines) }
+    }
+
+    /// `nanoseconds` is the time the record was written with; `comment` the comment it holds.
+    mutating func account(_ frame: Frame, record: [UInt8], nanoseconds: Int64, comment: String?, number: Int) {
+        var (back, payload) = record.withUnsafeBufferPointer { bytes in
+            switch encapsulation {
+            case .iso14443: return ISO14443PseudoHeader.header(bytes, wireLength: record.count, technology: .iso14443a)
+            case .nfctrace: return NFCTracePseudoHeader.header(bytes, fallback: .iso14443a)
+            }
+        }
+        // The bytes as read back: the frame's own where they are the same (no copy per frame).
+        back.bytes = frame.bytes.elementsEqual(record[payload]) ? frame.bytes : Array(record[payload])
+        if encapsulation == .iso14443 { back.technology = recognizer.technology(of: back) }
+        back.comment = comments ? comment : nil
+        ledger.compare(frame, back, number: number)
+        let time = resolution == .nanoseconds ? Timestamp(nanoseconds, .nanoseconds) : Timestamp(nanoseconds / 1000, .microseconds)
+        ledger.compareTime(frame.start, time, precision: resolution == .nanoseconds ? 1 : 1000, kind: .startTimes, number: number)
+        if frame.end != nil { ledger.record(.endTimes, frame: number) }
+    }
+
+    mutating func dropCommentLines(_ count: Int) {
+        if count > 0 { ledger.record(.commentLines, frame: nil, count: count) }
+    }
+}
+
 /// Classic pcap through libpcap's dumper. The link type is LINKTYPE_ISO_14443 or nfctrace's
 /// LINKTYPE_USER3 encapsulation; left open, it is chosen from the first frame.
 public final class PcapWriter: FrameWriter {
@@ -57,16 +99,27 @@ public final class PcapWriter: FrameWriter {
     private var count = 0
     private var closed = false
     private let file: AtomicFile?
+    private let metadata: TraceMetadata
+    private var commentLines = 0
+    private var check: PcapLossCheck?
+    public var losses: [FrameLoss] { check?.ledger.losses ?? [] }
 
     /// `path` may be `-` for standard output. `resolution` picks the µs or ns pcap magic. The
-    /// file is created now (beside its target, replacing it at `finish()`).
-    public init(path: String, resolution: TimeUnit = .microseconds, encapsulation: PcapEncapsulation? = nil) throws(CaptureError) {
+    /// file is created now (beside its target, replacing it at `finish()`). `metadata` is what
+    /// the trace says of itself, which pcap has no place for.
+    public init(path: String, resolution: TimeUnit = .microseconds, encapsulation: PcapEncapsulation? = nil,
+                metadata: TraceMetadata = TraceMetadata()) throws(CaptureError) {
         self.path = path
         self.name = path == "-" ? "<stdout>" : path
         self.nanosecond = resolution == .nanoseconds
         self.encapsulation = encapsulation
+        self.metadata = metadata
         self.file = path == "-" ? nil : try AtomicFile.create(path)
         if let encapsulation { try open(encapsulation) }
+    }
+
+    public func writeComments(_ lines: [String]) {
+        if check != nil { check?.dropCommentLines(lines.count) } else { commentLines += lines.count }
     }
 
     deinit {
@@ -91,6 +144,7 @@ public final class PcapWriter: FrameWriter {
         self.encapsulation = encapsulation
         self.dead = dead
         self.dumper = dumper
+        check = PcapLossCheck(encapsulation, ng: false, resolution: nanosecond ? .nanoseconds : .microseconds, metadata: metadata, commentLines: commentLines)
     }
 
     public func write(_ frame: Frame) throws(CaptureError) {
@@ -111,6 +165,7 @@ public final class PcapWriter: FrameWriter {
         record.withUnsafeBufferPointer { p in
             pcap_dump(UnsafeMutableRawPointer(dumper).assumingMemoryBound(to: UInt8.self), &header, p.baseAddress)
         }
+        check?.account(frame, record: record, nanoseconds: ns, comment: nil, number: count)
     }
 
     public func finish() throws(CaptureError) {
@@ -129,7 +184,8 @@ public final class PcapWriter: FrameWriter {
 }
 
 /// pcapng: one Section Header Block, one Interface Description Block (LINKTYPE_ISO_14443 or the
-/// nfctrace encapsulation, chosen like `PcapWriter`), Enhanced Packet Blocks.
+/// nfctrace encapsulation, chosen like `PcapWriter`), Enhanced Packet Blocks, a frame's comment
+/// in its block's `opt_comment` option (Wireshark shows it as the packet comment).
 /// (libpcap 1.10 reads pcapng but cannot write it.)
 public final class PcapngWriter: FrameWriter {
     private let output: ByteOutput
@@ -139,17 +195,31 @@ public final class PcapngWriter: FrameWriter {
     private var clock = RecordClock(latest: Int64.max)
     private var count = 0
     private let application: String
+    private let metadata: TraceMetadata
+    private var commentLines = 0
+    private var check: PcapLossCheck?
+    public var losses: [FrameLoss] { check?.ledger.losses ?? [] }
 
-    public init(output: ByteOutput, resolution: TimeUnit = .microseconds, encapsulation: PcapEncapsulation? = nil, application: String = "nfctrace") {
+    /// The most an option holds (its length is 16 bits).
+    static let optionLimit = 0xFFFF
+
+    public init(output: ByteOutput, resolution: TimeUnit = .microseconds, encapsulation: PcapEncapsulation? = nil, application: String = "nfctrace",
+                metadata: TraceMetadata = TraceMetadata()) {
         self.output = output
         self.resolution = resolution == .nanoseconds ? .nanoseconds : .microseconds
         self.encapsulation = encapsulation
         self.application = application
+        self.metadata = metadata
+    }
+
+    public func writeComments(_ lines: [String]) {
+        if check != nil { check?.dropCommentLines(lines.count) } else { commentLines += lines.count }
     }
 
     private func writeHeader(_ encapsulation: PcapEncapsulation) {
         headerWritten = true
         self.encapsulation = encapsulation
+        check = PcapLossCheck(encapsulation, ng: true, resolution: resolution, metadata: metadata, commentLines: commentLines)
         var shbOptions: [UInt8] = []
         Self.option(4, Array(application.utf8), to: &shbOptions)   // shb_userappl
         Self.option(0, [], to: &shbOptions)
@@ -186,7 +256,21 @@ public final class PcapngWriter: FrameWriter {
         Self.u32(UInt32(record.count), &epb)
         epb += record
         epb += [UInt8](repeating: 0, count: (4 - record.count % 4) % 4)
+        let comment = frame.comment.flatMap { $0.isEmpty ? nil : Self.cut($0) }
+        if let comment {
+            Self.option(1, Array(comment.utf8), to: &epb)   // opt_comment
+            Self.option(0, [], to: &epb)
+        }
         Self.block(6, epb, to: output)
+        check?.account(frame, record: record, nanoseconds: ns, comment: comment, number: count)
+    }
+
+    /// The comment as an option holds it: cut to 65535 bytes at a character's start.
+    static func cut(_ comment: String) -> String {
+        guard comment.utf8.count > optionLimit else { return comment }
+        var end = comment.utf8.index(comment.utf8.startIndex, offsetBy: optionLimit)
+        while end > comment.utf8.startIndex, end.samePosition(in: comment.unicodeScalars) == nil { end = comment.utf8.index(before: end) }
+        return String(comment.unicodeScalars[..<end])
     }
 
     public func finish() throws(CaptureError) {

@@ -1,13 +1,15 @@
 import NFCCore
 
-/// pcapng read block by block, for the files libpcap refuses: interfaces of different link types
-/// in one section (NFCGate writes LINKTYPE_ISO_14443 beside a LINKTYPE_USER0 interface holding
-/// the tag's activation data). Section Header, Interface Description, Enhanced, Simple and the
-/// obsolete Packet blocks are read, in either byte order; Name Resolution, Interface Statistics,
-/// custom and unknown blocks are skipped. Packets of 264 and nfctrace's USER3 interfaces become
-/// frames; NFCGate's USER0 packets become comments naming what they carry; packets of other
-/// link types become a comment each, never an error. Everything libpcap reads stays with
-/// libpcap (`PcapReader`).
+/// pcapng read block by block: the files libpcap refuses (interfaces of different link types in
+/// one section: NFCGate writes LINKTYPE_ISO_14443 beside a LINKTYPE_USER0 interface holding the
+/// tag's activation data), and every pcapng of NFC frames, whose packet comments (`opt_comment`,
+/// where nfctrace writes a frame's comment) libpcap does not give. Section Header, Interface
+/// Description, Enhanced, Simple and the obsolete Packet blocks are read, in either byte order;
+/// Name Resolution, Interface Statistics, custom and unknown blocks are skipped. Packets of 264
+/// and nfctrace's USER3 interfaces become frames, their comment the frame's; NFCGate's USER0
+/// packets become comments naming what they carry; packets of other link types become a comment
+/// each, never an error. A pcapng of other link types only stays with libpcap (`PcapReader`),
+/// which refuses it by name.
 final class PcapngBlockReader: FrameReader {
     let format = CaptureFormat.pcapng
     private(set) var metadata = TraceMetadata()
@@ -33,10 +35,16 @@ final class PcapngBlockReader: FrameReader {
     static let blockLimit = 16 << 20
     static let userLinkType0 = 147
 
-    /// Whether the first section's interfaces (as far as `prefix` holds them) have more than one
-    /// link type: libpcap refuses those files.
+    /// Whether this reader reads the file: the first section's interfaces (as far as `prefix`
+    /// holds them) have more than one link type, which libpcap refuses, or NFC frames only.
     static func needed(_ prefix: [UInt8]) -> Bool {
-        guard prefix.count >= 12 else { return false }
+        let types = linkTypes(prefix)
+        return types.count > 1 || !types.isEmpty && types.isSubset(of: [Int(ISO14443PseudoHeader.linkType), Int(NFCTracePseudoHeader.linkType)])
+    }
+
+    /// The link types of the first section's interfaces, as far as `prefix` holds them.
+    static func linkTypes(_ prefix: [UInt8]) -> Set<Int> {
+        guard prefix.count >= 12 else { return [] }
         let big = prefix[8] == 0x1A
         func u32(_ at: Int) -> Int {
             guard at + 4 <= prefix.count else { return -1 }
@@ -48,7 +56,7 @@ final class PcapngBlockReader: FrameReader {
         var blocks = 0
         while at + 12 <= prefix.count, blocks < 64 {
             let type = u32(at), length = u32(at + 4)
-            guard length >= 12, length % 4 == 0 else { return false }
+            guard length >= 12, length % 4 == 0 else { return linkTypes }
             if type == 0x0A0D_0D0A, at > 0 { break }   // the next section
             if type == 1, at + 10 <= prefix.count {
                 linkTypes.insert(big ? Int(prefix[at + 8]) << 8 | Int(prefix[at + 9]) : Int(prefix[at + 9]) << 8 | Int(prefix[at + 8]))
@@ -56,7 +64,7 @@ final class PcapngBlockReader: FrameReader {
             at += length
             blocks += 1
         }
-        return linkTypes.count > 1
+        return linkTypes
     }
 
     init(input: ByteInput, options: CaptureReadOptions) {
@@ -64,7 +72,8 @@ final class PcapngBlockReader: FrameReader {
         forcedTechnology = options.technology
         let prefix = Array(input.peek(1 << 16))
         unit = PcapReader.pcapngResolution(prefix)
-        metadata["link-type"] = "several (pcapng interfaces of different link types)"
+        let types = Self.linkTypes(prefix)
+        metadata["link-type"] = types.count == 1 ? types.first.map(String.init) : "several (pcapng interfaces of different link types)"
         metadata["timebase"] = unit.rawValue
         if let t = options.technology { metadata["tech"] = t.rawValue }
     }
@@ -136,13 +145,15 @@ final class PcapngBlockReader: FrameReader {
                 let original = Int(u32(body, 16))
                 guard captured <= body.count - 20 else { throw damage("packet of \(captured) bytes in a block with room for \(body.count - 20)", at: start + 20) }
                 let data = Array(body[(body.startIndex + 20)..<(body.startIndex + 20 + captured)])
-                if let f = try packet(data, original: original, interface: iface, time: time, at: start) { return f }
+                let options = body.dropFirst(20 + captured + (4 - captured % 4) % 4)
+                let comment = try packetComment(options, at: start + 28 + captured + (4 - captured % 4) % 4)
+                if let f = try packet(data, original: original, interface: iface, time: time, comment: comment, at: start) { return f }
             case 3:
                 // SPB: original length, data (interface 0, no time).
                 guard body.count >= 4 else { throw damage("Simple Packet Block without its length", at: start) }
                 let original = Int(u32(body, 0))
                 let data = Array(body.dropFirst(4).prefix(original))
-                if let f = try packet(data, original: original, interface: 0, time: nil, at: start) { return f }
+                if let f = try packet(data, original: original, interface: 0, time: nil, comment: nil, at: start) { return f }
             default:
                 continue   // NRB, ISB, custom and unknown blocks carry no frames
             }
@@ -153,20 +164,28 @@ final class PcapngBlockReader: FrameReader {
     private func readInterface(_ body: ArraySlice<UInt8>, at start: Int) throws(CaptureError) {
         guard body.count >= 8 else { throw damage("Interface Description Block shorter than 20 bytes", at: start) }
         var i = Interface(linkType: Int(u16(body, 0)))
-        var at = 8
-        while at + 4 <= body.count {
-            let code = u16(body, at), len = Int(u16(body, at + 2))
-            guard code != 0 else { break }
-            guard at + 4 + len <= body.count else { throw damage("option \(code) of \(len) bytes runs past its block", at: start + 8 + at) }
-            let value = body[(body.startIndex + at + 4)..<(body.startIndex + at + 4 + len)]
+        for (code, value) in try options(body.dropFirst(8), at: start + 16) {
             if code == 9, let v = value.first {
                 i.resolution = v & 0x80 != 0 ? (2, Int(v & 0x7F)) : (10, Int(v))
-            } else if code == 14, len == 8 {
+            } else if code == 14, value.count == 8 {
                 i.offsetSeconds = Int64(bitPattern: UInt64(u32(value, 0)) << 32 | UInt64(u32(value, 4)))
             }
-            at += 4 + len + (4 - len % 4) % 4
         }
         interfaces.append(i)
+    }
+
+    /// A block's options (code, value) up to opt_endofopt; `offset` is where they start in the file.
+    private func options(_ bytes: ArraySlice<UInt8>, at offset: Int) throws(CaptureError) -> [(code: UInt16, value: ArraySlice<UInt8>)] {
+        var out: [(code: UInt16, value: ArraySlice<UInt8>)] = []
+        var at = 0
+        while at + 4 <= bytes.count {
+            let code = u16(bytes, at), len = Int(u16(bytes, at + 2))
+            guard code != 0 else { break }
+            guard at + 4 + len <= bytes.count else { throw damage("option \(code) of \(len) bytes runs past its block", at: offset + at) }
+            out.append((code, bytes[(bytes.startIndex + at + 4)..<(bytes.startIndex + at + 4 + len)]))
+            at += 4 + len + (4 - len % 4) % 4
+        }
+        return out
     }
 
     /// Nanoseconds (or µs) of a packet time in its interface's units.
@@ -197,7 +216,13 @@ final class PcapngBlockReader: FrameReader {
 
     private func pow10(_ n: Int) -> Int64 { (0..<n).reduce(1) { v, _ in v * 10 } }
 
-    private func packet(_ data: [UInt8], original: Int, interface index: Int, time: UInt64?, at start: Int) throws(CaptureError) -> Frame? {
+    /// The `opt_comment` options of a packet block (several are joined by "; "), nil without one.
+    private func packetComment(_ options: ArraySlice<UInt8>, at offset: Int) throws(CaptureError) -> String? {
+        let comments = try self.options(options, at: offset).filter { $0.code == 1 }.map { String(decoding: $0.value, as: UTF8.self) }
+        return comments.isEmpty ? nil : comments.joined(separator: "; ")
+    }
+
+    private func packet(_ data: [UInt8], original: Int, interface index: Int, time: UInt64?, comment: String?, at start: Int) throws(CaptureError) -> Frame? {
         guard index < interfaces.count else { throw damage("a packet of interface \(index), and the section describes \(interfaces.count)", at: start + 8) }
         let i = interfaces[index]
         var frame: Frame
@@ -214,16 +239,17 @@ final class PcapngBlockReader: FrameReader {
             comments.append("interface \(index) (link type \(i.linkType)): a packet of \(data.count) bytes, not NFC frames nfctrace reads")
             return nil
         }
+        if let time {
+            guard let t = timestamp(time, i) else { throw damage("a packet time beyond the 64-bit nanosecond range", at: start + 12) }
+            frame.start = t
+        }
         frameNumber += 1
+        if let comment { frame.comment = comment }
         // What the metadata interfaces said rides on the next frame (`dissect -V` and JSON show a
         // frame's comment); what follows the last frame comes out through takeComments().
         if !comments.isEmpty {
             frame.comment = ([frame.comment].compactMap { $0 } + comments).joined(separator: "; ")
             comments.removeAll()
-        }
-        if let time {
-            guard let t = timestamp(time, i) else { throw damage("a packet time beyond the 64-bit nanosecond range", at: start + 12) }
-            frame.start = t
         }
         return frame
     }

@@ -86,12 +86,59 @@ public enum Proxmark3Listing {
     }
 
     /// The technology a unit line names (`ISO14443A - all times are in …`; the 2014 clients
-    /// wrote `iso14443a - All times are in …`), if it is one.
-    static func unitLine(_ s: ArraySlice<UInt8>) -> (technology: Technology, microseconds: Bool)? {
-        guard find(Array("all times are in".utf8), in: s, caseless: true) != nil else { return nil }
+    /// wrote `iso14443a - All times are in …`, older ones `iClass - Timings are not as
+    /// accurate`), if it is one. Today's clients print `ISO15693 / iCLASS - …` for both
+    /// technologies: then `technology` is nil and the rows tell (`iClassOr15693`).
+    static func unitLine(_ s: ArraySlice<UInt8>) -> (technology: Technology?, microseconds: Bool)? {
+        guard find(Array("all times are in".utf8), in: s, caseless: true) != nil
+                || find(Array("Timings are not as accurate".utf8), in: s, caseless: true) != nil else { return nil }
         let µs = find(Array("microseconds".utf8), in: s, caseless: true) != nil
-        for t in technologies where find(t.name, in: s, caseless: true) != nil { return (t.technology, µs) }
-        return nil
+        let named = technologies.filter { find($0.name, in: s, caseless: true) != nil }.map(\.technology)
+        if Set(named) == [.iso15693, .iclass] { return (nil, µs) }
+        return named.first.map { ($0, µs) }
+    }
+
+    /// iClass or ISO 15693, for a table under the unit line both share, from its first rows:
+    /// a `<SOF>` row (a bare iClass SOF) or a `<EOF>` row (an ISO 15693 reader EOF), the client's
+    /// annotation of a reader frame, or else the first reader frame's first byte: an iClass
+    /// opcode (ACTALL 0A, IDENTIFY/READ 0C, SELECT 81, READCHECK 88/18, CHECK 05, UPDATE 87)
+    /// rather than ISO 15693 request flags (02, 22, 26 …).
+    static func iClassOr15693(_ lines: some Sequence<ArraySlice<UInt8>>) -> Technology {
+        var scratch: [UInt8] = []
+        for raw in lines {
+            let line = cleaned(raw, into: &scratch)
+            guard case .frame(_, _, let tag, let data)? = try? parseRow(line) else { continue }
+            if find(Array("<SOF>".utf8), in: data) != nil { return .iclass }
+            if find(Array("<EOF>".utf8), in: data) != nil { return .iso15693 }
+            guard !tag else { continue }
+            let annotation = line[data.endIndex...]
+            if iClassNames.contains(where: { find(Array($0.utf8), in: annotation) != nil }) { return .iclass }
+            if iso15693Names.contains(where: { find(Array($0.utf8), in: annotation) != nil }) { return .iso15693 }
+            let cell = trimmed(data)
+            guard cell.count >= 2, let hi = Hex.digit(cell[cell.startIndex]), let lo = Hex.digit(cell[cell.startIndex + 1]) else { continue }
+            return [0x0A, 0x0C, 0x81, 0x88, 0x18, 0x05, 0x87].contains(hi << 4 | lo) ? .iclass : .iso15693
+        }
+        return .iso15693
+    }
+
+    /// The client's annotations of reader frames that only one of the two has (cmdhflist.c).
+    static let iClassNames = ["ACTALL", "IDENTIFY", "READCHECK", "CHECK", "UPDATE", "PAGESEL"]
+    static let iso15693Names = ["INVENTORY", "STAY_QUIET", "READBLOCK", "WRITEBLOCK", "GET_SYSTEM_INFO", "READ_MULTI", "RESET_TO_READY"]
+
+    /// What the client prints in place of the bytes of a record without any (cmdtrace.c): a bare
+    /// iClass SOF, an ISO 15693 reader EOF, anything else.
+    static let emptyRecordTexts = ["<SOF>", "<EOF>", "<empty trace - possible error>"].map { Array($0.utf8) }
+
+    /// The client prints times as unsigned 32-bit counts of carrier periods since the first
+    /// frame (`%10u`), so they wrap every 2^32 periods (316.7 s); in µs (`-u`) every 2^32 / 13.56.
+    static func timeModulus(microseconds: Bool) -> Int64 {
+        microseconds ? 316_738_001_180 : 1 << 32   // ns: 2^32 / 13.56 MHz
+    }
+
+    /// `x` modulo `m`, taken as the nearest value to 0: a step back in time reads as one.
+    static func signedModulo(_ x: Int64, _ m: Int64) -> Int64 {
+        let r = (x % m + m) % m
+        return r >= m / 2 ? r - m : r
     }
 
     static func find(_ needle: [UInt8], in s: ArraySlice<UInt8>, caseless: Bool = false) -> Int? {
@@ -201,6 +248,11 @@ public enum Proxmark3Listing {
     /// `parityErrors`), `XX(7)` (bits of a short frame), `[`/`]` around CRC bytes (`-c`) and the
     /// `'` of short bytes. Returns the bits of the last byte if a `(n)` said so.
     static func appendData(_ cell: ArraySlice<UInt8>, to bytes: inout [UInt8], parityErrors: inout [Int]) throws(RowError) -> UInt8? {
+        // `<SOF>`, `<EOF>`: a record without bytes (the whole cell).
+        if bytes.isEmpty, let first = cell.firstIndex(where: { $0 != 0x20 }), cell[first] == UInt8(ascii: "<"),
+           emptyRecordTexts.contains(where: { cell[first...].starts(with: $0) }) {
+            return nil
+        }
         var bits: UInt8?
         var i = cell.startIndex
         let end = cell.endIndex
@@ -273,8 +325,9 @@ final class Proxmark3ListingReader: FrameReader {
     /// `-r`: Gap and Duration columns instead of Start and End.
     private var relative = false
     private var lastEnd: Int64 = 0
-    /// Pre-2014 rows count from the previous frame's start.
+    /// Pre-2014 rows count from the previous frame's start; later ones are read near it.
     private var lastStart: Int64 = 0
+    private var sawStart = false
     private var frameNumber = 0
     private var failed = false
     private var scratch: [UInt8] = []
@@ -292,15 +345,18 @@ final class Proxmark3ListingReader: FrameReader {
         // The header says the technology before any frame; writers take the metadata first.
         if forcedTechnology == nil {
             var scratch: [UInt8] = []
-            for line in input.peek(1 << 16).split(separator: 0x0A).prefix(64) {
+            let lines = input.peek(1 << 16).split(separator: 0x0A)
+            for (n, line) in lines.prefix(64).enumerated() {
                 if let unit = Proxmark3Listing.unitLine(Proxmark3Listing.cleaned(line, into: &scratch)) {
-                    technology = unit.technology
+                    technology = unit.technology ?? Proxmark3Listing.iClassOr15693(lines.dropFirst(n + 1).prefix(400))
                     break
                 }
             }
         }
         metadata["tech"] = technology.rawValue
         metadata["timebase"] = TimeUnit.carrierCycles.rawValue
+        // 14443-A rows show every parity error (`!`): the parity of the others is right.
+        if technology == .iso14443a { metadata["parity"] = "known" }
     }
 
     private func damage(_ reason: String, at offset: Int) -> CaptureError {
@@ -356,7 +412,9 @@ final class Proxmark3ListingReader: FrameReader {
             }
             let done = finishPending()
             if let unit = Proxmark3Listing.unitLine(line) {
-                if forcedTechnology == nil { technology = unit.technology }
+                if forcedTechnology == nil {
+                    technology = unit.technology ?? Proxmark3Listing.iClassOr15693(input.peek(1 << 16).split(separator: 0x0A).prefix(400))
+                }
                 microseconds = unit.microseconds
             } else if Proxmark3Listing.isHeader(line) {
                 relative = Proxmark3Listing.find(Array("Gap".utf8), in: line) != nil
@@ -405,13 +463,22 @@ final class Proxmark3ListingReader: FrameReader {
         if !microseconds, start.contains(UInt8(ascii: ".")) || end.contains(UInt8(ascii: ".")) { microseconds = true }
         guard let a = Proxmark3Listing.time(start, microseconds: microseconds),
               let b = Proxmark3Listing.time(end, microseconds: microseconds) else { throw damage("a time beyond 64 bits", at: offset) }
-        var s = a, e = b
+        // Printed times wrap (unsigned 32 bits): each is read as the nearest to the one before,
+        // so a frame before the first (4294937600) is 2.19 ms early, not 316.7 s late.
+        let m = Proxmark3Listing.timeModulus(microseconds: microseconds)
+        let s: Int64, e: Int64
         if relative {
             // Gap from the previous frame's end, then the frame's duration.
-            s = lastEnd &+ a
+            s = lastEnd &+ Proxmark3Listing.signedModulo(a, m)
             e = s &+ b
+        } else {
+            // The first frame has no frame before it: its time is as printed.
+            s = sawStart ? lastStart &+ Proxmark3Listing.signedModulo(a &- lastStart, m) : a
+            e = s &+ Proxmark3Listing.signedModulo(b &- a, m)
         }
         lastEnd = e
+        lastStart = s
+        sawStart = true
         var frame = Frame(.data(tag ? .tagToReader : .readerToTag), technology: technology, bytes: [])
         frame.start = stamp(s)
         frame.end = stamp(e)
@@ -442,6 +509,7 @@ final class Proxmark3ListingReader: FrameReader {
         guard let delta = Proxmark3Listing.time(row.time, microseconds: false) else { throw damage("a time beyond 64 bits", at: offset) }
         let s = lastStart &+ delta
         lastStart = s
+        sawStart = true
         var frame = Frame(.data(row.tag ? .tagToReader : .readerToTag), technology: technology, bytes: [])
         frame.start = stamp(s)
         var errors: [Int] = []

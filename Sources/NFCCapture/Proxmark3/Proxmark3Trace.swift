@@ -61,6 +61,8 @@ final class Proxmark3TraceReader: FrameReader {
         self.technology = technology
         metadata["tech"] = technology.rawValue
         metadata["timebase"] = TimeUnit.carrierCycles.rawValue
+        // Every 14443-A record holds its parity bits (`@parity known` in a text trace).
+        if technology == .iso14443a { metadata["parity"] = "known" }
     }
 
     func next() throws(CaptureError) -> Frame? {
@@ -103,22 +105,49 @@ final class Proxmark3TraceReader: FrameReader {
         }
         _ = input.read(size)
         frameNumber += 1
-        let data = Array(record[8..<8 + length])
-        let parityBytes = Array(record[(8 + length)...])
+        return Proxmark3Trace.frame(timestamp: timestamp, duration: duration, fromTag: fromTag,
+                                    data: Array(record[8..<8 + length]), parity: record[(8 + length)...], technology: technology)
+    }
+}
+
+extension Proxmark3Trace {
+    /// ISO 15693 and iClass durations are stored divided by 32 (the firmware's LogTrace_ISO15693),
+    /// and the client multiplies them again.
+    static func durationScale(_ technology: Technology) -> Int64 {
+        technology == .iso15693 || technology == .iclass ? 32 : 1
+    }
+
+    /// The stored duration of a record without data: the client lists an iClass one of 2048
+    /// carrier periods as `<SOF>` and an ISO 15693 reader one of 512 as `<EOF>`
+    /// (cmdtrace.c); nil for other technologies.
+    static func bareDuration(_ technology: Technology, fromTag: Bool) -> UInt16? {
+        switch technology {
+        case .iclass: return 64
+        case .iso15693 where !fromTag: return 16
+        default: return nil
+        }
+    }
+
+    /// The frame a record holds: what the reader delivers, and what the writer reads its own
+    /// records back as to find what they lost.
+    static func frame(timestamp: UInt32, duration: UInt16, fromTag: Bool, data: [UInt8], parity: ArraySlice<UInt8>,
+                      technology: Technology) -> Frame {
         var frame = Frame(.data(fromTag ? .tagToReader : .readerToTag), technology: technology, bytes: data)
-        // ISO 15693 durations are stored divided by 32 (LogTrace_ISO15693).
-        let realDuration = Int64(duration) * (technology == .iso15693 ? 32 : 1)
         frame.start = Timestamp(Int64(timestamp), .carrierCycles)
-        frame.end = Timestamp(Int64(timestamp) + realDuration, .carrierCycles)
+        frame.end = Timestamp(Int64(timestamp) + Int64(duration) * durationScale(technology), .carrierCycles)
         if technology == .iso14443a {
-            frame.lastByteBits = Proxmark3Trace.estimatedBits(dataLength: length, duration: Int(duration))
+            frame.lastByteBits = estimatedBits(dataLength: data.count, duration: Int(duration))
             var errors: [Int] = []
-            for (j, b) in data.enumerated() where j / 8 < parityBytes.count {
-                let received = (parityBytes[j / 8] >> (7 - UInt8(j % 8))) & 1
-                // short frames carry no parity bit
-                if frame.lastByteBits == 8, received != Parity.odd(b) { errors.append(j) }
+            // Short frames carry no parity bit.
+            if frame.lastByteBits == 8 {
+                for (j, b) in data.enumerated() where j / 8 < parity.count {
+                    let received = (parity[parity.startIndex + j / 8] >> (7 - UInt8(j % 8))) & 1
+                    if received != Parity.odd(b) { errors.append(j) }
+                }
             }
-            frame.parityErrors = errors
+            // The firmware logs zero bits when it has no parity, and nfctrace writes them for
+            // parity it does not know: zero bits that would be errors mean "unknown".
+            frame.parityErrors = !errors.isEmpty && parity.allSatisfy({ $0 == 0 }) ? nil : errors
         }
         if technology == .felica, frame.bytes.starts(with: [0xB2, 0x4D]) {
             frame.bytes.removeFirst(2)   // sync code; frames start at LEN
@@ -138,17 +167,26 @@ public enum Proxmark3Times: String, Sendable, CaseIterable {
     case wrap
 }
 
-/// Writes a Proxmark3 `.trace` (carrier-period times; parity computed when not known).
+/// Writes a Proxmark3 `.trace`: carrier-period times, 14443-A parity as recorded (zero bits where
+/// it is unknown, as the firmware logs no parity), zero-length records for bare SOFs. What a
+/// frame loses is found by reading each record back as `Proxmark3TraceReader` will.
 public final class Proxmark3TraceWriter: FrameWriter {
     private let output: ByteOutput
     private let times: Proxmark3Times
     private var count = 0
     private var lastTicks: Int64 = 0
     private var origin: Int64?
+    private var emptyRun = 0
+    private var ledger = LossLedger(.proxmark3)
+    public var losses: [FrameLoss] { ledger.losses }
 
-    public init(output: ByteOutput, times: Proxmark3Times = .absolute) {
+    /// `origin` is the time `.first` counts from (the trace's start); without it, the first
+    /// frame's. `metadata` is what the trace says of itself, which a .trace has no place for.
+    public init(output: ByteOutput, times: Proxmark3Times = .absolute, origin: Timestamp? = nil, metadata: TraceMetadata = TraceMetadata()) {
         self.output = output
         self.times = times
+        self.origin = origin?.converted(to: .carrierCycles)?.value
+        ledger.dropMetadata(metadata)
     }
 
     /// The counter value of `t`, or why it has none.
@@ -156,62 +194,124 @@ public final class Proxmark3TraceWriter: FrameWriter {
         guard let carrier = t.converted(to: .carrierCycles)?.value else {
             throw CaptureError.unrepresentable(path: output.name, frame: count, reason: "its time \(t.value) \(t.unit.rawValue) is beyond the 64-bit nanosecond range")
         }
-        var v = carrier
         switch times {
-        case .absolute: break
+        case .wrap:
+            return carrier & 0xFFFF_FFFF
+        case .absolute:
+            guard (0...0xFFFF_FFFF).contains(carrier) else {
+                throw CaptureError.unrepresentable(path: output.name, frame: count,
+                    reason: "its time (\(Proxmark3Trace.span(carrier))) is outside the Proxmark3 trace's 32-bit carrier counter (0 to 316.7 s); "
+                        + "give --pm3-times first (count from the trace's start) or wrap (modulo 2^32, as the device's counter)")
+            }
+            return carrier
         case .first:
             if origin == nil { origin = carrier }
-            let (d, o) = carrier.subtractingReportingOverflow(origin ?? carrier)
-            v = o ? -1 : d
-        case .wrap: return carrier & 0xFFFF_FFFF
-        }
-        guard (0...0xFFFF_FFFF).contains(v) else {
-            let seconds = Double(v) / 13_560_000
-            let what = times == .first ? "\(Int(seconds.rounded())) s after the first frame" : "\(Int(seconds.rounded())) s"
+            let (v, overflow) = carrier.subtractingReportingOverflow(origin ?? carrier)
+            if !overflow, (0...0xFFFF_FFFF).contains(v) { return v }
+            let what = !overflow && v < 0
+                ? "it starts \(Proxmark3Trace.span(-v)) before the time --pm3-times first counts from (the earliest of the first frames), and the counter does not go below 0"
+                : "it starts \(overflow ? "more than 292 years" : Proxmark3Trace.span(v)) after the trace's start, more than the 32-bit carrier counter holds (316.7 s)"
             throw CaptureError.unrepresentable(path: output.name, frame: count,
-                reason: "its time (\(what)) is outside the Proxmark3 trace's 32-bit carrier counter (0 to 316.7 s); "
-                    + (times == .first ? "give --pm3-times wrap to let the counter wrap as the device's does"
-                                       : "give --pm3-times first (count from the first frame) or wrap (modulo 2^32, as the device's counter)"))
+                reason: what + "; give --pm3-times wrap to let the counter wrap as the device's does")
         }
-        return v
+    }
+
+    public func writeComments(_ lines: [String]) {
+        if !lines.isEmpty { ledger.record(.commentLines, frame: nil, count: lines.count) }
     }
 
     public func write(_ frame: Frame) throws(CaptureError) {
         count += 1
-        guard case .data(let direction) = frame.event else { return }   // the format has no field events
+        let direction: Direction
+        switch frame.event {
+        case .data(let d): direction = d
+        case .fieldOn, .fieldOff:
+            ledger.record(.fieldEvents, frame: count)
+            return
+        case .malformed:
+            ledger.record(.malformed, frame: count)
+            return
+        }
         var data = frame.bytes
         if frame.technology == .felica { data = [0xB2, 0x4D] + data }
         guard data.count <= 0x7FFF else {
             throw CaptureError.unrepresentable(path: output.name, frame: count, reason: "\(data.count) bytes exceed the 32767-byte record limit")
         }
+        emptyRun = data.isEmpty ? emptyRun + 1 : 0
+        guard emptyRun <= Proxmark3Trace.emptyRecordLimit else {
+            throw CaptureError.unrepresentable(path: output.name, frame: count,
+                reason: "more than \(Proxmark3Trace.emptyRecordLimit) frames without bytes in a row: a .trace reader takes such a run for zeros, not a trace")
+        }
         let start = try frame.start.map { t throws(CaptureError) in try ticks(t) } ?? lastTicks
         lastTicks = start
+        let fromTag = direction == .tagToReader
+        let scale = Proxmark3Trace.durationScale(frame.technology)
         var duration: Int64
-        if let end = frame.end, let s = frame.start, let e = end.converted(to: .carrierCycles), let b = s.converted(to: .carrierCycles) {
-            let (d, o) = e.value.subtractingReportingOverflow(b.value)
-            duration = o ? 0 : max(0, d)   // the record's 16-bit field clamps it anyway
+        if data.isEmpty, let bare = Proxmark3Trace.bareDuration(frame.technology, fromTag: fromTag) {
+            duration = Int64(bare)
+        } else if let s = frame.start?.converted(to: .carrierCycles), let e = frame.end?.converted(to: .carrierCycles) {
+            let (d, o) = e.value.subtractingReportingOverflow(s.value)
+            duration = o ? 0 : max(0, d) / scale   // the record's 16-bit field clamps it below
         } else {
-            duration = Int64(max(1, frame.bitCount + 1) * 128)
+            // 106 kbit/s: 128 carrier periods a bit, the start bit included.
+            duration = Int64(max(1, frame.bitCount + 1) * 128) / scale
         }
-        if frame.technology == .iso15693 { duration /= 32 }
-        var record: [UInt8] = []
         let ts = UInt32(truncatingIfNeeded: start)
         let du = UInt16(clamping: duration)
-        let len = UInt16(data.count) | (direction == .tagToReader ? 0x8000 : 0)
-        record += [UInt8(ts & 0xFF), UInt8((ts >> 8) & 0xFF), UInt8((ts >> 16) & 0xFF), UInt8(ts >> 24)]
-        record += [UInt8(du & 0xFF), UInt8(du >> 8), UInt8(len & 0xFF), UInt8(len >> 8)]
+        let len = UInt16(data.count) | (fromTag ? 0x8000 : 0)
+        var record: [UInt8] = [UInt8(ts & 0xFF), UInt8((ts >> 8) & 0xFF), UInt8((ts >> 16) & 0xFF), UInt8(ts >> 24),
+                               UInt8(du & 0xFF), UInt8(du >> 8), UInt8(len & 0xFF), UInt8(len >> 8)]
         record += data
+        // Zero bits where parity is unknown (the firmware's own "none") and for other technologies;
+        // a short last byte has no parity bit.
         var parity = [UInt8](repeating: 0, count: Proxmark3Trace.parityLength(data.count))
-        let errors = Set(frame.parityErrors ?? [])
-        if frame.technology == .iso14443a {
-            for (j, b) in data.enumerated() {
-                let bit = Parity.odd(b) ^ (errors.contains(j) ? 1 : 0)
-                parity[j / 8] |= bit << (7 - UInt8(j % 8))
+        if frame.technology == .iso14443a, let errors = frame.parityErrors {
+            let wrong = Set(errors)
+            for (j, b) in data.enumerated() where j < data.count - 1 || frame.lastByteBits == 8 {
+                parity[j / 8] |= (Parity.odd(b) ^ (wrong.contains(j) ? 1 : 0)) << (7 - UInt8(j % 8))
             }
         }
         record += parity
         output.write(record)
+        let back = Proxmark3Trace.frame(timestamp: ts, duration: du, fromTag: fromTag, data: data, parity: parity[...], technology: frame.technology)
+        account(frame, back: back, start: start)
+    }
+
+    /// Records what `frame` lost in the record read back as `back` (read as the frame's own
+    /// technology: without --tech a reader takes it for 14443-A, which is the technology loss).
+    private func account(_ frame: Frame, back: Frame, start ticks: Int64) {
+        ledger.compare(frame, back, number: count)
+        if frame.technology != .iso14443a { ledger.record(.technology, frame: count) }
+        guard let start = frame.start, let carrier = start.converted(to: .carrierCycles)?.value else {
+            // The previous frame's start, and an end from the bit count.
+            ledger.record(.startTimes, frame: count)
+            ledger.record(.endTimes, frame: count)
+            return
+        }
+        if !start.survives(.carrierCycles) || frame.end.map({ !$0.survives(.carrierCycles) }) == true {
+            ledger.record(.timePrecision, frame: count)
+        }
+        let shift = times == .first ? origin ?? 0 : 0
+        if shift != 0 { ledger.record(.timeOrigin, frame: count) }
+        // A start that does not come back (wrapped) is a changed time; an end is compared as
+        // the duration it gives, so that a wrap counts once.
+        if carrier &- shift != ticks { ledger.record(.startTimes, frame: count) }
+        let scale = Proxmark3Trace.durationScale(frame.technology)
+        let expectedEnd = frame.end?.converted(to: .carrierCycles).map { Timestamp($0.value &- carrier &+ ticks, .carrierCycles) }
+        ledger.compareTime(expectedEnd, back.end, precision: scale * 74, kind: .endTimes, number: count)
     }
 
     public func finish() throws(CaptureError) { try output.finish() }
+}
+
+extension Proxmark3Trace {
+    /// A count of carrier periods said in µs, ms or s.
+    static func span(_ carrier: Int64) -> String {
+        let seconds = Double(carrier) / 13_560_000
+        switch seconds.magnitude {
+        case ..<0.001: return "\((seconds * 1e6 * 10).rounded() / 10) µs"
+        case ..<1: return "\((seconds * 1e3 * 100).rounded() / 100) ms"
+        default: return "\((seconds * 10).rounded() / 10) s"
+        }
+    }
 }

@@ -9,6 +9,15 @@ enum TextTraceSyntax {
     static let fieldOn = "field-on"
     static let fieldOff = "field-off"
     static let malformed = "malformed"
+    /// In place of the bytes of a frame that has none (a bare SOF, an ISO 15693 reader EOF).
+    static let empty = "empty"
+
+    /// Whether a frame's parity is known when its line does not say: `@parity known` says so of
+    /// 14443-A data frames (a trace from a Proxmark3), and a frame with `!` marks is known anyway.
+    static func parityKnownByDefault(_ frame: Frame, header: Bool) -> Bool {
+        guard header, frame.technology == .iso14443a, case .data = frame.event else { return false }
+        return true
+    }
 
     /// A quoted value's text: `\\` and `"` escaped with a backslash (docs/trace-format.md).
     /// Works on Unicode scalars, not Characters: a quote or backslash followed by a combining
@@ -42,6 +51,8 @@ final class TextTraceReader: FrameReader {
     private let forcedTechnology: Technology?
     private var timebase = TimeUnit.microseconds
     private var origin: Int64 = 0
+    /// `@parity known`.
+    private var parityKnown = false
     private var lineNumber = 0
     private var frameNumber = 0
     private var pending: Frame?
@@ -127,6 +138,9 @@ final class TextTraceReader: FrameReader {
         case "origin":
             guard let o = Int64(value) else { throw damage("@origin must be an integer count of timebase units", at: offset) }
             origin = o
+        case "parity":
+            guard value == "known" || value == "unknown" else { throw damage("@parity takes known or unknown, found \"\(value)\"", at: offset) }
+            parityKnown = value == "known"
         default:
             break
         }
@@ -215,6 +229,8 @@ final class TextTraceReader: FrameReader {
         bytes.reserveCapacity(tokens.count)
         var parity: [Int] = []
         var sawAttribute = false
+        var sawEmpty = false
+        var parityAttribute: Bool? = nil
         while t < tokens.endIndex {
             let tok = tokens[t]
             t += 1
@@ -224,10 +240,25 @@ final class TextTraceReader: FrameReader {
                 if value.first == UInt8(ascii: "\""), !Self.isClosedQuote(value) {
                     throw damage("unterminated quoted value in \"\(Self.text(tok.prefix(40)))\"", at: offset)
                 }
-                try applyAttribute(Self.text(tok[..<eq]), Self.unquote(Self.text(value)[...]), to: &frame, at: offset)
+                let key = Self.text(tok[..<eq])
+                let text = Self.unquote(Self.text(value)[...])
+                if key == "parity" {
+                    guard text == "known" || text == "unknown" else { throw damage("parity= takes known or unknown, found \"\(text)\"", at: offset) }
+                    parityAttribute = text == "known"
+                    continue
+                }
+                try applyAttribute(key, text, to: &frame, at: offset)
                 continue
             }
             guard !sawAttribute else { throw damage("byte \"\(Self.text(tok))\" after key=value attributes", at: offset) }
+            if tok.elementsEqual(TextTraceSyntax.empty.utf8) {
+                guard bytes.isEmpty, !sawEmpty, case .data = frame.event else {
+                    throw damage("\(TextTraceSyntax.empty) stands alone in place of the bytes of an R or T frame", at: offset)
+                }
+                sawEmpty = true
+                continue
+            }
+            if sawEmpty { throw damage("byte \"\(Self.text(tok))\" after \(TextTraceSyntax.empty)", at: offset) }
             var digits = tok
             var parityError = false
             if digits.last == UInt8(ascii: "!") {
@@ -256,12 +287,17 @@ final class TextTraceReader: FrameReader {
         case .fieldOn, .fieldOff:
             guard bytes.isEmpty else { throw damage("\(kindText) carries no bytes", at: offset) }
         case .data:
-            guard !bytes.isEmpty else { throw damage("a frame needs at least one byte", at: offset) }
+            guard !bytes.isEmpty || sawEmpty else { throw damage("a frame needs at least one byte, or \(TextTraceSyntax.empty) for a frame of none", at: offset) }
         case .malformed:
             break
         }
         frame.bytes = bytes
-        if !parity.isEmpty { frame.parityErrors = parity }
+        if !parity.isEmpty {
+            guard parityAttribute != false else { throw damage("parity=unknown on a frame with parity errors (!)", at: offset) }
+            frame.parityErrors = parity
+        } else if parityAttribute ?? TextTraceSyntax.parityKnownByDefault(frame, header: parityKnown) {
+            frame.parityErrors = []
+        }
         return frame
     }
 
@@ -329,7 +365,7 @@ final class TextTraceReader: FrameReader {
             guard case .malformed = frame.event else { throw damage("reason= belongs to malformed events", at: offset) }
             frame.event = .malformed(reason: value)
         default:
-            throw damage("unknown attribute \"\(key)\" (tech, crc, rate, reason)", at: offset)
+            throw damage("unknown attribute \"\(key)\" (tech, crc, rate, parity, reason)", at: offset)
         }
     }
 

@@ -16,10 +16,15 @@ public final class TextTraceWriter: FrameWriter {
     private var frameCount = 0
     /// Comment lines given before the header was written.
     private var heldComments: [String] = []
+    /// `@parity known`: 14443-A frames carry their parity bits unless they say otherwise.
+    private let parityKnown: Bool
+    private var ledger = LossLedger(.nfctrace)
+    public var losses: [FrameLoss] { ledger.losses }
 
     public init(output: ByteOutput, metadata: TraceMetadata = TraceMetadata()) {
         self.output = output
         self.metadata = metadata
+        self.parityKnown = metadata["parity"] == "known"
         self.technology = metadata["tech"].flatMap { Technology(name: $0) } ?? .iso14443a
         self.timebase = metadata["timebase"].flatMap { TimeUnit(rawValue: $0) }
         if let o = metadata["origin"].flatMap({ Int64($0) }) { origin = o }
@@ -76,6 +81,7 @@ public final class TextTraceWriter: FrameWriter {
             let tb = timebase ?? s.unit
             time = String(try relative(s, tb))
             if let e = frame.end { time += ".." + String(try relative(e, tb)) }
+            if !s.survives(tb) || frame.end.map({ !$0.survives(tb) }) == true { ledger.record(.timePrecision, frame: frameCount) }
         }
         let pad = max(0, 12 - time.utf8.count)
         line.append(contentsOf: [UInt8](repeating: 0x20, count: pad))
@@ -96,12 +102,19 @@ public final class TextTraceWriter: FrameWriter {
         }
         if frame.technology != technology { line.append(contentsOf: " tech=\(frame.technology.rawValue)".utf8) }
         if frame.crcStripped { line.append(contentsOf: " crc=stripped".utf8) }
-        if let r = frame.bitRate { line.append(contentsOf: " rate=\(r)".utf8) }
+        appendParity(frame)
+        if let r = frame.bitRate {
+            // The reader takes positive rates only.
+            if r > 0 { line.append(contentsOf: " rate=\(r)".utf8) } else { ledger.record(.bitRate, frame: frameCount) }
+        }
         if let c = frame.comment, !c.isEmpty {
             line.append(contentsOf: "  # ".utf8)
-            line.append(contentsOf: c.utf8.filter { $0 != 0x0A })
+            let text = c.utf8.filter { $0 != 0x0A }
+            line.append(contentsOf: text)
             // A final CR would read back as the CR of a CRLF line ending; a space keeps it.
             if line.last == 0x0D { line.append(0x20) }
+            // The reader takes the comment without the spaces around it.
+            if TextTraceReader.trimmed(text[...]).count != c.utf8.count { ledger.record(.comments, frame: frameCount) }
         }
         line.append(0x0A)
         output.write(line)
@@ -121,16 +134,35 @@ public final class TextTraceWriter: FrameWriter {
     }
 
     private func appendBytes(_ frame: Frame) {
+        if frame.bytes.isEmpty, case .data = frame.event {
+            line.append(contentsOf: TextTraceSyntax.empty.utf8)   // a bare SOF, a reader EOF
+        }
         let parity = Set(frame.parityErrors ?? [])
+        if parity.contains(where: { !frame.bytes.indices.contains($0) }) { ledger.record(.parity, frame: frameCount) }
         for (i, b) in frame.bytes.enumerated() {
             if i > 0 { line.append(0x20) }
             Hex.appendByte(b, to: &line)
             // Written for malformed events too: the reader takes `/n` on any last byte.
             if i == frame.bytes.count - 1, frame.lastByteBits != 8 {
-                line.append(0x2F)
-                line.append(0x30 + frame.lastByteBits)
+                if (1...7).contains(frame.lastByteBits) {
+                    line.append(0x2F)
+                    line.append(0x30 + frame.lastByteBits)
+                } else {
+                    ledger.record(.lastByteBits, frame: frameCount)
+                }
             }
             if parity.contains(i) { line.append(0x21) }
+        }
+        if frame.bytes.isEmpty, frame.lastByteBits != 8 { ledger.record(.lastByteBits, frame: frameCount) }
+    }
+
+    /// `parity=known` or `parity=unknown` where the frame is not as the header says of it
+    /// (`@parity known`: 14443-A data frames carry parity) and no `!` mark says it is known.
+    private func appendParity(_ frame: Frame) {
+        let known = frame.parityErrors != nil
+        let marked = frame.parityErrors.map { $0.contains(where: frame.bytes.indices.contains) } ?? false
+        if known != TextTraceSyntax.parityKnownByDefault(frame, header: parityKnown) && !marked {
+            line.append(contentsOf: (known ? " parity=known" : " parity=unknown").utf8)
         }
     }
 

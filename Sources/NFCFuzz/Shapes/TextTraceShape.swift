@@ -8,7 +8,8 @@ public struct TextTraceShape: ShapeMutator {
 
     public var dictionary: [[UInt8]] {
         ["nfctrace 1\n", "@tech ", "@timebase ", "@origin ", "felica", "15693", "14443a", "14443b", "carrier", "ns", "us", "field-on", "field-off",
-         "malformed", " R ", " T ", "crc=stripped", "tech=", "rate=212", "reason=\"", "/7", "/4", "!", "..", "# ", "9223372036854775807", "-"].map { Array($0.utf8) }
+         "malformed", " R ", " T ", "crc=stripped", "tech=", "rate=212", "reason=\"", "/7", "/4", "!", "..", "# ", "9223372036854775807", "-",
+         "empty", "@parity known\n", "parity=known", "parity=unknown"].map { Array($0.utf8) }
     }
 
     static let times = ["0", "-1", "1..0", "5..5", "9223372036854775807", "-9223372036854775808", "9223372036854775807..-9223372036854775808",
@@ -74,6 +75,7 @@ public struct TextTraceShape: ShapeMutator {
         var bits: UInt8 = 8
         for token in tokens.dropFirst() {
             if token.contains("=") || token.hasPrefix("#") { break }
+            if token == "empty" { continue }   // a frame of no bytes
             let parts = token.split(separator: "/")
             guard let hex = parts.first.map({ $0.filter { $0 != "!" } }), let b = Hex.parse(hex), b.count == 1 else { return nil }
             bytes += b
@@ -110,6 +112,7 @@ public struct TextTraceShape: ShapeMutator {
             case "@tech": guard Self.technologyNames.contains(where: { $0.0 == value }) else { return false }
             case "@timebase": guard ["us", "ns", "carrier"].contains(value) else { return false }
             case "@origin": guard let o = Int64(value) else { return false }; origin = o
+            case "@parity": guard value == "known" || value == "unknown" else { return false }
             case "@": return false
             default: break
             }
@@ -127,13 +130,22 @@ public struct TextTraceShape: ShapeMutator {
         guard let kind = tokens.first else { return false }
         if kind == "field-on" || kind == "field-off" { return tokens.count == 1 || tokens[1].hasPrefix("#") }
         if kind == "malformed" { return true }
-        guard kind == "R" || kind == "T", frame(line, technology: technology).map({ !$0.frame.bytes.isEmpty }) == true else { return false }
-        for token in tokens.dropFirst() where token.contains("=") {
+        let body = tokens.dropFirst().prefix { !$0.hasPrefix("#") }
+        let byteTokens = body.prefix { !$0.contains("=") }
+        // `empty` stands alone in place of the bytes.
+        let empty = byteTokens.first == "empty"
+        if empty ? byteTokens.count != 1 : byteTokens.contains("empty") { return false }
+        guard kind == "R" || kind == "T", frame(line, technology: technology).map({ !$0.frame.bytes.isEmpty || empty }) == true else { return false }
+        for token in body where token.contains("=") {
             let kv = token.split(separator: "=", maxSplits: 1).map(String.init)
             switch kv[0] {
             case "tech": guard kv.count == 2, technologyNames.contains(where: { $0.0 == kv[1] }) else { return false }
             case "crc": guard kv.count == 2, kv[1] == "stripped" || kv[1] == "included" else { return false }
             case "rate": guard kv.count == 2, let r = Int(kv[1]), r > 0 else { return false }
+            case "parity":
+                guard kv.count == 2, kv[1] == "known" || kv[1] == "unknown" else { return false }
+                // Parity errors (!) are known parity.
+                if kv[1] == "unknown", byteTokens.contains(where: { $0.hasSuffix("!") }) { return false }
             default: return false
             }
         }
@@ -156,7 +168,7 @@ public struct TextTraceShape: ShapeMutator {
             // Frames of another technology in the same trace (tech= on the line).
             let (name, tech) = m.random.element(Self.technologyNames) ?? ("felica", .felica)
             p.events.insert((Self.lines([Self.dialect(tech).readerFrame(&m)], start: 10).first ?? "") + " tech=\(name)", at: min(i, p.events.count))
-        case 5: if i < p.events.count { p.events[i] += m.random.pick(" rate=212", " rate=424", " crc=stripped", " # note", " crc=included") }
+        case 5: if i < p.events.count { p.events[i] += m.random.pick(" rate=212", " rate=424", " crc=stripped", " # note", " crc=included", " parity=known") }
         default:
             p.header = p.header.filter { !$0.hasPrefix("@timebase") } + ["@timebase \(m.random.pick("us", "ns", "carrier"))"]
         }
@@ -175,8 +187,8 @@ public struct TextTraceShape: ShapeMutator {
             }
         case 1: p.header = p.header.filter { !$0.hasPrefix("@origin") } + ["@origin \(m.random.pick("9223372036854775807", "-9223372036854775808", "1e3", "", "0x10"))"]
         case 2: p.header.append(m.random.pick("@tech nfc-z", "@timebase ms", "@", "@origin", "@tech"))
-        case 3: p.events.insert(m.random.pick("@tech felica", "R", "T 0", "T 1G", "R 26/9", "R 26/7 30", "field-on 00", "malformed", "1..2..3 R 00"), at: min(i, p.events.count))
-        case 4: if i < p.events.count { p.events[i] += m.random.pick(" tech=x", " crc=maybe", " rate=0", " rate=-5", " reason=\"a", " 00", " reason=\"x\"") }
+        case 3: p.events.insert(m.random.pick("@tech felica", "R", "T 0", "T 1G", "R 26/9", "R 26/7 30", "field-on 00", "malformed", "1..2..3 R 00", "T empty 00", "R 00 empty"), at: min(i, p.events.count))
+        case 4: if i < p.events.count { p.events[i] += m.random.pick(" tech=x", " crc=maybe", " rate=0", " rate=-5", " reason=\"a", " 00", " reason=\"x\"", " parity=maybe", " parity=unknown") }
         case 5: return Array("nfctrace \(m.random.pick("2", "0", "-1", "99999999999999999999", "1x"))\n".utf8) + Self.text(header: p.header, events: p.events).dropFirst(11)
         case 6: return [0xEF, 0xBB, 0xBF] + Array(String(decoding: Self.text(header: p.header, events: p.events), as: UTF8.self).split(separator: "\n").joined(separator: "\r\n").utf8)
         case 7: return truncated(Self.text(header: p.header, events: p.events), &m.random)
