@@ -148,7 +148,7 @@ let package = Package(
         ),
         // Conformance across modules: every input trace converted to every output format, read
         // back and dissected (issue 44).
-        .testTarget(name: "NFCConformanceTests", dependencies: ["NFCCore", "NFCCapture", "NFCDissect", "NFCConvert"]),
+        .testTarget(name: "NFCConformanceTests", dependencies: ["NFCCore", "NFCCapture", "NFCDissect", "NFCConvert", "NFCReport"]),
         .testTarget(name: "NFCEmulatorTests", dependencies: ["NFCCore", "NFCCrypto", "NFCEmulator", "NFCDissect", "NFCCapture"]),
         .testTarget(name: "NFCReplayTests", dependencies: ["NFCCore", "NFCCrypto", "NFCCapture", "NFCDissect", "NFCEmulator", "NFCReplay"], exclude: ["Golden"]),
         .testTarget(

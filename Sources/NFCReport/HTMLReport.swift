@@ -16,6 +16,23 @@ public struct HTMLReport {
             self.data = data
             self.detail = detail
         }
+
+        /// The frames `next` delivers, dissected for a tab (`nfctrace report`, `replay --format
+        /// html`); an error of `next` (a damaged capture) ends it with the frames before it and
+        /// comes back beside it.
+        public static func dissecting(_ next: () throws -> Frame?, name: String, source: String, keys: KeyList,
+                                      detailLimit: Int) -> (Trace, damage: Error?) {
+            let renderer = ReportRenderer(detailLimit: detailLimit)
+            var damage: Error? = nil
+            do {
+                _ = try PipelinedDissection.run(Dissector(detail: .full, keys: keys), frames: next) { events in
+                    PipelinedDissection.drain(&events) { renderer.render(pending: $0) }
+                }
+            } catch {
+                damage = error
+            }
+            return (Trace(data: renderer.data(name: name, source: source), detail: renderer.detail), damage)
+        }
     }
 
     public var title: String

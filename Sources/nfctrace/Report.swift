@@ -74,15 +74,6 @@ struct Report: ParsableCommand {
     static func trace(_ file: String, name: String, input: InputOptions, keys: KeyList,
                       detailLimit: Int) throws -> (HTMLReport.Trace, damage: Error?) {
         let reader = try Capture.open(file, options: input.readOptions)
-        let renderer = ReportRenderer(detailLimit: detailLimit)
-        var damage: Error? = nil
-        do {
-            _ = try PipelinedDissection.run(Dissector(detail: .full, keys: keys), frames: { try reader.next() }) { events in
-                PipelinedDissection.drain(&events) { renderer.render(pending: $0) }
-            }
-        } catch {
-            damage = error
-        }
-        return (.init(data: renderer.data(name: name, source: file == "-" ? "<stdin>" : file), detail: renderer.detail), damage)
+        return HTMLReport.Trace.dissecting({ try reader.next() }, name: name, source: file == "-" ? "<stdin>" : file, keys: keys, detailLimit: detailLimit)
     }
 }
