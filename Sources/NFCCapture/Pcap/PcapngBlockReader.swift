@@ -21,6 +21,9 @@ final class PcapngBlockReader: FrameReader {
     private var frameNumber = 0
     private var finished = false
     private var comments: [String] = []
+    /// The tag an NFCGate export relayed, as its initial data (USER0) says.
+    private var nfcgateTag: (technology: Technology, isoDEP: Bool)?
+    private var nfcgatePCBNoted = false
     /// Timestamps in µs when every interface counts µs (the pcapng default), else ns.
     private let unit: TimeUnit
 
@@ -230,10 +233,20 @@ final class PcapngBlockReader: FrameReader {
         case Int(ISO14443PseudoHeader.linkType):
             frame = data.withUnsafeBytes { ISO14443PseudoHeader.decode($0, wireLength: original, technology: forcedTechnology ?? .iso14443a) }
             if forcedTechnology == nil { frame.technology = typeRecognizer.technology(of: frame) }
+            if let tag = nfcgateTag, !tag.isoDEP, frame.direction != nil, frame.bytes.first == NFCGateInitialData.syntheticPCB {
+                // NFCGate's PCB before a frame of a tag that speaks no ISO-DEP: the frame is the rest.
+                frame.bytes = Array(frame.bytes.dropFirst())
+                if forcedTechnology == nil { frame.technology = tag.technology }
+                if !nfcgatePCBNoted {
+                    nfcgatePCBNoted = true
+                    comments.append("NFCGate's own PCB 02 before every payload removed: this \(tag.technology.displayName) tag speaks no ISO-DEP")
+                }
+            }
         case Int(NFCTracePseudoHeader.linkType):
             frame = data.withUnsafeBytes { NFCTracePseudoHeader.decode($0, fallback: forcedTechnology ?? .iso14443a) }
         case Self.userLinkType0:
             comments.append(NFCGateInitialData.describe(data) ?? "interface \(index) (LINKTYPE_USER0): \(data.count) bytes: \(Hex.string(data.prefix(64)))\(data.count > 64 ? " …" : "")")
+            if let tag = NFCGateInitialData.tag(data) { nfcgateTag = tag }
             return nil
         default:
             comments.append("interface \(index) (link type \(i.linkType)): a packet of \(data.count) bytes, not NFC frames nfctrace reads")
@@ -268,20 +281,42 @@ enum NFCGateInitialData {
         0x59: "historical bytes (LA_HIST_BY)", 0x5A: "higher-layer answer (LB_H_INFO_RSP)",
     ]
 
-    /// `NFCGate initial tag data: UID 04 A1 …; SAK 20; …`, or nil when the packet is not laid out so.
-    static func describe(_ packet: [UInt8]) -> String? {
+    /// The listen parameters (type, value) of a USER0 packet, or nil when it is not laid out so.
+    static func parameters(_ packet: [UInt8]) -> [(type: UInt8, value: ArraySlice<UInt8>)]? {
         guard packet.count >= 5, packet[0] == 0, packet[4] == 0x02,
               Int(packet[2]) << 8 | Int(packet[3]) == packet.count - 4 else { return nil }
-        var parts: [String] = []
+        var out: [(type: UInt8, value: ArraySlice<UInt8>)] = []
         var i = 5
         while i + 2 <= packet.count {
             let type = packet[i], length = Int(packet[i + 1])
             guard i + 2 + length <= packet.count else { return nil }
-            let value = packet[(i + 2)..<(i + 2 + length)]
-            parts.append("\(names[type] ?? "parameter \(Hex.byte(type))") \(Hex.string(value))")
+            out.append((type, packet[(i + 2)..<(i + 2 + length)]))
             i += 2 + length
         }
-        guard i == packet.count, !parts.isEmpty else { return nil }
+        guard i == packet.count, !out.isEmpty else { return nil }
+        return out
+    }
+
+    /// `NFCGate initial tag data: UID 04 A1 …; SAK 20; …`, or nil when the packet is not laid out so.
+    static func describe(_ packet: [UInt8]) -> String? {
+        guard let parameters = parameters(packet) else { return nil }
+        let parts = parameters.map { "\(names[$0.type] ?? "parameter \(Hex.byte($0.type))") \(Hex.string($0.value))" }
         return "NFCGate initial tag data (NCI listen parameters): " + parts.joined(separator: "; ")
     }
+
+    /// What the relayed tag speaks, from its listen parameters: NFC-F (LF_T3T_*) is FeliCa; NFC-A
+    /// speaks ISO-DEP when its SAK has b6 set; NFC-B is taken as ISO-DEP (LB_* carry no such bit
+    /// NFCGate sets apart). Nil when the parameters do not say.
+    static func tag(_ packet: [UInt8]) -> (technology: Technology, isoDEP: Bool)? {
+        guard let parameters = parameters(packet) else { return nil }
+        let types = Set(parameters.map(\.type))
+        if !types.isDisjoint(with: [0x40, 0x51, 0x53]) { return (.felica, false) }
+        if let sak = parameters.first(where: { $0.type == 0x32 })?.value.first { return (.iso14443a, sak & 0x20 != 0) }
+        if !types.isDisjoint(with: [0x38, 0x39, 0x3A, 0x3B, 0x3C, 0x5A]) { return (.iso14443b, true) }
+        return nil
+    }
+
+    /// NFCGate writes its own I-block PCB `02` before every payload (`ISO14443Packet`); before
+    /// the frames of a tag that speaks no ISO-DEP (an NTAG, a FeliCa card) it is nobody's byte.
+    static let syntheticPCB: UInt8 = 0x02
 }
