@@ -76,8 +76,6 @@ def others(out):
 
 def main(out):
     others(out)
-    shb = struct.pack(">IIIHHq", 0x0A0D0D0A, 28, 0x1A2B3C4D, 1, 0, -1) + struct.pack(">I", 28)
-    idb = lambda link: block(1, struct.pack(">HHI", link, 0, 0))
     uid = [0x04, 0xA1, 0xB2, 0xC3, 0xD4, 0xE5, 0xF6]
     history = [0x80, 0x77, 0x80, 0x02]
     config = [0x33, len(uid)] + uid + [0x32, 1, 0x20, 0x30, 1, 0x44, 0x31, 1, 0x03, 0x59, len(history)] + history
@@ -90,14 +88,7 @@ def main(out):
         ([0x00, 0xB0, 0x00, 0x00, 0x02], [0x00, len(ndef), 0x90, 0x00]),
         ([0x00, 0xB0, 0x00, 0x02, len(ndef)], ndef + [0x90, 0x00]),
     ]
-    blocks = [shb, idb(264), idb(147), packet(1, T0_MS, True, config)]
-    ms = T0_MS + 40
-    for command, answer in exchanges:
-        blocks.append(packet(0, ms, False, command))
-        blocks.append(packet(0, ms + 7, True, answer))
-        ms += 25
-    with open(out + "/nfcgate-type4-read.pcapng", "wb") as f:
-        f.write(b"".join(blocks))
+    write(out + "/nfcgate-type4-read.pcapng", config, exchanges)
 
 
 if __name__ == "__main__":
