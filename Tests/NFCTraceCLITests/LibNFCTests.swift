@@ -182,7 +182,7 @@ import Testing
         #expect(emulator.stop() == 0)
         let dissected = try CLI.run(["dissect", seen])
         #expect(dissected.stdout.contains("READ block 0x3F") && !dissected.stdout.contains("parity wrong"), "\(dissected.stdout.suffix(2000))")
-        #expect(dissected.stdout.contains("94!F4!C0 BF!"), "the first encrypted READ with the recorded parity marks")
+        #expect(dissected.stdout.contains("94! F4! C0 BF!"), "the first encrypted READ with the recorded parity marks")
     }
 
     /// Issue 21, point 6: the reader gone mid-replay (the PN532 killed) is a clear error with the
