@@ -129,9 +129,12 @@ public struct BERTLV: Sendable, Equatable {
     }
 
     /// Objects from `start` to `declaredEnd` (the enclosing object's end; nil at the top, where
-    /// the data goes on), as far as the bytes have arrived; false when one is malformed.
+    /// the data goes on), as far as the bytes have arrived; false when one is malformed. A damaged
+    /// object inside a constructed one ends that one's list only, as in `parse`: the walk goes on
+    /// after it.
     private static func walk(_ tags: Set<UInt32>, _ bytes: [UInt8], from start: Int, declaredEnd: Int?, depth: Int, into found: inout [(tag: UInt32, range: Range<Int>)]) -> Bool {
         let end = min(declaredEnd ?? bytes.count, bytes.count)
+        var wellFormed = true
         var i = start
         while i < end {
             if bytes[i] == 0x00 || bytes[i] == 0xFF {
@@ -142,14 +145,14 @@ public struct BERTLV: Sendable, Equatable {
             switch readTag(bytes, at: i, end: end) {
             case .success(let read): t = read
             // A tag of up to 4 bytes, cut by the end of what has arrived: not there yet.
-            case .failure: return end == bytes.count && bytes.count - i <= 4
+            case .failure: return wellFormed && end == bytes.count && bytes.count - i <= 4
             }
             let l: (length: Int, next: Int)
             switch readLength(bytes, at: t.next, end: end, tagHex: "") {
             case .success(let read): l = (read.length, read.next)
             // A length of up to 4 bytes, likewise.
             case .failure:
-                guard end == bytes.count else { return false }
+                guard wellFormed, end == bytes.count else { return false }
                 if t.next == bytes.count { return true }
                 let first = bytes[t.next], n = Int(first & 0x7F)
                 return first > 0x80 && n <= 3 && t.next + 1 + n > bytes.count
@@ -158,12 +161,13 @@ public struct BERTLV: Sendable, Equatable {
             if let declaredEnd, value.upperBound > declaredEnd { return false }
             if tags.contains(t.tag) {
                 found.append((t.tag, value))
-            } else if bytes[i] & 0x20 != 0, depth < depthLimit {
-                guard walk(tags, bytes, from: value.lowerBound, declaredEnd: value.upperBound, depth: depth + 1, into: &found) else { return false }
+            } else if bytes[i] & 0x20 != 0, depth < depthLimit,
+                      !walk(tags, bytes, from: value.lowerBound, declaredEnd: value.upperBound, depth: depth + 1, into: &found) {
+                wellFormed = false
             }
             i = value.upperBound
         }
-        return true
+        return wellFormed
     }
 
     /// The tag at `start` and the index after it: one byte, or more when b5…b1 are all set, each
