@@ -107,7 +107,9 @@ import NFCReport
     // MARK: the outputs
 
     /// Text, -V and JSON of the dissection, the report's two parts, and every format convert writes.
-    static func outputs(_ frames: [Frame], folder: String) throws -> [(String, [UInt8])] {
+    /// `sourceRefused`: given, a trace the text writer refuses (times more than 2⁶³ ns apart)
+    /// is passed to it and the converts, which read that text trace, are left out.
+    static func outputs(_ frames: [Frame], folder: String, sourceRefused: ((Error) -> Void)? = nil) throws -> [(String, [UInt8])] {
         var out: [(String, [UInt8])] = []
         for (name, detail, json, verbose) in [("text", DissectionDetail.summary, false, false), ("-V", .full, false, true), ("json", .full, true, false)] {
             var bytes: [UInt8] = []
@@ -122,9 +124,15 @@ import NFCReport
         out.append(("report data", tab.data))
         out.append(("report frames", tab.detail))
         let source = folder + "/variant.nfctrace"
-        let writer = TextTraceWriter(output: try ByteOutput.create(source))
-        for f in frames { try writer.write(f) }
-        try writer.finish()
+        do {
+            let writer = TextTraceWriter(output: try ByteOutput.create(source))
+            for f in frames { try writer.write(f) }
+            try writer.finish()
+        } catch {
+            guard let sourceRefused else { throw error }
+            sourceRefused(error)
+            return out
+        }
         for output in ConvertMatrixTests.outputs {
             let path = "\(folder)/out-\(output.description.replacingOccurrences(of: "/", with: "-")).\(output.fileExtension)"
             var options = ConversionOptions(format: output.format)

@@ -250,4 +250,14 @@ enum Browser {
         let limited = try CLI.run(["report", "Traces/ntag215-password-read.nfctrace", "--detail-limit", "5", "-o", "-"])
         #expect(limited.stdout.contains("\"detail_frames\":5,") && limited.stdout.contains("\"frames\":62,"))
     }
+
+    /// Issue 51, point 1: a frame whose span is past 2⁶³ ns trapped the report (SIGILL).
+    @Test func aSpanPastTheNanosecondRange() throws {
+        let dir = Self.temporaryDirectory()
+        let trace = dir + "/c.nfctrace"
+        try Data("nfctrace 1\n-9223372036854775..9223372036854775 T 44 00\n".utf8).write(to: URL(fileURLWithPath: trace))
+        let r = try CLI.run(["report", trace, "-o", dir + "/c.html"])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(try String(contentsOfFile: dir + "/c.html", encoding: .utf8).contains("\"frames\":1,"))
+    }
 }

@@ -75,8 +75,11 @@ public final class ReportRenderer {
         let f = d.frame
         if let t = clock.microseconds(f.start) {
             time.append(Int(t.whole * 10 + (t.whole < 0 ? -t.tenth : t.tenth)))
-            if let s = f.start?.nanoseconds, let e = f.end?.nanoseconds, e >= s, e - s < Int64(Int32.max) * 100 {
-                duration.append(Int((e - s + 50) / 100))
+            // A span past 2⁶³ ns (start and end at opposite edges of the range readers accept)
+            // has no duration to show, as a reversed one has none.
+            if let s = f.start?.nanoseconds, let e = f.end?.nanoseconds, e >= s,
+               case let (span, overflow) = e.subtractingReportingOverflow(s), !overflow, span < Int64(Int32.max) * 100 {
+                duration.append(Int((span + 50) / 100))
             } else {
                 duration.append(-1)
             }
