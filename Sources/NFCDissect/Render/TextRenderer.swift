@@ -102,6 +102,9 @@ public final class TextRenderer {
         let bytes = f.bytes
         // A parity mark widens its byte by a column: 12 bytes a line then still fit the column.
         let perLine = f.parityErrors?.isEmpty == false ? Self.bytesPerLineWithParity : Self.bytesPerLine
+        // Once a frame, not once a line: a flag per byte, where looking each byte up in the error
+        // list took time in the square of the frame's length.
+        let parity = f.parityErrors?.isEmpty == false ? Parity.errorFlags(f.parityErrors, count: bytes.count) : []
         let firstLineBytes = min(bytes.count, perLine)
         // Columns on screen: a masked byte's `••` is 6 bytes of UTF-8 but 2 columns wide.
         var wide = 0
@@ -112,7 +115,7 @@ public final class TextRenderer {
             default: break
             }
         } else {
-            wide = appendData(f, 0..<firstLineBytes, masked: d.masked, into: &out)
+            wide = appendData(f, 0..<firstLineBytes, masked: d.masked, parity: parity, into: &out)
         }
         let used = out.count - dataStart - wide
         out.append(contentsOf: Self.spaces[0..<max(1, Self.dataWidth + 1 - used)])
@@ -128,7 +131,7 @@ public final class TextRenderer {
         while next < bytes.count {
             let upper = min(bytes.count, next + perLine)
             out.append(contentsOf: Self.spaces[0..<24])
-            appendData(f, next..<upper, masked: d.masked, into: &out)
+            appendData(f, next..<upper, masked: d.masked, parity: parity, into: &out)
             out.append(0x0A)
             next = upper
         }
@@ -158,10 +161,10 @@ public final class TextRenderer {
 
     /// Hex bytes of one output line; `!` after a byte with a parity error (as the Proxmark3
     /// marks it: `44! 0D`), `(n)` after a short last byte, `••` for a byte that holds card data
-    /// (`FrameDissection.masked`). Returns how many more bytes than columns it wrote (the masks).
+    /// (`FrameDissection.masked`); `parity`: a flag per byte of the frame, or empty. Returns how
+    /// many more bytes than columns it wrote (the masks).
     @discardableResult
-    private func appendData(_ f: Frame, _ range: Range<Int>, masked: [Range<Int>], into out: inout [UInt8]) -> Int {
-        let parity = f.parityErrors ?? []
+    private func appendData(_ f: Frame, _ range: Range<Int>, masked: [Range<Int>], parity: [Bool], into out: inout [UInt8]) -> Int {
         let bytes = f.bytes
         // Masked frames are rare (card data in APDUs): the common loop does not look.
         let anyMasked = !masked.isEmpty
@@ -173,7 +176,7 @@ public final class TextRenderer {
             } else {
                 Hex.appendByte(bytes[i], to: &out)
             }
-            if !parity.isEmpty, parity.contains(i) { out.append(0x21) }
+            if !parity.isEmpty, parity[i] { out.append(0x21) }
             if i < range.upperBound - 1 { out.append(0x20) }
             if i == bytes.count - 1, f.lastByteBits != 8, case .data = f.event {
                 out.append(0x28)

@@ -115,9 +115,10 @@ public struct ForeignCaptureShape: ShapeMutator {
         out += "------------+------------+-----+-------------------------------------------------------------------------+-----+--------------------\n"
         for f in frames where f.kind == .reader || f.kind == .tag {
             var cells: [String] = []
+            let wrong = Parity.errorFlags(f.parityErrors, count: f.bytes.count)
             for (i, b) in f.bytes.enumerated() {
                 var cell = Hex.string([b], separator: "")
-                if f.parityErrors.contains(i) { cell += "!" }
+                if wrong[i] { cell += "!" }
                 if i == f.bytes.count - 1, f.technology == .iso14443a, f.bytes.count == 1 || f.lastByteBits != 8 { cell += "(\(f.lastByteBits))" }
                 cells.append(cell)
             }

@@ -35,4 +35,13 @@ import PropertyBased
             #expect(Crypto1.parityErrors(sent: back.bytes, parity: back.parity) == errors)
         }
     }
+
+    /// The error list as readers and users can give it (issue 51, point 3, where it is read in one
+    /// pass): a position listed twice is one error, positions outside the frame are left out.
+    @Test func errorListsAsGiven() {
+        let bytes: [UInt8] = [0x30, 0x00, 0x01]
+        #expect(Parity.bits(bytes, errors: [1, 1, -1, 3, 99]) == [1, 0, 0])
+        #expect(Parity.errorFlags([2, 2, -5, 3], count: 3) == [false, false, true])
+        #expect(Parity.errorFlags(nil, count: 2) == [false, false])
+    }
 }
