@@ -1,7 +1,7 @@
 import ArgumentParser
 import NFCCore
 
-struct MFKey: ParsableCommand {
+struct MFKey: TakesValueLists {
     static let configuration = CommandConfiguration(
         commandName: "mfkey",
         abstract: "Recover a MIFARE Classic key from sniffed authentications.",
@@ -18,6 +18,8 @@ struct MFKey: ParsableCommand {
     @Argument(help: "UID and the authentication values, 8 hex digits each.")
     var values: [String] = []
 
+    mutating func validate() throws { values = CommandLinePrepass.expand(values) }
+
     func run() throws {
         guard values.count == 5 || values.count == 7 else {
             throw CLIFailure.usage("expected UID NT NR AR AT (5 values) or UID NT0 NR0 AR0 NT1 NR1 AR1 (7 values), got \(values.count)")
@@ -33,8 +35,18 @@ struct MFKey: ParsableCommand {
         if words.count == 5 {
             key = Crypto1Recovery.key(uid: words[0], nt: words[1], encryptedNR: words[2], encryptedAR: words[3], encryptedAT: words[4])
         } else {
-            key = Crypto1Recovery.key(uid: words[0], .init(nt: words[1], encryptedNR: words[2], encryptedAR: words[3]),
-                                      .init(nt: words[4], encryptedNR: words[5], encryptedAR: words[6]))
+            let first = Crypto1Recovery.ReaderAnswer(nt: words[1], encryptedNR: words[2], encryptedAR: words[3])
+            let second = Crypto1Recovery.ReaderAnswer(nt: words[4], encryptedNR: words[5], encryptedAR: words[6])
+            guard first != second else {
+                throw CLIFailure.usage("the two authentications are the same: every key that fits one fits the other; give two different ones")
+            }
+            let shown = 16
+            let found = Crypto1Recovery.keys(uid: words[0], first, second, atMost: shown + 1)
+            if found.count > 1 {
+                for k in found.prefix(shown) { print("candidate: \(Hex.string(k, separator: ""))") }
+                throw CLIFailure.findings("\(found.count > shown ? "more than \(shown)" : "\(found.count)") keys fit both authentications, so none is the key; add a third authentication or the card's answer {aT} (5 values)")
+            }
+            key = found.first
         }
         guard let key else { throw CLIFailure.findings("no key fits") }
         print("key: \(Hex.string(key, separator: ""))")

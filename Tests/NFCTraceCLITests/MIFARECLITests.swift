@@ -16,6 +16,9 @@ import Testing
         let none = try CLI.run(["mfkey", "52B0F519", "5417D1F8", "4D545EA7", "E15AC8C2", "A1BA88C6", "DAC1A7F4", "5AE5C37E"])
         #expect(none.status == 1 && none.stderr.contains("no key fits"), "\(none.status) \(none.stderr)")
         #expect(try CLI.run(["mfkey", "52B0F519", "5417D1F8"]).status == 2)
+        // Issue 51, point 7: the same authentication twice printed an arbitrary key with exit 0.
+        let same = try CLI.run(["mfkey", "52B0F519", "5417D1F8", "4D545EA7", "E15AC8C2", "5417D1F8", "4D545EA7", "E15AC8C2"])
+        #expect(same.status == 2 && same.stdout.isEmpty && same.stderr.contains("the two authentications are the same"), "\(same.status) \(same.stdout)")
         let bad = try CLI.run(["mfkey", "52B0F519", "5417D1F8", "4D545EA7", "E15AC8C2", "5056E41G"])
         #expect(bad.status == 2 && bad.stderr.contains("not 8 hex digits"))
     }

@@ -165,18 +165,29 @@ public enum Crypto1Recovery {
 
     /// The key from two authentications of a reader to the same card and sector where the card
     /// never answered (the mfkey32 situation, also with two different nT): the 32 bits of ks2
-    /// of the first leave about 2¹⁶ keys, the second picks the one that fits it too.
+    /// of the first leave about 2¹⁶ keys, the second picks the one that fits it too. Nil unless
+    /// exactly one key fits both: the same authentication twice (or two that say no more than
+    /// one) fits thousands, and the first of them is no answer (issue 51, point 7).
     public static func key(uid: UInt32, _ first: ReaderAnswer, _ second: ReaderAnswer) -> [UInt8]? {
+        let found = keys(uid: uid, first, second, atMost: 2)
+        return found.count == 1 ? found[0] : nil
+    }
+
+    /// Every key (up to `atMost`) that fits both authentications, in the order found.
+    public static func keys(uid: UInt32, _ first: ReaderAnswer, _ second: ReaderAnswer, atMost: Int = .max) -> [[UInt8]] {
         let ks2 = first.encryptedAR ^ MIFARENonce.successor(first.nt, 64)
-        for state in states(keystream: bits(ks2)) {
+        var out: [[UInt8]] = []
+        var seen = Set<UInt64>()
+        for state in states(keystream: bits(ks2)) where out.count < atMost {
             let key = rollBack(state, uid: uid, nt: first.nt, encryptedNR: first.encryptedNR)
-            let k = MIFAREClassicKey(key, source: "")
+            guard !seen.contains(key) else { continue }
             if MIFAREClassicAuthentication.open(uid: uid, nonce: .plain(second.nt), encryptedNR: second.encryptedNR,
-                                                encryptedAR: second.encryptedAR, key: k) != nil {
-                return Crypto1.key(key)
+                                                encryptedAR: second.encryptedAR, key: MIFAREClassicKey(key, source: "")) != nil {
+                seen.insert(key)
+                out.append(Crypto1.key(key))
             }
         }
-        return nil
+        return out
     }
 
     /// From the state at clock 64 back through the reader nonce and uid ⊕ nT to the key, as a

@@ -180,4 +180,13 @@ import Testing
                                       .init(nt: Self.word("A1BA88C6"), encryptedNR: Self.word("DAC1A7F4"), encryptedAR: Self.word("5AE5C37F")))
         #expect(key == Hex.parse("FFFFFFFFFFFF"))
     }
+
+    /// Issue 51, point 7: the same authentication twice fits thousands of keys; the first of them
+    /// (15F0045C38CA here) was printed as found.
+    @Test func mfkey32WithTheSameAuthenticationTwiceFindsNoKey() {
+        let answer = Crypto1Recovery.ReaderAnswer(nt: Self.word("5417D1F8"), encryptedNR: Self.word("4D545EA7"), encryptedAR: Self.word("E15AC8C2"))
+        // More than one fits, so `key(uid:_:_:)` (one search, the dearest part, a few seconds in
+        // a debug build) has none to give.
+        #expect(Crypto1Recovery.keys(uid: Self.word("52B0F519"), answer, answer, atMost: 2).count == 2)
+    }
 }
