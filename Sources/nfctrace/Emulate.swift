@@ -97,6 +97,10 @@ struct Emulate: ParsableCommand {
     @Option(name: .customLong("fuzz-out"), help: "With --fuzz: keep every served memory here as a raw page dump (session-N.bin; emulate FILE serves it again).")
     var fuzzOut: String?
 
+    func validate() throws {
+        if let session, session < 1 { throw ValidationError("--session: sessions are numbered from 1, got \(session)") }
+    }
+
     func run() throws {
         if listModels {
             for t in BuiltInTag.all { print(t.name + String(repeating: " ", count: max(1, 20 - t.name.count)) + t.description) }

@@ -29,7 +29,9 @@ enum Main {
     static func main() {
         SignalPath.start()
         do {
-            var command = try NFCTrace.parseAsRoot()
+            let arguments = try CommandLinePrepass.prepare(Array(CommandLine.arguments.dropFirst()),
+                                                           subcommands: NFCTrace.configuration.subcommands)
+            var command = try NFCTrace.parseAsRoot(arguments)
             try command.run()
         } catch let error as CaptureError {
             CLI.fail(error.description, code: error.exitCode)

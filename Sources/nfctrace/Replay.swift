@@ -6,7 +6,7 @@ import NFCReplay
 import NFCReport
 import NFCReaders
 
-struct Replay: ParsableCommand {
+struct Replay: TakesValueLists {
     static let configuration = CommandConfiguration(
         abstract: "Replay traces against a target and report the first divergence of each.",
         discussion: """
@@ -61,6 +61,8 @@ struct Replay: ParsableCommand {
     @OptionGroup var keyOptions: KeyOptions
 
     @OptionGroup var inputOptions: InputOptions
+
+    mutating func validate() throws { traces = CommandLinePrepass.expand(traces) }
 
     func run() throws {
         guard !traces.isEmpty else { throw CLIFailure.usage("give at least one trace") }

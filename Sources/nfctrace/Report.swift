@@ -5,7 +5,7 @@ import NFCDissect
 import NFCReport
 
 /// `nfctrace report`: traces as one self-contained HTML file (docs/report.md).
-struct Report: ParsableCommand {
+struct Report: TakesValueLists {
     static let configuration = CommandConfiguration(
         abstract: "Write one self-contained HTML file to look at traces: sessions, timeline, frames, fields and bytes, tag memory.",
         discussion: """
@@ -47,6 +47,8 @@ struct Report: ParsableCommand {
 
     @Flag(name: .customLong("show-secrets"), help: "Show card numbers and cardholder data inside APDUs whole (masked by default).")
     var showSecrets = false
+
+    mutating func validate() throws { files = CommandLinePrepass.expand(files) }
 
     func run() throws {
         guard files.filter({ $0 == "-" }).count <= 1 else { throw CLIFailure.usage("standard input (-) can be read once") }
