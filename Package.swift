@@ -35,7 +35,7 @@ let cli: [Target] = [
     .executableTarget(
         name: "nfctrace",
         dependencies: [
-            "NFCCore", "NFCCapture", "NFCDissect", "NFCConvert", "NFCEmulator", "NFCReplay", "NFCReaders", "NFCReport", "NFCFuzz", "NFCFuzzTargets",
+            "NFCCore", "NFCCapture", "NFCDissect", "NFCConvert", "NFCEmulator", "NFCReplay", "NFCReaders", "NFCReport", "NFCFuzz", "NFCFuzzTargets", "CStream",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ],
         // mimalloc (Debian libmimalloc-dev, installed by scripts/setup) replaces malloc in the

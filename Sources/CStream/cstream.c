@@ -95,3 +95,12 @@ int nfctrace_openpty(int *master, int *slave, char *name, size_t size) {
     return 0;
 }
 #endif
+
+int nfctrace_flush_stdout(void) {
+    if (fflush(stdout) != 0) return -1;
+    if (ferror(stdout)) {
+        if (errno == 0) errno = EIO;
+        return -1;
+    }
+    return 0;
+}

@@ -4,6 +4,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import CStream
 import NFCCapture
 
 /// `nfctrace`: record, dissect, emulate, replay and fuzz NFC reader–tag exchanges.
@@ -33,14 +34,17 @@ enum Main {
                                                            subcommands: NFCTrace.configuration.subcommands)
             var command = try NFCTrace.parseAsRoot(arguments)
             try command.run()
+            finishStandardOutput()
         } catch let error as CaptureError {
             CLI.fail(error.description, code: error.exitCode)
         } catch let error as CLIFailure {
             CLI.fail(error.message, code: error.code)
         } catch {
             let code = NFCTrace.exitCode(for: error)
-            if code == .success {
-                NFCTrace.exit(withError: error)   // --help, --version
+            if code == .success {   // --help, --version
+                print(NFCTrace.fullMessage(for: error))
+                finishStandardOutput()
+                exit(ExitStatus.success.rawValue)
             }
             if code == .validationFailure {
                 let message = NFCTrace.fullMessage(for: error)
@@ -48,6 +52,15 @@ enum Main {
                 exit(ExitStatus.usage.rawValue)
             }
             NFCTrace.exit(withError: error)
+        }
+    }
+
+    /// What `print` left in stdio's buffer goes out here, and a write that fails there (a full
+    /// disk, `> /dev/full`, a closed pipe) fails the command: `mfkey` printed its key into a full
+    /// disk and exited 0 (issue 51, point 17).
+    static func finishStandardOutput() {
+        if nfctrace_flush_stdout() != 0 {
+            CLI.fail("standard output: \(String(cString: strerror(errno)))", code: .ioError)
         }
     }
 }

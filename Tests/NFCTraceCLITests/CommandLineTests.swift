@@ -45,4 +45,18 @@ import Testing
             #expect(r.status == 2 && r.stderr.contains("sessions are numbered from 1, got -1"), "\(r.stderr)")
         }
     }
+
+    /// Issue 51, point 17: a key printed into a full disk was lost with exit 0. Every command's
+    /// standard output is flushed and checked before the exit.
+    @Test(.enabled(if: FileManager.default.fileExists(atPath: "/dev/full"), "no /dev/full on this system"))
+    func standardOutputThatCannotBeWritten() throws {
+        for arguments in [["mfkey", "56DD8978", "1ED24A6A", "440D5913", "C2611A1B", "58B8142C"], ["emulate", "--list-models"],
+                          ["--help"], ["--version"], ["ndef", "decode", "--help"], ["dissect", "Traces/sri512-read.nfctrace"]] {
+            let r = try ChildProcess.run("/bin/sh", ["-c", "exec \"$0\" \"$@\" > /dev/full", CLI.binary] + arguments, directory: CLI.root)
+            let stderr = String(decoding: r.stderr, as: UTF8.self)
+            #expect(r.status == 74 && stderr.contains("No space left on device"), "\(arguments): \(r.status) \(stderr)")
+        }
+        // The same commands with somewhere to write succeed.
+        #expect(try CLI.run(["emulate", "--list-models"]).status == 0)
+    }
 }

@@ -19,4 +19,9 @@ size_t nfctrace_stream_buffered(FILE *stream);
 /// -1 with errno set. openpty is in <pty.h> on Linux and <util.h> on Darwin, which Swift's libc
 /// modules do not both import; `emulate --pn532` serves a PN532 on it.
 int nfctrace_openpty(int *master, int *slave, char *name, size_t size);
+
+/// Flushes stdout: 0 when everything printed to it reached its file, -1 with errno set when a
+/// write failed, now or earlier (stdio's error flag). In C because Swift 6 does not let code
+/// name the global `stdout`.
+int nfctrace_flush_stdout(void);
 #endif
