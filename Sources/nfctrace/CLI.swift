@@ -17,8 +17,9 @@ struct CLIFailure: Error {
 }
 
 enum FileHandleOutput {
+    /// Messages quote inputs and arguments: escaped for the terminal (PrintableText), lines kept.
     static func standardError(_ text: String) {
-        var t = text
+        var t = PrintableText.forTerminal(text, keepingLines: true)
         t.withUTF8 { p in _ = write(STDERR_FILENO, p.baseAddress, p.count) }
     }
 }

@@ -76,7 +76,7 @@ struct FuzzExec {
         print(findings.isEmpty ? "no crashes or hangs" : "\(findings.count) distinct finding\(findings.count == 1 ? "" : "s")")
         for (i, key) in order.enumerated() {
             guard let f = findings[key], let first = f.inputs.min(by: { (FileSystem.size($0) ?? 0) < (FileSystem.size($1) ?? 0) }) else { continue }
-            print("\(i + 1). \(key)")
+            print(PrintableText.forTerminal("\(i + 1). \(key)"))
             print("   inputs: \(f.inputs.count), smallest \(first)")
             let reproduce = usesFile ? command.split(separator: "@@", omittingEmptySubsequences: false).joined(separator: FileSystem.quoted(first))
                 : "\(command) < \(FileSystem.quoted(first))"

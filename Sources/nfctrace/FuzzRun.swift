@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import NFCCore
 import NFCFuzz
 
 /// One `nfctrace fuzz TARGET` run: build, fuzz with progress, minimize the corpus, report crashes.
@@ -282,7 +283,7 @@ struct FuzzRun {
         if let cov = s.coverage { line += ", cov \(cov)" }
         if let ft = s.features { line += ", ft \(ft)" }
         line += ", corpus \(s.corpusFiles) files"
-        print(line)
+        print(PrintableText.forTerminal(line))
         if case .failed(let why) = s.outcome {
             // The log has what libFuzzer printed; its tail says why it stopped.
             throw CLIFailure(message: "\(target.name): \(why) (log: \(folder)/fuzz.log)", code: .findings)
@@ -294,8 +295,8 @@ struct FuzzRun {
         let inputs = s.crashes.reduce(0) { $0 + $1.inputs }
         print(s.crashes.isEmpty ? "no crashes" : "\(s.crashes.count) distinct crash\(s.crashes.count == 1 ? "" : "es") (\(inputs) input\(inputs == 1 ? "" : "s"))")
         for (i, c) in s.crashes.enumerated() {
-            print("\(i + 1). \(c.kind): \(c.reason)")
-            for f in c.frames { print("     at \(f)") }
+            print(PrintableText.forTerminal("\(i + 1). \(c.kind): \(c.reason)"))
+            for f in c.frames { print(PrintableText.forTerminal("     at \(f)")) }
             print("   inputs: \(c.inputs), smallest \(c.smallest) (\(FileSystem.size(c.smallest) ?? 0) bytes)")
             print("   reproduce: \(c.reproduce)")
         }

@@ -59,7 +59,12 @@ struct NDEFCommand: ParsableCommand {
             let inspection = NDEFInspection.inspect(bytes, as: kind, mode: mode)
             let out = ByteOutput.standardOutput()
             var text: [UInt8] = []
-            if format == .json { inspection.json(mode: mode, into: &text) } else { inspection.text(mode: mode, into: &text) }
+            if format == .json {
+                inspection.json(mode: mode, into: &text)
+            } else {
+                inspection.text(mode: mode, into: &text)
+                PrintableText.makeTerminalSafe(&text, from: 0, keepingLines: true)
+            }
             out.write(text)
             try out.finish()
             if strict && !inspection.isValid { throw CLIFailure.findings("invalid under strict NDEF rules") }

@@ -46,12 +46,10 @@ enum Main {
                 finishStandardOutput()
                 exit(ExitStatus.success.rawValue)
             }
-            if code == .validationFailure {
-                let message = NFCTrace.fullMessage(for: error)
-                FileHandleOutput.standardError(message + "\n")
-                exit(ExitStatus.usage.rawValue)
-            }
-            NFCTrace.exit(withError: error)
+            // ArgumentParser's messages quote the arguments: written by nfctrace's stderr writer,
+            // which escapes them for the terminal.
+            FileHandleOutput.standardError(NFCTrace.fullMessage(for: error) + "\n")
+            exit(code == .validationFailure ? ExitStatus.usage.rawValue : code.rawValue)
         }
     }
 

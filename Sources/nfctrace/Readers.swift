@@ -29,7 +29,7 @@ struct Readers: ParsableCommand {
             reached += 1
             for d in devices {
                 switch format {
-                case .text: out.write("libnfc:\(d)\n")
+                case .text: out.write("libnfc:\(PrintableText.forTerminal(d))\n")
                 case .json: out.write("{\"type\":\"reader\",\"stack\":\"libnfc\",\"against\":\(JSONText.quoted("libnfc:" + d)),\"connstring\":\(JSONText.quoted(d))}\n")
                 }
             }
@@ -43,7 +43,7 @@ struct Readers: ParsableCommand {
             for r in readers {
                 let card = r.atr.map { "card on it, ATR \(Hex.string($0, separator: ""))" } ?? "no card"
                 switch format {
-                case .text: out.write("pcsc:\(r.name)  (\(card))\n")
+                case .text: out.write("pcsc:\(PrintableText.forTerminal(r.name))  (\(card))\n")
                 case .json:
                     out.write("{\"type\":\"reader\",\"stack\":\"pcsc\",\"against\":\(JSONText.quoted("pcsc:" + r.name)),\"name\":\(JSONText.quoted(r.name))"
                               + ",\"atr\":" + (r.atr.map { JSONText.quoted(Hex.string($0, separator: "")) } ?? "null") + "}\n")

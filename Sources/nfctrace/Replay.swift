@@ -86,7 +86,7 @@ struct Replay: TakesValueLists {
         var recordingFailure: Error? = nil
         do { try recording?.finish() } catch { recordingFailure = error }
         switch format {
-        case .text: out.write(ReplayReport.text(results))
+        case .text: out.write(PrintableText.forTerminal(ReplayReport.text(results), keepingLines: true))   // trace names, reasons
         case .json: out.write(ReplayReport.json(results))
         case .junit: out.write(ReplayReport.junit(results))
         case .html:

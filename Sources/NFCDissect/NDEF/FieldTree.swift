@@ -53,7 +53,7 @@ func hexValue(_ bytes: some Collection<UInt8>) -> String {
 func quoted(_ s: String) -> String {
     // Plain text (the usual case) is copied whole; scalar by scalar only when something needs escaping.
     var text = s
-    let plain = text.withUTF8 { bytes in !bytes.contains { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C || $0 == 0x7F } }
+    let plain = text.withUTF8 { bytes in !bytes.contains { $0 == 0x22 || $0 == 0x5C } } && PrintableText.isTerminalSafe(text)
     if plain {
         var out = "\""
         out.reserveCapacity(text.utf8.count + 2)
@@ -70,8 +70,8 @@ func quoted(_ s: String) -> String {
         case "\r": out += "\\r"
         case "\t": out += "\\t"
         default:
-            if scalar.value < 0x20 || scalar.value == 0x7F {
-                out += "\\u{\(Hex.value(scalar.value, digits: 2))}"
+            if PrintableText.isUnsafeForTerminal(scalar) {   // C0, DEL, C1, bidirectional controls
+                out += "\\u{\(Hex.value(scalar.value, digits: scalar.value > 0xFF ? 4 : 2))}"
             } else {
                 out.unicodeScalars.append(scalar)
             }

@@ -26,18 +26,21 @@ enum FieldText {
             out.append(0x20)
             if style.enabled { out.append(contentsOf: Style.off) }
         }
+        let start = out.count
         out.append(contentsOf: f.pointee.labelName.text.utf8)
         if !f.pointee.content.isEmpty {
             out.append(0x3A)
             out.append(0x20)
             f.pointee.content.appendText(into: &out)
         }
+        // Values quote the input (text records, file data, names): escaped for the terminal.
+        PrintableText.makeTerminalSafe(&out, from: start)
         out.append(0x0A)
         if !f.pointee.children.isEmpty { append(f.pointee.children, depth: depth + 1, style: style, into: &out) }
     }
 
     static func append(_ diag: Diagnostic, indent: String, style: Style, into out: inout [UInt8]) {
-        var text = "\(diag.severity.rawValue): \(diag.message)"
+        var text = "\(diag.severity.rawValue): \(PrintableText.forTerminal(diag.message))"
         if let r = diag.range { text += " [\(r.lowerBound)..\(r.upperBound)]" }
         switch diag.severity {
         case .error: text = style.bad(text)

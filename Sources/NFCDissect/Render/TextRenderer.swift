@@ -121,9 +121,14 @@ public final class TextRenderer {
         out.append(contentsOf: Self.spaces[0..<max(1, Self.dataWidth + 1 - used)])
         out.append(contentsOf: (d.decrypted == nil ? crcMark(d.crc) : decryptedCRCMark(d.crc)).utf8)
         out.append(0x20)
+        // Summaries, messages, comments and headlines can quote the input (a name, a text
+        // record): escaped for the terminal (PrintableText), as every string from input is.
+        let summaryStart = out.count
         out.append(contentsOf: d.summary.utf8)
+        PrintableText.makeTerminalSafe(&out, from: summaryStart)
         for diag in d.diagnostics where diag.severity >= .warning {
-            let text = diag.severity == .error ? style.bad(" !! \(diag.message)") : style.warn(" ! \(diag.message)")
+            let message = PrintableText.forTerminal(diag.message)
+            let text = diag.severity == .error ? style.bad(" !! \(message)") : style.warn(" ! \(message)")
             out.append(contentsOf: text.utf8)
         }
         out.append(0x0A)
@@ -252,9 +257,11 @@ public final class TextRenderer {
             if f.crcStripped { out.append(contentsOf: " (CRC not captured)".utf8) }
             out.append(0x0A)
         }
-        if let c = f.comment { out.append(contentsOf: "    comment: \(c)\n".utf8) }
+        if let c = f.comment { out.append(contentsOf: "    comment: \(PrintableText.forTerminal(c))\n".utf8) }
         out.append(contentsOf: "    summary: ".utf8)
+        let summaryStart = out.count
         out.append(contentsOf: d.summary.utf8)
+        PrintableText.makeTerminalSafe(&out, from: summaryStart)
         out.append(0x0A)
         appendFields(d.fields, depth: 1, into: &out)
         for diag in d.diagnostics { appendDiagnostic(diag, indent: "    ", into: &out) }
@@ -281,13 +288,13 @@ public final class TextRenderer {
 
     private func renderSession(_ s: SessionSummary, into out: inout [UInt8]) {
         let span = s.firstFrame == s.lastFrame ? "frame \(s.firstFrame)" : "frames \(s.firstFrame)–\(s.lastFrame)"
-        out.append(contentsOf: style.bold("  ── session \(s.number) (\(span)): \(s.headline)").utf8)
+        out.append(contentsOf: style.bold("  ── session \(s.number) (\(span)): \(PrintableText.forTerminal(s.headline))").utf8)
         out.append(0x0A)
         if verbose {
             appendFields(s.tag, depth: 1, into: &out)
             appendFields(s.memory, depth: 1, into: &out)
         } else if s.content != nil {
-            for line in SessionText.lines(s) { out.append(contentsOf: "  \(line)\n".utf8) }
+            for line in SessionText.lines(s) { out.append(contentsOf: "  \(PrintableText.forTerminal(line))\n".utf8) }
         } else {
             // Summaries written as fields only (MIFARE Classic) read the same in both views.
             appendFields(s.memory, depth: 1, into: &out)
