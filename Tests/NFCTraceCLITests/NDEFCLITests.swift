@@ -57,4 +57,21 @@ import Testing
         #expect(try CLI.run(["ndef", "encode"]).status == 2)
         #expect(try CLI.run(["ndef", "encode", "--record", "video:x"]).status == 2)
     }
+
+    /// Issue 51, point 15: a 1 MiB message of 262,000 one-byte chunks took ~1 GB and printed
+    /// 164 MB (text) and 278 MB (JSON). The first 16 chunks and the last are listed, the rest summed up.
+    @Test func manySmallChunksStayBounded() throws {
+        var message: [UInt8] = [0xB1, 0x01, 0x01, 0x55, 0x04]               // MB CF SR, URI "https://"
+        for _ in 0..<(262_000 - 2) { message += [0x36, 0x00, 0x01, 0x61] }   // CF SR, TNF 6: "a"
+        message += [0x56, 0x00, 0x01, 0x62]                                    // ME SR, the last chunk: "b"
+        let path = CLI.temporaryFile(message, suffix: ".ndef")
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        for format in ["text", "json"] {
+            let r = try CLI.run(["ndef", "decode", "--format", format, path])
+            #expect(r.status == 0, "\(r.stderr)")
+            #expect(r.stdoutBytes.count < 2 * message.count, "\(format): \(r.stdoutBytes.count) bytes for a \(message.count)-byte message")
+            #expect(r.stdout.contains("Chunks 17–261999") && r.stdout.contains("261983 chunks, 261983 bytes of payload"))
+            #expect(r.stdout.contains("Chunk 16") && r.stdout.contains("Chunk 262000") && !r.stdout.contains("Chunk 17:"))
+        }
+    }
 }

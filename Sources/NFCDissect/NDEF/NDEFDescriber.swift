@@ -44,6 +44,9 @@ struct NDEFFieldBuilder {
         r.messageRange(ofPayloadRange: payloadRange).flatMap(place)
     }
 
+    /// Chunks of a record listed field by field before the rest are summed up in one.
+    static let chunksShownInFull = 16
+
     func record(_ decoded: NDEFDecodedRecord, index: Int) -> Field {
         let r = decoded.record
         var children: [Field] = []
@@ -60,10 +63,28 @@ struct NDEFFieldBuilder {
         }
         children.append(Field("ndef.record.payload", "Payload", payloadValue, range: payloadRange, children: payloadChildren))
         if r.chunks.count > 1 {
-            let chunks = r.chunks.enumerated().map { k, c in
-                Field("ndef.record.chunk", "Chunk \(k + 1)", "\(plural(c.payloadRange.count, "byte")), CF \(c.header.cf ? 1 : 0)",
-                      range: place(c.range), children: layout(c, record: r, isFirstChunk: k == 0)
-                        + [Field("ndef.record.chunk.payload", "Payload", plural(c.payloadRange.count, "byte"), range: place(c.payloadRange))])
+            func chunk(_ k: Int) -> Field {
+                let c = r.chunks[k]
+                return Field("ndef.record.chunk", "Chunk \(k + 1)", "\(plural(c.payloadRange.count, "byte")), CF \(c.header.cf ? 1 : 0)",
+                             range: place(c.range), children: layout(c, record: r, isFirstChunk: k == 0)
+                               + [Field("ndef.record.chunk.payload", "Payload", plural(c.payloadRange.count, "byte"), range: place(c.payloadRange))])
+            }
+            // A field tree of a dozen fields a chunk: 262,000 one-byte chunks in a 1 MiB message
+            // made 1 GB of fields and 160 MB of text (issue 51). The first chunks and the last
+            // are shown in full, the ones between as one field.
+            let shown = Self.chunksShownInFull
+            var chunks: [Field]
+            if r.chunks.count <= shown + 1 {
+                chunks = r.chunks.indices.map(chunk)
+            } else {
+                chunks = (0..<shown).map(chunk)
+                let between = r.chunks[shown..<(r.chunks.count - 1)]
+                let bytes = between.reduce(0) { $0 + $1.payloadRange.count }
+                let range = between.first.flatMap { a in between.last.map { b in a.range.lowerBound..<b.range.upperBound } }
+                chunks.append(Field("ndef.record.chunks.more", "Chunks \(shown + 1)–\(r.chunks.count - 1)",
+                                    "\(between.count) chunks, \(plural(bytes, "byte")) of payload (not listed one by one)",
+                                    range: range.flatMap(place)))
+                chunks.append(chunk(r.chunks.count - 1))
             }
             children.append(Field("ndef.record.chunks", "Chunks", "\(r.chunks.count)", range: r.range.flatMap(place), children: chunks))
         }
