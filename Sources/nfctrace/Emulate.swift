@@ -326,13 +326,19 @@ struct Emulate: ParsableCommand {
                 "/usr/local/libexec/SmartCardServices/drivers/ifd-vpcd.bundle", "/usr/libexec/SmartCardServices/drivers/ifd-vpcd.bundle"]
     }
 
+    /// `[HOST:]PORT` of an option (`--udp`, `--vpcd`, replay's `--against udp:`). A host the
+    /// sockets cannot take is the user's mistake (exit 2), found here, not an I/O failure later.
     static func address(_ text: String, option: String = "--udp") throws -> (String, UInt16) {
         let parts = text.split(separator: ":", omittingEmptySubsequences: false)
-        let host = parts.count == 2 ? String(parts[0]) : "127.0.0.1"
+        let hostText = parts.count == 2 ? String(parts[0]) : "127.0.0.1"
+        let host = hostText.isEmpty ? "127.0.0.1" : hostText
         guard let portText = parts.last, let port = UInt16(portText), parts.count <= 2 else {
             throw CLIFailure.usage("\(option) takes [HOST:]PORT, not \"\(text)\"")
         }
-        return (host.isEmpty ? "127.0.0.1" : host, port)
+        guard ServeSupport.address(host, port) != nil else {
+            throw CLIFailure.usage("\(option): \"\(host)\" is no IPv4 address (HOST is an IPv4 address or localhost)")
+        }
+        return (host, port)
     }
 }
 
