@@ -75,23 +75,28 @@ public final class PN532SerialServer {
 
     /// Serves until `shouldStop` says so (checked at least every 100 ms).
     public func serve(shouldStop: () -> Bool) {
-        var buffer: [UInt8] = []
+        // An unfinished frame left on the line (a host that died mid-frame, a header announcing
+        // more bytes than ever come) must not swallow the next host's frames: the reassembler
+        // gives it up at the next whole frame or wake-up, or after 300 ms of silence.
+        var frames = PN532FrameReassembler(idleLimit: 0.3)
         var chunk = [UInt8](repeating: 0, count: 4096)
         while !shouldStop() {
             var fds = pollfd(fd: master, events: Int16(POLLIN), revents: 0)
-            guard poll(&fds, 1, 100) > 0 else { continue }
-            let n = chunk.withUnsafeMutableBytes { read(master, $0.baseAddress, $0.count) }
-            guard n > 0 else {
-                usleep(50_000)
-                continue
+            let ready = poll(&fds, 1, 100)
+            let before = frames.discarded
+            if ready > 0 {
+                let n = chunk.withUnsafeMutableBytes { read(master, $0.baseAddress, $0.count) }
+                if n > 0 {
+                    frames.append(chunk[0..<n], at: MonotonicClock.seconds())
+                    while let frame = frames.next() { handle(frame) }
+                } else {
+                    usleep(50_000)
+                }
             }
-            buffer += chunk[0..<n]
-            while let (frame, consumed) = PN532Frame.decode(buffer) {
-                buffer.removeFirst(consumed)
-                handle(frame)
+            frames.expire(at: MonotonicClock.seconds())
+            if frames.discarded > before {
+                onLog?("dropped \(frames.discarded - before) bytes of an unfinished PN532 frame from the host")
             }
-            // Wake-up bytes and noise before a start code never grow the buffer without bound.
-            if buffer.count > 1 << 16 { buffer.removeAll() }
         }
     }
 
