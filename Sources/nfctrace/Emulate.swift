@@ -153,6 +153,9 @@ struct Emulate: ParsableCommand {
             } catch {
                 throw CLIFailure(message: error.description, code: .ioError)
             }
+            // A second signal ends the process at once, without deinit: the link goes with it.
+            // (Held weakly, so that an error thrown before serving still ends in deinit.)
+            SignalPath.onAbort = { [weak server = pn532Server] in server?.removeLink() }
         }
         var writer: FrameWriter? = nil
         if let record {
@@ -198,9 +201,13 @@ struct Emulate: ParsableCommand {
             vpcdClient.serve { stopRequested != 0 }
         } else if let pn532Server {
             pn532Server.reader.onFrame = { put($0) }
-            pn532Server.onLog = { log.own($0) }
+            // Every message of the server is about what the host sends: rate limited.
+            pn532Server.onLog = { log.peer($0) }
             log.own("emulating \(tag.summary) in the field of a PN532 on \(pn532Server.path) (libnfc: LIBNFC_DEVICE=pn532_uart:\(pn532Server.path))")
             pn532Server.serve { stopRequested != 0 }
+            // Now, not in deinit: a failed save ends the process through CLI.end (exit), which
+            // runs no deinit.
+            pn532Server.removeLink()
             log.own("\(pn532Server.commands) PN532 commands answered")
         }
         // From here on stderr is written through the log (it may be a pipe nobody reads): the
