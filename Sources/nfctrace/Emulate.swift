@@ -157,6 +157,9 @@ struct Emulate: ParsableCommand {
             } catch {
                 throw CLIFailure(message: error.description, code: .ioError)
             }
+            // A second signal ends the process at once, without deinit: the link goes with it.
+            // (Held weakly, so that an error thrown before serving still ends in deinit.)
+            SignalPath.onAbort = { [weak server = pn532Server] in server?.removeLink() }
         }
         var writer: FrameWriter? = nil
         if let record {
@@ -202,9 +205,13 @@ struct Emulate: ParsableCommand {
             vpcdClient.serve { stopRequested != 0 }
         } else if let pn532Server {
             pn532Server.reader.onFrame = { put($0) }
-            pn532Server.onLog = { log.own($0) }
+            // Every message of the server is about what the host sends: rate limited.
+            pn532Server.onLog = { log.peer($0) }
             log.own("emulating \(tag.summary) in the field of a PN532 on \(pn532Server.path) (libnfc: LIBNFC_DEVICE=pn532_uart:\(pn532Server.path))")
             pn532Server.serve { stopRequested != 0 }
+            // Now, not in deinit: a failed save ends the process through CLI.end (exit), which
+            // runs no deinit.
+            pn532Server.removeLink()
             log.own("\(pn532Server.commands) PN532 commands answered")
         }
         // From here on stderr is written through the log (it may be a pipe nobody reads): the
@@ -330,13 +337,19 @@ struct Emulate: ParsableCommand {
                 "/usr/local/libexec/SmartCardServices/drivers/ifd-vpcd.bundle", "/usr/libexec/SmartCardServices/drivers/ifd-vpcd.bundle"]
     }
 
+    /// `[HOST:]PORT` of an option (`--udp`, `--vpcd`, replay's `--against udp:`). A host the
+    /// sockets cannot take is the user's mistake (exit 2), found here, not an I/O failure later.
     static func address(_ text: String, option: String = "--udp") throws -> (String, UInt16) {
         let parts = text.split(separator: ":", omittingEmptySubsequences: false)
-        let host = parts.count == 2 ? String(parts[0]) : "127.0.0.1"
+        let hostText = parts.count == 2 ? String(parts[0]) : "127.0.0.1"
+        let host = hostText.isEmpty ? "127.0.0.1" : hostText
         guard let portText = parts.last, let port = UInt16(portText), parts.count <= 2 else {
             throw CLIFailure.usage("\(option) takes [HOST:]PORT, not \"\(text)\"")
         }
-        return (host.isEmpty ? "127.0.0.1" : host, port)
+        guard ServeSupport.address(host, port) != nil else {
+            throw CLIFailure.usage("\(option): \"\(host)\" is no IPv4 address (HOST is an IPv4 address or localhost)")
+        }
+        return (host, port)
     }
 }
 

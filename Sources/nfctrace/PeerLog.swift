@@ -36,11 +36,7 @@ final class PeerLog: @unchecked Sendable {
         POSIXThread.detach { self.writeLoop() }
     }
 
-    static func now() -> Double {
-        var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
-        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
-    }
+    static func now() -> Double { MonotonicClock.seconds() }
 
     /// A diagnostic caused by a peer: rate limited, never blocks.
     func peer(_ line: String) { enqueue(line, limited: true) }

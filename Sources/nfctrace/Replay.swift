@@ -286,9 +286,9 @@ struct Replay: TakesValueLists {
         if let connstring = Self.reader("libnfc", in: against) { return try opened { () throws(ReplayTargetError) in try LibNFCTarget(connstring: connstring) } }
         if let name = Self.reader("pcsc", in: against) { return try opened { () throws(ReplayTargetError) in try PCSCTarget(reader: name) } }
         if against.hasPrefix("udp:") {
-            let parts = against.split(separator: ":")
-            guard parts.count == 3, let port = UInt16(parts[2]) else { throw CLIFailure.usage("--against udp:HOST:PORT") }
-            do { return try UDPTarget(host: String(parts[1]), port: port, timeoutMilliseconds: timeout) } catch { throw CLIFailure.usage(error.description) }
+            guard against.split(separator: ":", omittingEmptySubsequences: false).count == 3 else { throw CLIFailure.usage("--against udp:HOST:PORT") }
+            let (host, port) = try Emulate.address(String(against.dropFirst("udp:".count)), option: "--against udp:HOST:PORT")
+            do { return try UDPTarget(host: host, port: port, timeoutMilliseconds: timeout) } catch { throw CLIFailure.usage(error.description) }
         }
         throw CLIFailure.usage("unknown target \"\(against)\" (emulator, emulator:DUMP, emulator:model:NAME, udp:HOST:PORT, libnfc[:CONNSTRING], pcsc[:READER])")
     }

@@ -18,6 +18,9 @@ enum SignalPath {
 
     /// Set by a command that wants to stop by itself; called on the signal thread.
     nonisolated(unsafe) static var onStop: ((Int32) -> Void)?
+    /// What must not outlive the process when a signal ends it at once (the emulator's pty
+    /// link, which would make the next start refuse its path); called on the signal thread.
+    nonisolated(unsafe) static var onAbort: (() -> Void)?
     nonisolated(unsafe) private static var stopping = false
 
     /// Call first in `main`, before any other thread exists: threads inherit the blocked mask.
@@ -51,6 +54,7 @@ enum SignalPath {
             onStop(number)
             return
         }
+        onAbort?()
         AtomicFile.discardAllPending()
         // End by the signal itself, so that the parent sees what ended us.
         signal(number, SIG_DFL)

@@ -8,6 +8,7 @@ import Darwin
 @_silgen_name("_NSGetEnviron")
 private func darwinEnviron() -> UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>
 #endif
+import NFCCore
 
 /// Runs a program with posix_spawn: optional bytes on stdin, stdout and stderr read as they
 /// come (stderr line by line to a handler, for progress), an optional time limit after which
@@ -38,11 +39,7 @@ struct Subprocess {
     /// Where stdout goes when not kept: nil = kept, else inherited (the user's terminal).
     var inheritStdout = false
 
-    static func now() -> Double {
-        var t = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &t)
-        return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9
-    }
+    static func now() -> Double { MonotonicClock.seconds() }
 
     func run() throws(CLIFailure) -> Result {
         var outPipe: [Int32] = [-1, -1], errPipe: [Int32] = [-1, -1], inPipe: [Int32] = [-1, -1]

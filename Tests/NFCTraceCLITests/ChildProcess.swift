@@ -76,9 +76,10 @@ class EmulatorChild {
     let stderr = Pipe()
     private(set) var log = ""
 
-    init(_ arguments: [String], ready: String) throws {
+    init(_ arguments: [String], ready: String, environment: [String: String] = [:]) throws {
         process.executableURL = URL(fileURLWithPath: CLI.binary)
         process.arguments = ["emulate"] + arguments
+        if !environment.isEmpty { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
         process.standardError = stderr
         process.standardOutput = FileHandle.nullDevice
         try process.run()

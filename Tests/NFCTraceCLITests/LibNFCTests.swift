@@ -218,6 +218,24 @@ import Testing
         #expect(dissected.status == 0 && dissected.stdout.contains("READ page 0x04"), "\(dissected.stderr)")
     }
 
+    /// Issue 51, point 5: a frame left unfinished in the pty (a bare preamble, a header announcing
+    /// LEN 254 or an extended LEN of 300 or 65,535 with nothing behind it) does not hold up the
+    /// next libnfc client: nfc-list, started at once, finds the tag.
+    @Test(.enabled(if: available, "libnfc-bin and libnfc-examples are not installed (scripts/setup installs them)"),
+          arguments: [[0x00, 0x00, 0xFF], [0x00, 0x00, 0xFF, 0xFE, 0x02], [0x00, 0x00, 0xFF, 0xFE, 0x02, 0xD4, 0x40],
+                      [0x00, 0x00, 0xFF, 0xFF, 0xFF, 0x01, 0x2C, 0xD3], [0x00, 0x00, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x02, 0xD4]] as [[UInt8]])
+    func anUnfinishedFrameInThePortDoesNotHoldUpTheNextClient(leftover: [UInt8]) throws {
+        let emulator = try PN532Emulator(["--model", "ntag215"])
+        defer { _ = emulator.stop() }
+        let fd = open(emulator.path, O_RDWR | O_NOCTTY)
+        #expect(fd >= 0)
+        #expect(leftover.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) } == leftover.count)
+        close(fd)
+        let list = try emulator.run("nfc-list", ["-t", "1"])
+        #expect(list.output.contains("1 ISO14443A passive target(s) found") && list.output.contains("04  e1  7a  20  4b  2c  80"),
+                "\(list.output)\n\(emulator.log)")
+    }
+
     /// Issue 21, point 5: `nfctrace readers` lists the device LIBNFC_DEVICE names.
     @Test(.enabled(if: available, "libnfc-bin and libnfc-examples are not installed (scripts/setup installs them)"))
     func readersListTheLibNFCDevice() throws {

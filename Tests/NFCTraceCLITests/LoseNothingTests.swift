@@ -464,13 +464,7 @@ final class Emulator {
     static func freePort() -> UInt16 {
         let s = socket(AF_INET, Int32(SOCK_DGRAM.rawValue), 0)
         defer { close(s) }
-        var addr = sockaddr_in()
-        addr.sin_family = sa_family_t(AF_INET)
-        addr.sin_addr.s_addr = inet_addr("127.0.0.1")
-        _ = withUnsafePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(s, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(s, $0, &length) } }
-        return UInt16(bigEndian: addr.sin_port)
+        return bindLoopback(s)
     }
 
     func send(_ datagram: Data) {

@@ -99,35 +99,72 @@ public enum PN532Frame: Sendable, Equatable {
 
     /// The first frame in `bytes` after any wake-up bytes (`55`) and zeros before its start code:
     /// the frame and how many bytes it took; nil when the frame has not arrived whole yet.
-    /// A frame whose checksums are wrong is `.error` (the chip answers it with a NACK).
+    /// A frame whose data checksum is wrong is `.error` (the chip answers it with a NACK); a
+    /// header whose length checksum is wrong starts no frame (the chip cannot know its length).
     public static func decode(_ bytes: [UInt8]) -> (frame: PN532Frame, consumed: Int)? {
+        guard case .frame(let frame, _, let end) = find(in: bytes) else { return nil }
+        return (frame, end)
+    }
+
+    /// What the first start code (`00 FF`) at or after `from` that begins a plausible header
+    /// holds; `start` is the index of its `00`.
+    public enum Found: Sendable, Equatable {
+        case frame(PN532Frame, start: Int, end: Int)
+        case unfinished(start: Int)
+        case nothing
+    }
+
+    public static func find(in bytes: [UInt8], from: Int = 0) -> Found {
         // The start code 00 FF: the preamble's first zero may be missing.
-        var i = 0
-        while i + 1 < bytes.count, !(bytes[i] == 0x00 && bytes[i + 1] == 0xFF) { i += 1 }
-        guard i + 1 < bytes.count else { return nil }
-        let start = i + 2
-        guard bytes.count >= start + 2 else { return nil }
-        let len = bytes[start], lcs = bytes[start + 1]
-        if len == 0x00, lcs == 0xFF { return (.ack, min(bytes.count, start + 3)) }
-        if len == 0xFF, lcs == 0x00 { return (.nack, min(bytes.count, start + 3)) }
-        var length: Int
-        var body: Int
-        if len == 0xFF, lcs == 0xFF {
-            guard bytes.count >= start + 5 else { return nil }
-            let m = bytes[start + 2], l = bytes[start + 3]
-            guard m &+ l &+ bytes[start + 4] == 0 else { return (.error, start + 5) }
-            length = Int(m) << 8 | Int(l)
-            body = start + 5
-        } else {
-            guard len &+ lcs == 0 else { return (.error, start + 2) }
-            length = Int(len)
-            body = start + 2
+        var i = max(0, from)
+        while i + 1 < bytes.count {
+            guard bytes[i] == 0x00, bytes[i + 1] == 0xFF else {
+                i += 1
+                continue
+            }
+            switch frame(in: bytes, header: i + 2) {
+            case .noHeader: i += 2   // 00 FF was data or noise
+            case .unfinished: return .unfinished(start: i)
+            case .frame(let frame, let end): return .frame(frame, start: i, end: end)
+            }
         }
-        guard bytes.count >= body + length + 1 else { return nil }
+        return .nothing
+    }
+
+    private enum AtHeader {
+        /// A length whose checksum is wrong, or 0.
+        case noHeader
+        case unfinished
+        /// The frame and the index after it.
+        case frame(PN532Frame, end: Int)
+    }
+
+    /// The frame whose header (LEN) is at `h`.
+    private static func frame(in bytes: [UInt8], header h: Int) -> AtHeader {
+        guard bytes.count >= h + 2 else { return .unfinished }
+        let len = bytes[h], lcs = bytes[h + 1]
+        // ACK and NACK: the postamble may be missing.
+        if len == 0x00, lcs == 0xFF { return .frame(.ack, end: min(bytes.count, h + 3)) }
+        if len == 0xFF, lcs == 0x00 { return .frame(.nack, end: min(bytes.count, h + 3)) }
+        let length: Int, body: Int
+        if len == 0xFF, lcs == 0xFF {
+            guard bytes.count >= h + 5 else { return .unfinished }
+            let m = bytes[h + 2], l = bytes[h + 3]
+            guard m &+ l &+ bytes[h + 4] == 0 else { return .noHeader }
+            length = Int(m) << 8 | Int(l)
+            body = h + 5
+        } else {
+            guard len &+ lcs == 0 else { return .noHeader }
+            length = Int(len)
+            body = h + 2
+        }
+        // Every frame has its TFI: a length of 0 is the zeros of a preamble or noise.
+        guard length > 0 else { return .noHeader }
+        guard bytes.count >= body + length + 1 else { return .unfinished }
         let data = Array(bytes[body..<body + length])
         let dcs = bytes[body + length]
         let end = min(bytes.count, body + length + 2)   // the postamble may be missing
-        guard data.reduce(UInt8(0), &+) &+ dcs == 0 else { return (.error, end) }
-        return (.information(data), end)
+        guard data.reduce(UInt8(0), &+) &+ dcs == 0 else { return .frame(.error, end: end) }
+        return .frame(.information(data), end: end)
     }
 }

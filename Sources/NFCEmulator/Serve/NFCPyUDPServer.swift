@@ -85,8 +85,7 @@ public final class NFCPyUDPServer {
                 }
             }
             guard n > 0 else { continue }
-            let text = String(decoding: buffer[0..<n], as: UTF8.self)
-            if let reply = handle(text) {
+            if let reply = handle(Array(buffer[0..<n])) {
                 var bytes = Array(reply.utf8)
                 _ = withUnsafePointer(to: &from) { f in
                     f.withMemoryRebound(to: sockaddr.self, capacity: 1) { sendto(fd, &bytes, bytes.count, 0, $0, fromLength) }
@@ -95,9 +94,12 @@ public final class NFCPyUDPServer {
         }
     }
 
-    /// One datagram in, the reply datagram out (nil = silence). Never traps on garbage.
-    public func handle(_ datagram: String) -> String? {
-        let parts = datagram.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\r" || $0 == "\t" })
+    /// One datagram in, the reply datagram out (nil = silence). Never traps on garbage. It is
+    /// taken as bytes: a datagram that is no frame reaches `onIgnored` as it came, not as what a
+    /// lossy UTF-8 decoding left of it.
+    public func handle(_ datagram: [UInt8]) -> String? {
+        let text = String(decoding: datagram, as: UTF8.self)
+        let parts = text.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\r" || $0 == "\t" })
         if parts.count == 1, parts[0] == "RFOFF" {
             if fieldIsOn {
                 tag.fieldOff()
@@ -107,7 +109,7 @@ public final class NFCPyUDPServer {
             return nil
         }
         guard parts.count == 2, let bytes = Hex.parse(parts[1]), !bytes.isEmpty else {
-            onIgnored?(Array(datagram.utf8))
+            onIgnored?(datagram)
             return nil
         }
         let rate = String(parts[0])

@@ -60,7 +60,7 @@ public final class VPCDClient {
     public func serve(shouldStop: () -> Bool) {
         var warned = false
         while !shouldStop() {
-            guard let fd = connectOnce() else {
+            guard let fd = connectOnce(shouldStop: shouldStop) else {
                 if !warned {
                     onLog?("waiting for vpcd on tcp \(host):\(port) (pcscd with vsmartcard-vpcd running?)")
                     warned = true
@@ -77,15 +77,32 @@ public final class VPCDClient {
         }
     }
 
-    private func connectOnce() -> Int32? {
+    /// One connection attempt, at most 5 s long: a host that drops the SYN would otherwise hold
+    /// `connect` for minutes, deaf to a stop.
+    private func connectOnce(shouldStop: () -> Bool) -> Int32? {
         let fd = socket(AF_INET, ServeSupport.streamSocket, 0)
         guard fd >= 0 else { return nil }
         guard var addr = ServeSupport.address(host, port) else {
             close(fd)
             return nil
         }
-        let connected = withUnsafePointer(to: &addr) { p in
+        // vpcd asks and the card answers, one message at a time: a small send buffer is plenty,
+        // and a vpcd that stops reading fills it after a few answers instead of 4 MB of them.
+        var sendBuffer: Int32 = 1 << 17
+        setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &sendBuffer, socklen_t(MemoryLayout<Int32>.size))
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+        var connected = withUnsafePointer(to: &addr) { p in
             p.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        if connected != 0, errno == EINPROGRESS {
+            for _ in 0..<50 where !shouldStop() {
+                guard Self.wait(fd, for: Int16(POLLOUT)) else { continue }
+                var error: Int32 = 0
+                var length = socklen_t(MemoryLayout<Int32>.size)
+                getsockopt(fd, SOL_SOCKET, SO_ERROR, &error, &length)
+                connected = error == 0 ? 0 : -1
+                break
+            }
         }
         guard connected == 0 else {
             close(fd)
@@ -101,33 +118,58 @@ public final class VPCDClient {
         return fd
     }
 
+    /// How a read or a write on the connection ended.
+    private enum Transfer {
+        case done([UInt8])
+        case stopped
+        case failed(String)
+    }
+
     /// Serves one connection; the reason it ended, nil when asked to stop.
+    ///
+    /// The socket is non-blocking and every wait is a poll of at most 100 ms: a vpcd that
+    /// announces 65,535 bytes and sends 10, or stops reading the answers, holds the card in
+    /// that message, never the stop.
     private func session(_ fd: Int32, shouldStop: () -> Bool) -> String? {
-        while !shouldStop() {
-            var pfd = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-            let ready = poll(&pfd, 1, 100)
-            if ready == 0 { continue }
-            guard ready > 0 else { return "poll: \(String(cString: strerror(errno)))" }
-            guard let head = read(fd, count: 2) else { return "vpcd closed the connection" }
-            let length = Int(head[0]) << 8 | Int(head[1])
-            guard let message = read(fd, count: length) else { return "vpcd closed the connection inside a message" }
+        while true {
+            let head: [UInt8]
+            switch read(fd, count: 2, shouldStop: shouldStop) {
+            case .done(let bytes): head = bytes
+            case .stopped: return nil
+            case .failed(let reason): return reason
+            }
+            let message: [UInt8]
+            switch read(fd, count: Int(head[0]) << 8 | Int(head[1]), shouldStop: shouldStop) {
+            case .done(let bytes): message = bytes
+            case .stopped: return nil
+            case .failed(let reason): return reason + " inside a message"
+            }
             let reply = handle(message)
             if getenv("NFCTRACE_VPCD_DEBUG") != nil { onLog?("vpcd → \(Hex.string(message)), ← \(reply.map { Hex.string($0) } ?? "nothing")") }
             guard let reply else { continue }
-            let out = [UInt8(reply.count >> 8 & 0xFF), UInt8(reply.count & 0xFF)] + reply
-            guard write(fd, out) else { return "cannot write to vpcd: \(String(cString: strerror(errno)))" }
+            switch write(fd, [UInt8(reply.count >> 8 & 0xFF), UInt8(reply.count & 0xFF)] + reply, shouldStop: shouldStop) {
+            case .done: continue
+            case .stopped: return nil
+            case .failed(let reason): return reason
+            }
         }
-        return nil
     }
 
-    private func read(_ fd: Int32, count: Int) -> [UInt8]? {
-        guard count > 0 else { return [] }
+    /// Whether `fd` became ready for `events` within 100 ms.
+    private static func wait(_ fd: Int32, for events: Int16) -> Bool {
+        var pfd = pollfd(fd: fd, events: events, revents: 0)
+        return poll(&pfd, 1, 100) > 0
+    }
+
+    private func read(_ fd: Int32, count: Int, shouldStop: () -> Bool) -> Transfer {
         var out = [UInt8](repeating: 0, count: count)
         var got = 0
         while got < count {
+            if shouldStop() { return .stopped }
+            guard Self.wait(fd, for: Int16(POLLIN)) else { continue }
             let n = out.withUnsafeMutableBytes { recv(fd, $0.baseAddress! + got, count - got, 0) }
-            if n < 0 && errno == EINTR { continue }
-            guard n > 0 else { return nil }
+            if n < 0 && (errno == EINTR || errno == EAGAIN || errno == EWOULDBLOCK) { continue }
+            guard n > 0 else { return .failed(n == 0 ? "vpcd closed the connection" : "cannot read from vpcd: \(String(cString: strerror(errno)))") }
             got += n
             #if os(Linux)
             // vpcd's own socket has Nagle on: its payload waits for our ACK of the length bytes,
@@ -136,17 +178,19 @@ public final class VPCDClient {
             setsockopt(fd, Int32(IPPROTO_TCP), TCP_QUICKACK, &yes, socklen_t(MemoryLayout<Int32>.size))
             #endif
         }
-        return out
+        return .done(out)
     }
 
-    private func write(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
+    private func write(_ fd: Int32, _ bytes: [UInt8], shouldStop: () -> Bool) -> Transfer {
         var sent = 0
         while sent < bytes.count {
+            if shouldStop() { return .stopped }
+            guard Self.wait(fd, for: Int16(POLLOUT)) else { continue }
             let n = bytes.withUnsafeBytes { send(fd, $0.baseAddress! + sent, bytes.count - sent, noSignal) }
-            if n < 0 && errno == EINTR { continue }
-            guard n > 0 else { return false }
+            if n < 0 && (errno == EINTR || errno == EAGAIN || errno == EWOULDBLOCK) { continue }
+            guard n > 0 else { return .failed("cannot write to vpcd: \(String(cString: strerror(errno)))") }
             sent += n
         }
-        return true
+        return .done([])
     }
 }

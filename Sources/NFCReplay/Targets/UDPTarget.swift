@@ -67,7 +67,7 @@ public final class UDPTarget: ReplayTarget {
         guard n > 0 else { return nil }
         let parts = String(decoding: buffer[0..<n], as: UTF8.self).split(separator: " ")
         guard parts.count == 2, let answer = Hex.parse(parts[1]) else {
-            throw ReplayTargetError("udp target \(name): answer is no nfcpy frame: \(String(decoding: buffer[0..<min(n, 60)], as: UTF8.self))")
+            throw ReplayTargetError("udp target \(name): answer is no nfcpy frame: \(PrintableText.escaped(buffer[0..<n], limit: 60))")
         }
         // The protocol carries whole bytes: a 4-bit ACK/NAK arrives as one byte, like from a
         // capture without bit counts; the dissector reads it in the context of its request.
