@@ -25,6 +25,11 @@ enum InputLimit {
     /// Frames of a trace held in memory: a cassette (answered from memory), a trace replayed
     /// against the tag rebuilt from it (read once). About 100 bytes each.
     static let heldFrames = 200_000
+    /// Frames of one `report` (all its traces together): the report holds every frame's row in
+    /// memory and in the file. A million frames make 70–105 MB of HTML and take 330–390 MB
+    /// while written (docs/limits.md); without a limit an endless standard input grew until
+    /// memory ran out.
+    static let reportFrames = 1_000_000
 
     /// Reads `path` (`-` for standard input) whole, at most `limit` bytes.
     static func read(_ path: String, limit: Int, what: String) throws(CaptureError) -> [UInt8] {

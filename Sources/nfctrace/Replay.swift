@@ -93,9 +93,11 @@ struct Replay: TakesValueLists {
             // The verdicts first, then each trace as `nfctrace report` shows it.
             var report = HTMLReport(title: "nfctrace replay against \(against)")
             report.replay = Array(("[" + results.map { ReplayReport.object($0, frames: true) }.joined(separator: ",") + "]").utf8)
-            for trace in traces {
+            var frameBudget = InputLimit.reportFrames
+            for trace in traces where frameBudget > 0 {
                 let name = trace == "-" ? "<stdin>" : FileSystem.baseName(trace)
-                if let (shown, _) = try? Report.trace(trace, name: name, input: inputOptions, keys: keys, detailLimit: Report.defaultDetailLimit) {
+                if let (shown, _) = try? Report.trace(trace, name: name, input: inputOptions, keys: keys, detailLimit: Report.defaultDetailLimit,
+                                                      frameBudget: &frameBudget) {
                     report.traces.append(shown)
                 }
             }

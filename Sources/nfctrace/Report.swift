@@ -39,6 +39,9 @@ struct Report: TakesValueLists {
 
     static let defaultDetailLimit = 50_000
 
+    @Option(name: .customLong("frame-limit"), help: "Frames the report takes from all its traces together; reading stops there (exit 65). At most and by default \(InputLimit.reportFrames).")
+    var frameLimit: Int = InputLimit.reportFrames
+
     @OptionGroup var input: InputOptions
     @OptionGroup var keyOptions: KeyOptions
 
@@ -53,6 +56,7 @@ struct Report: TakesValueLists {
     func run() throws {
         guard files.filter({ $0 == "-" }).count <= 1 else { throw CLIFailure.usage("standard input (-) can be read once") }
         guard detailLimit >= 0 else { throw CLIFailure.usage("--detail-limit must be 0 or more") }
+        guard (1...InputLimit.reportFrames).contains(frameLimit) else { throw CLIFailure.usage("--frame-limit must be 1 to \(InputLimit.reportFrames)") }
         try OutputCheck.refuseOverwriting(output, inputs: files)
         var keys = try keyOptions.load()
         keys.revealRecovered = showKeys
@@ -60,8 +64,9 @@ struct Report: TakesValueLists {
         let names = files.map { $0 == "-" ? "<stdin>" : FileSystem.baseName($0) }
         var report = HTMLReport(title: title ?? (names.count == 1 ? names[0] : "\(names.count) traces"))
         var damage: Error? = nil
-        for (file, name) in zip(files, names) {
-            let (trace, error) = try Self.trace(file, name: name, input: input, keys: keys, detailLimit: detailLimit)
+        var frameBudget = frameLimit
+        for (file, name) in zip(files, names) where frameBudget > 0 {
+            let (trace, error) = try Self.trace(file, name: name, input: input, keys: keys, detailLimit: detailLimit, frameBudget: &frameBudget, frameLimit: frameLimit)
             report.traces.append(trace)
             if damage == nil { damage = error }
         }
@@ -73,9 +78,22 @@ struct Report: TakesValueLists {
 
     /// One trace dissected for a report (also `replay --format html`'s tabs); damage ends it
     /// with the frames before it and comes back beside it, for the caller to report at the end.
+    /// `frameBudget`: frames the report can still take (`--frame-limit`, at most
+    /// `InputLimit.reportFrames`, over all its traces); a trace past it ends there, as at damage,
+    /// with a `tooLarge` error.
     static func trace(_ file: String, name: String, input: InputOptions, keys: KeyList,
-                      detailLimit: Int) throws -> (HTMLReport.Trace, damage: Error?) {
+                      detailLimit: Int, frameBudget: inout Int, frameLimit: Int = InputLimit.reportFrames) throws -> (HTMLReport.Trace, damage: Error?) {
         let reader = try Capture.open(file, options: input.readOptions)
-        return HTMLReport.Trace.dissecting({ try reader.next() }, name: name, source: file == "-" ? "<stdin>" : file, keys: keys, detailLimit: detailLimit)
+        let source = file == "-" ? "<stdin>" : file
+        var left = frameBudget
+        defer { frameBudget = max(0, left) }
+        return HTMLReport.Trace.dissecting({
+            guard let frame = try reader.next() else { return nil }
+            guard left > 0 else {
+                throw CaptureError.tooLarge(path: source, what: "the frames of one report (--frame-limit)", limit: "\(frameLimit) frames")
+            }
+            left -= 1
+            return frame
+        }, name: name, source: source, keys: keys, detailLimit: detailLimit)
     }
 }

@@ -260,4 +260,19 @@ enum Browser {
         #expect(r.status == 0, "\(r.stderr)")
         #expect(try String(contentsOfFile: dir + "/c.html", encoding: .utf8).contains("\"frames\":1,"))
     }
+
+    /// Issue 51, point 14: an endless standard input grew until memory ran out. The report
+    /// takes at most --frame-limit frames (1,000,000 by default and at most), then stops with 65
+    /// and writes what it took; the budget is shared by all the traces of one report.
+    @Test func aFrameLimitForEndlessInput() throws {
+        let dir = Self.temporaryDirectory()
+        let script = "(echo 'nfctrace 1'; yes '0 R 26/7') | exec \"$0\" report - --frame-limit 1000 -o \"$1\""
+        let r = try ChildProcess.run("/bin/sh", ["-c", script, CLI.binary, dir + "/endless.html"], seconds: 60)
+        let stderr = String(decoding: r.stderr, as: UTF8.self)
+        #expect(r.status == 65 && stderr.contains("more than 1000 frames") && stderr.contains("--frame-limit"), "\(r.status) \(stderr)")
+        #expect(try String(contentsOfFile: dir + "/endless.html", encoding: .utf8).contains("\"frames\":1000,"))
+        let two = try CLI.run(["report", "--frame-limit", "100", "Traces/ntag215-password-read.nfctrace", "Traces/ntag215-password-read.nfctrace", "-o", "-"])
+        #expect(two.status == 65 && two.stdout.contains("\"frames\":62,") && two.stdout.contains("\"frames\":38,"), "\(two.stderr)")
+        for bad in ["0", "1000001"] { #expect(try CLI.run(["report", "--frame-limit", bad, "Traces/sri512-read.nfctrace", "-o", "-"]).status == 2) }
+    }
 }
