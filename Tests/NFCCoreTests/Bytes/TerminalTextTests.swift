@@ -18,6 +18,25 @@ import PropertyBased
         }
     }
 
+    /// At every offset of a long ASCII text (the scan takes eight bytes at a time), and beside
+    /// other multi-byte characters.
+    @Test func everyOffsetOfALongText() {
+        let text = Array("reader frame 12: READ 04 (16 bytes) → ok".unicodeScalars)
+        for u in Self.unsafe + ["\u{0}", "\u{1F}"] {
+            for at in 0...text.count {
+                var s = String.UnicodeScalarView()
+                s.append(contentsOf: text[..<at])
+                s.append(u)
+                s.append(contentsOf: text[at...])
+                #expect(!PrintableText.isTerminalSafe(String(s)), "U+\(String(u.value, radix: 16)) at \(at)")
+            }
+        }
+        #expect(PrintableText.isTerminalSafe(String(String.UnicodeScalarView(text))))
+        for c in ["\u{7E}", "\u{20}", "\u{A0}", "\u{FF}", "\u{2029}", "\u{206A}"] {
+            #expect(PrintableText.isTerminalSafe(String(repeating: "abcdefgh", count: 3) + c + "ijklmnop"), "\(c.unicodeScalars.first!.value)")
+        }
+    }
+
     /// What the outputs write of their own (arrows, bullets, µ, box drawing) and other Unicode stays.
     @Test func otherTextIsKept() {
         for s in ["reader → tag", "••", "0.0 µs", "── session", "Prüfung", "学生証", "…", "\u{A0}", "🙂", "\u{2028}", "a\\b \"q\""] {
