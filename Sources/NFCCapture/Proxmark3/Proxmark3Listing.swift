@@ -103,10 +103,13 @@ public enum Proxmark3Listing {
     /// annotation of a reader frame, or else the first reader frame's first byte: an iClass
     /// opcode (ACTALL 0A, IDENTIFY/READ 0C, SELECT 81, READCHECK 88/18, CHECK 05, UPDATE 87)
     /// rather than ISO 15693 request flags (02, 22, 26 …).
+    /// Only the rows of this table count: the lookahead stops at the next unit line, so that a
+    /// listing of unit lines costs each of them one line, not the 400 after it (issue 51).
     static func iClassOr15693(_ lines: some Sequence<ArraySlice<UInt8>>) -> Technology {
         var scratch: [UInt8] = []
         for raw in lines {
             let line = cleaned(raw, into: &scratch)
+            if unitLine(line) != nil { break }
             guard case .frame(_, _, let tag, let data)? = try? parseRow(line) else { continue }
             if find(Array("<SOF>".utf8), in: data) != nil { return .iclass }
             if find(Array("<EOF>".utf8), in: data) != nil { return .iso15693 }
@@ -119,6 +122,19 @@ public enum Proxmark3Listing {
             return [0x0A, 0x0C, 0x81, 0x88, 0x18, 0x05, 0x87].contains(hi << 4 | lo) ? .iclass : .iso15693
         }
         return .iso15693
+    }
+
+    /// The non-empty lines of `text`, split at LF one at a time as they are asked for: a
+    /// lookahead reads only as far as it goes, where a split of the whole 64 KiB it may look at
+    /// cost that much for every unit line of a listing (issue 51).
+    static func lines(_ text: ArraySlice<UInt8>) -> some Sequence<ArraySlice<UInt8>> {
+        sequence(state: text) { (rest: inout ArraySlice<UInt8>) -> ArraySlice<UInt8>? in
+            while rest.first == 0x0A { rest = rest.dropFirst() }
+            guard !rest.isEmpty else { return nil }
+            let end = rest.firstIndex(of: 0x0A) ?? rest.endIndex
+            defer { rest = rest[end...] }
+            return rest[..<end]
+        }
     }
 
     /// The client's annotations of reader frames that only one of the two has (cmdhflist.c).
@@ -413,7 +429,7 @@ final class Proxmark3ListingReader: FrameReader {
             let done = finishPending()
             if let unit = Proxmark3Listing.unitLine(line) {
                 if forcedTechnology == nil {
-                    technology = unit.technology ?? Proxmark3Listing.iClassOr15693(input.peek(1 << 16).split(separator: 0x0A).prefix(400))
+                    technology = unit.technology ?? Proxmark3Listing.iClassOr15693(Proxmark3Listing.lines(input.peek(1 << 16)).prefix(400))
                 }
                 microseconds = unit.microseconds
             } else if Proxmark3Listing.isHeader(line) {
@@ -505,7 +521,10 @@ final class Proxmark3ListingReader: FrameReader {
     /// A row of the clients before 2014: the delta from the previous frame's start, in the
     /// firmware's sample counter (carrier periods on the 2013 firmware; unconfirmed earlier),
     /// no end time.
+        // Taken out of the frame, so that the list is not copied on its first append: a copy per
+        // row made a frame of many rows of parity errors quadratic (issue 51).
     private func beginOld(_ row: (time: ArraySlice<UInt8>, tag: Bool, rest: ArraySlice<UInt8>), offset: Int) throws(CaptureError) {
+        f.parityErrors = nil
         guard let delta = Proxmark3Listing.time(row.time, microseconds: false) else { throw damage("a time beyond 64 bits", at: offset) }
         let s = lastStart &+ delta
         lastStart = s
