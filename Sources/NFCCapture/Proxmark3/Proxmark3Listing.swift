@@ -378,7 +378,19 @@ final class Proxmark3ListingReader: FrameReader {
     private func damage(_ reason: String, at offset: Int) -> CaptureError {
         failed = true
         pending = nil
-        return CaptureError.damaged(path: input.name, offset: offset, frame: frameNumber + 1, reason: reason)
+        return CaptureError.damaged(path: input.name, offset: offset, frame: frameNumber + 1, reason: "line \(lineNumber): \(reason)")
+    }
+
+    private var lineNumber = 0
+
+    /// A time that renderers and writers can compute in: within the 64-bit nanosecond range, as
+    /// a text trace requires of its times (a Start of 2^63-1 periods saturated to a time before 1970).
+    private func checked(_ v: Int64, at offset: Int) throws(CaptureError) -> Timestamp {
+        let t = stamp(v)
+        guard t.checkedNanoseconds != nil else {
+            throw damage("time \(v) \(t.unit.rawValue) is beyond the 64-bit nanosecond range (±292 years of 1970)", at: offset)
+        }
+        return t
     }
 
     /// Damage found while finishing the frame before it: thrown on the next call, after that
@@ -396,6 +408,7 @@ final class Proxmark3ListingReader: FrameReader {
                 if let e = input.ioError { throw damage("I/O error: \(e)", at: input.offset) }
                 return finishPending()
             }
+            lineNumber += 1
             if truncated { throw damage("a line longer than 64 KiB: no Proxmark3 listing has one", at: offset) }
             let line = Proxmark3Listing.cleaned(raw, into: &scratch)
             // Table rows first: they are nearly every line of a listing.
@@ -492,12 +505,13 @@ final class Proxmark3ListingReader: FrameReader {
             s = sawStart ? lastStart &+ Proxmark3Listing.signedModulo(a &- lastStart, m) : a
             e = s &+ Proxmark3Listing.signedModulo(b &- a, m)
         }
+        let startTime = try checked(s, at: offset), endTime = try checked(e, at: offset)
         lastEnd = e
         lastStart = s
         sawStart = true
         var frame = Frame(.data(tag ? .tagToReader : .readerToTag), technology: technology, bytes: [])
-        frame.start = stamp(s)
-        frame.end = stamp(e)
+        frame.start = startTime
+        frame.end = endTime
         frame.parityErrors = []
         pending = frame
         pendingBits = nil
@@ -507,7 +521,10 @@ final class Proxmark3ListingReader: FrameReader {
     private func more(_ data: ArraySlice<UInt8>, offset: Int) throws(CaptureError) {
         guard var f = pending else { return }
         pending = nil   // f is the only reference while it grows
+        // Taken out of the frame, so that the list is not copied on its first append: a copy per
+        // row made a frame of many rows of parity errors quadratic (issue 51).
         var errors = f.parityErrors ?? []
+        f.parityErrors = nil
         do {
             if let bits = try Proxmark3Listing.appendData(data, to: &f.bytes, parityErrors: &errors) { pendingBits = bits }
         } catch {
@@ -521,16 +538,14 @@ final class Proxmark3ListingReader: FrameReader {
     /// A row of the clients before 2014: the delta from the previous frame's start, in the
     /// firmware's sample counter (carrier periods on the 2013 firmware; unconfirmed earlier),
     /// no end time.
-        // Taken out of the frame, so that the list is not copied on its first append: a copy per
-        // row made a frame of many rows of parity errors quadratic (issue 51).
     private func beginOld(_ row: (time: ArraySlice<UInt8>, tag: Bool, rest: ArraySlice<UInt8>), offset: Int) throws(CaptureError) {
-        f.parityErrors = nil
         guard let delta = Proxmark3Listing.time(row.time, microseconds: false) else { throw damage("a time beyond 64 bits", at: offset) }
         let s = lastStart &+ delta
+        let startTime = try checked(s, at: offset)
         lastStart = s
         sawStart = true
         var frame = Frame(.data(row.tag ? .tagToReader : .readerToTag), technology: technology, bytes: [])
-        frame.start = stamp(s)
+        frame.start = startTime
         var errors: [Int] = []
         // The bytes come first; the annotation (and `!crc`) after them, from the first word
         // that is not a byte.
