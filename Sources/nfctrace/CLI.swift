@@ -58,12 +58,15 @@ enum CLI {
 enum OutputCheck {
     /// Throws a usage error when `output` is the same file as one of `inputs` (device and inode,
     /// so links and other spellings of the path count too; `-` is standard input or output).
+    /// Standard output counts by what it is open on: `convert in.pcap - >> in.pcap` would append
+    /// to its own input, and one FIFO as input and output would read back what it wrote.
     static func refuseOverwriting(_ output: String?, inputs: [String?], option: String = "output") throws(CLIFailure) {
-        guard let output, output != "-", let target = FileIdentity(path: output) else { return }
+        guard let output, let target = output == "-" ? FileIdentity(descriptor: STDOUT_FILENO) : FileIdentity(path: output) else { return }
+        let shown = output == "-" ? "<stdout>" : output
         for case let input? in inputs {
             let identity = input == "-" ? FileIdentity(descriptor: STDIN_FILENO) : FileIdentity(path: input)
             if identity == target {
-                throw CLIFailure.usage("\(option) \(output) is the input \(input == "-" ? "<stdin>" : input): nfctrace does not write onto a file it reads; write elsewhere, then move the file")
+                throw CLIFailure.usage("\(option) \(shown) is the input \(input == "-" ? "<stdin>" : input): nfctrace does not write onto a file it reads; write elsewhere, then move the file")
             }
         }
     }

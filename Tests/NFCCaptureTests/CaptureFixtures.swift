@@ -14,9 +14,10 @@ enum Fixtures {
     static func le32(_ v: UInt32) -> [UInt8] { [UInt8(v & 0xFF), UInt8((v >> 8) & 0xFF), UInt8((v >> 16) & 0xFF), UInt8(v >> 24)] }
     static func le16(_ v: UInt16) -> [UInt8] { [UInt8(v & 0xFF), UInt8(v >> 8)] }
 
-    /// A classic little-endian pcap file.
+    /// A classic little-endian pcap file, with the snapshot length nfctrace writes.
     static func pcap(_ records: [Record], linkType: UInt32 = 264, nanosecond: Bool = false) -> [UInt8] {
-        var out = le32(nanosecond ? 0xA1B2_3C4D : 0xA1B2_C3D4) + le16(2) + le16(4) + le32(0) + le32(0) + le32(65535) + le32(linkType)
+        var out = le32(nanosecond ? 0xA1B2_3C4D : 0xA1B2_C3D4) + le16(2) + le16(4) + le32(0) + le32(0)
+            + le32(UInt32(PcapEncapsulation.snapshotLength)) + le32(linkType)
         for r in records {
             out += le32(r.seconds) + le32(r.fraction) + le32(UInt32(r.data.count)) + le32(r.originalLength ?? UInt32(r.data.count)) + r.data
         }

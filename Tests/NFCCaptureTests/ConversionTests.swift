@@ -23,7 +23,10 @@ import NFCCore
         #expect(fromText.count == frames.count)
         let unit = TimeUnit(rawValue: textReader.metadata["timebase"] ?? "us") ?? .microseconds
         let back = try Fixtures.write(fromText, format: .pcap, resolution: unit)
-        #expect(back == original)
+        // But for the snapshot length in the file header: the capture says 65535, nfctrace writes
+        // libpcap's largest, which its longest records need (issue 51, point 10).
+        #expect(back[16..<20] == Fixtures.le32(UInt32(PcapEncapsulation.snapshotLength))[...])
+        #expect(back[..<16] == original[..<16] && back[20...] == original[20...])
     }
 
     @Test func malformedRecordsSurviveTheRoundTrip() throws {

@@ -189,8 +189,11 @@ public struct FileIdentity: Equatable, Sendable {
     }
 
     private init?(_ st: stat) {
-        // Pipes and terminals are no file a writer could replace.
-        guard (st.st_mode & S_IFMT) == S_IFREG else { return nil }
+        // Regular files, and named pipes (FIFOs): one FIFO as input and output would lose the
+        // output to the reader. Terminals and devices (/dev/null) are no file a writer could
+        // replace; an anonymous pipe (`|`) is a FIFO too, but never the same as another.
+        let kind = st.st_mode & S_IFMT
+        guard kind == S_IFREG || kind == S_IFIFO else { return nil }
         device = UInt64(truncatingIfNeeded: st.st_dev)   // dev_t is signed on Darwin
         inode = UInt64(truncatingIfNeeded: st.st_ino)
     }

@@ -85,7 +85,8 @@ public final class ByteInput {
             end -= start
             start = 0
         }
-        if count > buffer.count { buffer.append(contentsOf: [UInt8](repeating: 0, count: count - buffer.count)) }
+        // Grown in place, without a temporary array of zeros as large as the growth.
+        if count > buffer.count { buffer.append(contentsOf: repeatElement(0, count: count - buffer.count)) }
         while end < count && !atEOF {
             let n = buffer.withUnsafeMutableBytes { p in systemRead(fd, p.baseAddress! + end, p.count - end) }
             if n > 0 {

@@ -17,7 +17,7 @@ public enum NFCLaboratory {
     public static let commentPrefix = "nfc-laboratory: "
     /// What the reader says of every export (metadata "source").
     static let source = "nfc-laboratory JSON export"
-    /// The whole export is read at once (frames are objects inside one array): this bounds it.
+    /// One frame object is held at a time (the export is read object by object): this bounds it.
     public static let sizeLimit = 256 << 20
 
     /// A JSON object whose first member names the frame list, with a frame field close by.
@@ -28,86 +28,115 @@ public enum NFCLaboratory {
     }
 }
 
-/// Reads an nfc-laboratory export object by object, so that a file cut short or damaged yields
-/// the frames before the damage, then the damage with its offset and frame number.
+/// Reads an nfc-laboratory export object by object from the input, so that memory holds one
+/// frame object at a time (a whole export read first, then parsed, took 20 times the file's
+/// size for one long frameData; issue 51) and a file cut short or damaged yields the frames
+/// before the damage, then the damage with its offset and frame number.
 final class NFCLaboratoryReader: FrameReader {
     let format = CaptureFormat.nfcLaboratory
     private(set) var metadata = TraceMetadata()
-    private let name: String
-    private let bytes: [UInt8]
-    private var at = 0
+    private let input: ByteInput
     private var frameNumber = 0
     private var finished = false
 
     init(input: ByteInput) throws(CaptureError) {
-        name = input.name
-        bytes = try input.readAll(limit: NFCLaboratory.sizeLimit, what: "an nfc-laboratory export")
+        self.input = input
         metadata["source"] = NFCLaboratory.source
         metadata["timebase"] = TimeUnit.nanoseconds.rawValue
         // The frame list: after `"frames"`, its `[`.
-        guard let key = Self.find(Array("\"frames\"".utf8), in: bytes, from: 0),
-              let open = bytes[key...].firstIndex(of: 0x5B) else {
-            throw CaptureError.damaged(path: name, offset: 0, frame: 1, reason: "no \"frames\" array")
+        guard skip(past: Array("\"frames\"".utf8)), skip(past: [0x5B]) else {
+            if let e = input.ioError { throw CaptureError.io(path: input.name, reason: e) }
+            throw CaptureError.damaged(path: input.name, offset: 0, frame: 1, reason: "no \"frames\" array")
         }
-        at = open + 1
     }
 
-    static func find(_ needle: [UInt8], in hay: [UInt8], from: Int) -> Int? {
-        guard needle.count <= hay.count else { return nil }
-        var i = from
-        while i + needle.count <= hay.count {
-            if hay[i] == needle[0], Array(hay[i..<i + needle.count]) == needle { return i }
-            i += 1
+    /// Consumes the input up to and including the first `needle`; false when it ends first.
+    private func skip(past needle: [UInt8]) -> Bool {
+        while true {
+            let window = input.peek(1 << 16)
+            guard window.count >= needle.count else { return false }
+            var i = window.startIndex
+            while i + needle.count <= window.endIndex {
+                if window[i] == needle[0], window[i..<i + needle.count].elementsEqual(needle) {
+                    _ = input.read(i - window.startIndex + needle.count)
+                    return true
+                }
+                i += 1
+            }
+            // Keep the last bytes: the needle may go on in the next window.
+            _ = input.read(window.count - needle.count + 1)
         }
-        return nil
     }
 
     private func damage(_ reason: String, at offset: Int) -> CaptureError {
         finished = true
-        return CaptureError.damaged(path: name, offset: offset, frame: frameNumber + 1, reason: reason)
+        return CaptureError.damaged(path: input.name, offset: offset, frame: frameNumber + 1, reason: reason)
     }
 
-    /// The end of the object starting at `start` (string-aware brace matching), nil when the
-    /// file ends first.
-    private func objectEnd(_ start: Int) -> Int? {
+    /// The length of the object that starts the input (string-aware brace matching), nil when
+    /// the input ends first. Scanned once, as the input is buffered further.
+    private func objectLength() throws(CaptureError) -> Int? {
         var depth = 0, inString = false, escaped = false
-        var i = start
-        while i < bytes.count {
-            let b = bytes[i]
-            if inString {
-                if escaped { escaped = false } else if b == 0x5C { escaped = true } else if b == 0x22 { inString = false }
-            } else if b == 0x22 {
-                inString = true
-            } else if b == 0x7B {
-                depth += 1
-            } else if b == 0x7D {
-                depth -= 1
-                if depth == 0 { return i + 1 }
+        var scanned = 0
+        var window = input.peek(1 << 16)
+        while true {
+            var i = window.startIndex + scanned
+            while i < window.endIndex {
+                let b = window[i]
+                if inString {
+                    if escaped { escaped = false } else if b == 0x5C { escaped = true } else if b == 0x22 { inString = false }
+                } else if b == 0x22 {
+                    inString = true
+                } else if b == 0x7B {
+                    depth += 1
+                } else if b == 0x7D {
+                    depth -= 1
+                    if depth == 0 { return i - window.startIndex + 1 }
+                }
+                i += 1
             }
-            i += 1
+            scanned = window.count
+            guard scanned <= NFCLaboratory.sizeLimit else {
+                throw damage("a frame object longer than \(ByteInput.size(NFCLaboratory.sizeLimit))", at: input.offset)
+            }
+            // Half as much again each time: few refills, and a buffer at most 1.5 times the object.
+            // The old window is let go first, or growing the buffer would copy it.
+            window = []
+            window = input.peek(scanned + max(1 << 16, scanned / 2))
+            if window.count == scanned { return nil }
         }
-        return nil
     }
 
     func next() throws(CaptureError) -> Frame? {
         while !finished {
             // Between objects: commas and white space, then an object or the end of the list.
-            while at < bytes.count, [0x20, 0x0A, 0x0D, 0x09, 0x2C].contains(bytes[at]) { at += 1 }
-            guard at < bytes.count else { throw damage("the file ends inside the frame list", at: at) }
-            if bytes[at] == 0x5D {
+            while true {
+                let window = input.peek(4096)
+                let blank = window.prefix { [0x20, 0x0A, 0x0D, 0x09, 0x2C].contains($0) }.count
+                if blank == 0 { break }
+                _ = input.read(blank)
+            }
+            let start = input.offset
+            guard let first = input.peek(1).first else {
+                if let e = input.ioError { throw CaptureError.io(path: input.name, reason: e) }
+                throw damage("the file ends inside the frame list", at: start)
+            }
+            if first == 0x5D {
                 finished = true
                 return nil
             }
-            guard bytes[at] == 0x7B else { throw damage("expected a frame object, found \(Hex.byte(bytes[at]))", at: at) }
-            let start = at
-            guard let end = objectEnd(start) else { throw damage("the file ends inside a frame object", at: start) }
-            at = end
+            guard first == 0x7B else { throw damage("expected a frame object, found \(Hex.byte(first))", at: start) }
+            guard let length = try objectLength() else {
+                if let e = input.ioError { throw CaptureError.io(path: input.name, reason: e) }
+                throw damage("the file ends inside a frame object", at: start)
+            }
             let object: JSONValue
             do {
-                object = try JSONValue.parse(Array(bytes[start..<end]))
+                object = try JSONValue.parse(input.peek(length))
             } catch {
                 throw damage("frame object: \(error)", at: start + error.offset)
             }
+            _ = input.read(length)
             if let frame = try frame(object, offset: start) { return frame }
         }
         return nil
@@ -147,8 +176,13 @@ extension NFCLaboratory {
         case poll, listen: break
         default: throw FrameError(reason: "frameType \(type) is none of carrier off/on, poll, listen (0x0100…0x0103)")
         }
-        let text = o["frameData"]?.string ?? ""
-        guard let data = Hex.parse(String(text.map { $0 == ":" ? " " : $0 })) else {
+        // A frame without bytes (a bare SOF) has "": it stays a frame of none, as in a text
+        // trace (`empty`). Anything but a string is damage, not a frame of no bytes.
+        guard let text = o["frameData"]?.string else {
+            throw FrameError(reason: "frameData \(o["frameData"].map { "\(PrintableText.escaped(Array($0.text.utf8), limit: 40)) is no string of hex bytes" } ?? "is missing")")
+        }
+        // Hex.parse takes the `:` between bytes as it is.
+        guard let data = Hex.parse(text) else {
             throw FrameError(reason: "frameData \"\(PrintableText.escaped(Array(text.utf8).prefix(40)))\" is no hex")
         }
         let flags = o["frameFlags"]?.integer ?? 0
@@ -215,7 +249,8 @@ public final class NFCLaboratoryWriter: FrameWriter {
         }
         let start = frame.start.map { Double($0.nanoseconds) / 1e9 } ?? 0
         let end = frame.end.map { Double($0.nanoseconds) / 1e9 } ?? start
-        let data = frame.bytes.map { Hex.string([$0], separator: "") }.joined(separator: ":")
+        // One string, not one per byte (sixteen times the frame's size for a long frame).
+        let data = Hex.string(frame.bytes, separator: ":")
         let object = "{\"frameType\":\(type),\"techType\":\(tech),\"framePhase\":\(phase.phase(of: frame)),\"frameFlags\":\(flags),\"frameRate\":\(rate),"
             + "\"timeStart\":\(start),\"timeEnd\":\(end),\"dateTime\":\(start),\"sampleStart\":0,\"sampleEnd\":0,\"sampleRate\":0,"
             + "\"frameData\":\"\(data)\"}"

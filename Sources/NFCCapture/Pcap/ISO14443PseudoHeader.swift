@@ -84,7 +84,7 @@ public enum ISO14443PseudoHeader {
             }
         }
         let payload = frame.event == .fieldOn || frame.event == .fieldOff ? [] : frame.bytes
-        guard payload.count <= 0xFFFF else { return nil }
+        guard payload.count <= PcapEncapsulation.frameLimit else { return nil }
         return [0x00, event.rawValue, UInt8(payload.count >> 8), UInt8(payload.count & 0xFF)] + payload
     }
 }

@@ -105,7 +105,7 @@ public enum NFCTracePseudoHeader {
             event = d == .readerToTag ? 0 : 1
             data = frame.bytes
         }
-        guard data.count <= 0xFFFF else { return nil }
+        guard data.count <= PcapEncapsulation.frameLimit else { return nil }
         var flags: UInt8 = 0
         if case .data = frame.event, !frame.crcStripped { flags |= 0x01 }
         if frame.lastByteBits != 8 { flags |= frame.lastByteBits << 4 }
@@ -134,19 +134,39 @@ public enum PcapEncapsulation: String, Sendable, CaseIterable {
         frame.technology == .iso14443a || frame.technology == .iso14443b ? .iso14443 : .nfctrace
     }
 
+    /// The snapshot length nfctrace's pcap and pcapng files declare: libpcap's largest
+    /// (MAXIMUM_SNAPLEN), which covers the longest record a pseudo-header describes (65,535
+    /// bytes behind it); a file that declared 65535 held records longer than its own limit, and
+    /// its readers took them for records cut short (issue 51).
+    static let snapshotLength = 262_144
+
+    /// The longest frame a record holds: both pseudo-headers count the data in 16 bits.
+    static let frameLimit = 0xFFFF
+
     func encode(_ frame: Frame) -> [UInt8]? {
+        let record: [UInt8]?
         switch self {
-        case .iso14443: return ISO14443PseudoHeader.encode(frame)
-        case .nfctrace: return NFCTracePseudoHeader.encode(frame)
+        case .iso14443: record = ISO14443PseudoHeader.encode(frame)
+        case .nfctrace: record = NFCTracePseudoHeader.encode(frame)
         }
+        // A malformed frame is written as its raw record, which may be any length.
+        guard let record, record.count <= Self.snapshotLength else { return nil }
+        return record
     }
 
+    /// Why `encode` gave no record: the length first, which holds whatever the technology.
     func refusal(_ frame: Frame) -> String {
+        if case .malformed = frame.event {
+            return "its record of \(frame.bytes.count) bytes is longer than the \(Self.snapshotLength) bytes pcap readers take (libpcap's largest snapshot length)"
+        }
+        if frame.bytes.count > Self.frameLimit {
+            return "its \(frame.bytes.count) bytes are more than a record holds: the \(self == .iso14443 ? "LINKTYPE_ISO_14443" : "nfctrace") pseudo-header counts at most \(Self.frameLimit) bytes"
+        }
         switch self {
         case .iso14443:
             return "LINKTYPE_ISO_14443 carries ISO 14443 frames only, this one is \(frame.technology.displayName); write the whole trace with --link-type nfctrace (LINKTYPE_USER3)"
         case .nfctrace:
-            return "the frame is longer than 65535 bytes"
+            return "the nfctrace pseudo-header cannot hold it"   // no other frame is refused
         }
     }
 }

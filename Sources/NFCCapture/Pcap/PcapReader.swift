@@ -76,9 +76,12 @@ final class PcapReader: FrameReader {
                 ? NFCTracePseudoHeader.decode(record, fallback: technology)
                 : ISO14443PseudoHeader.decode(record, wireLength: Int(h.len), technology: technology)
             if typeRecognizer != nil { frame.technology = typeRecognizer!.technology(of: frame) }
+            // Classic pcap stores unsigned 32-bit seconds (1970 to 2106, as PcapWriter writes
+            // them); libpcap hands them over sign-extended, so 2050 would read as 1913.
+            let wholeSeconds = format == .pcap ? Int64(UInt32(truncatingIfNeeded: h.ts.tv_sec)) : Int64(h.ts.tv_sec)
             // Nanosecond precision was requested; a pcapng's 64-bit time can pass the 64-bit
             // nanosecond range, which is damage rather than a wrapped time.
-            let (seconds, o1) = Int64(h.ts.tv_sec).multipliedReportingOverflow(by: 1_000_000_000)
+            let (seconds, o1) = wholeSeconds.multipliedReportingOverflow(by: 1_000_000_000)
             let (ns, o2) = seconds.addingReportingOverflow(Int64(h.ts.tv_usec))
             guard !o1 && !o2 else {
                 finished = true

@@ -130,7 +130,7 @@ public final class PcapWriter: FrameWriter {
 
     private func open(_ encapsulation: PcapEncapsulation) throws(CaptureError) {
         let precision = nanosecond ? PCAP_TSTAMP_PRECISION_NANO : PCAP_TSTAMP_PRECISION_MICRO
-        guard let dead = pcap_open_dead_with_tstamp_precision(encapsulation.linkType, 65535, UInt32(precision)) else {
+        guard let dead = pcap_open_dead_with_tstamp_precision(encapsulation.linkType, Int32(PcapEncapsulation.snapshotLength), UInt32(precision)) else {
             throw CaptureError.io(path: name, reason: "libpcap could not create a dumper")
         }
         // libpcap writes through its own stdio stream on a duplicate of the descriptor.
@@ -232,7 +232,7 @@ public final class PcapngWriter: FrameWriter {
         var idb: [UInt8] = []
         Self.u16(UInt16(encapsulation.linkType), &idb)
         Self.u16(0, &idb)
-        Self.u32(65535, &idb)
+        Self.u32(UInt32(PcapEncapsulation.snapshotLength), &idb)   // snaplen
         Self.option(9, [resolution == .nanoseconds ? 9 : 6], to: &idb)   // if_tsresol
         Self.option(0, [], to: &idb)
         Self.block(1, idb, to: output)

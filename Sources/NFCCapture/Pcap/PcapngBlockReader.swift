@@ -170,8 +170,20 @@ final class PcapngBlockReader: FrameReader {
         for (code, value) in try options(body.dropFirst(8), at: start + 16) {
             if code == 9, let v = value.first {
                 i.resolution = v & 0x80 != 0 ? (2, Int(v & 0x7F)) : (10, Int(v))
+                // Past 10^-19 s (2^-63 s) a tick is no unit 64-bit times can be read in: such a
+                // file is damaged, not a trace whose times all come out as nearly 0.
+                guard i.resolution.exponent <= (i.resolution.base == 10 ? 19 : 63) else {
+                    throw damage("interface \(interfaces.count): if_tsresol \(Hex.byte(v)) (ticks of \(i.resolution.base)^-\(i.resolution.exponent) s) is finer than the 10^-19 or 2^-63 s nfctrace reads", at: start)
+                }
             } else if code == 14, value.count == 8 {
-                i.offsetSeconds = Int64(bitPattern: UInt64(u32(value, 0)) << 32 | UInt64(u32(value, 4)))
+                // One 64-bit integer in the section's byte order (not two words high first, as
+                // a packet's time is): a little-endian file has its low half first.
+                let (first, second) = (UInt64(u32(value, 0)), UInt64(u32(value, 4)))
+                i.offsetSeconds = Int64(bitPattern: bigEndian ? first << 32 | second : second << 32 | first)
+                // Added to every time in nanoseconds: an offset past their 64-bit range would wrap.
+                guard !i.offsetSeconds.multipliedReportingOverflow(by: 1_000_000_000).overflow else {
+                    throw damage("interface \(interfaces.count): if_tsoffset \(i.offsetSeconds) s is beyond the 64-bit nanosecond range (±292 years of 1970)", at: start)
+                }
             }
         }
         interfaces.append(i)
@@ -201,7 +213,7 @@ final class PcapngBlockReader: FrameReader {
                 guard !o else { return nil }
                 ns = v
             } else {
-                ns = Int64(clamping: raw / UInt64(pow10(min(exponent - 9, 18))))
+                ns = Int64(clamping: raw / UInt64(pow10(exponent - 9)))   // exponent ≤ 19 (readInterface)
             }
         } else {
             guard exponent < 64 else { return nil }
@@ -211,7 +223,7 @@ final class PcapngBlockReader: FrameReader {
             guard !o else { return nil }
             ns = s + Int64((Double(fraction) / Double(UInt64(1) << UInt64(exponent)) * 1e9).rounded())
         }
-        let (withOffset, o) = ns.addingReportingOverflow(i.offsetSeconds &* 1_000_000_000)
+        let (withOffset, o) = ns.addingReportingOverflow(i.offsetSeconds * 1_000_000_000)   // checked in readInterface
         guard !o else { return nil }
         ns = withOffset
         return unit == .microseconds ? Timestamp(ns / 1000, .microseconds) : Timestamp(ns, .nanoseconds)

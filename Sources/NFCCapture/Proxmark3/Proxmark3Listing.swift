@@ -103,10 +103,13 @@ public enum Proxmark3Listing {
     /// annotation of a reader frame, or else the first reader frame's first byte: an iClass
     /// opcode (ACTALL 0A, IDENTIFY/READ 0C, SELECT 81, READCHECK 88/18, CHECK 05, UPDATE 87)
     /// rather than ISO 15693 request flags (02, 22, 26 …).
+    /// Only the rows of this table count: the lookahead stops at the next unit line, so that a
+    /// listing of unit lines costs each of them one line, not the 400 after it (issue 51).
     static func iClassOr15693(_ lines: some Sequence<ArraySlice<UInt8>>) -> Technology {
         var scratch: [UInt8] = []
         for raw in lines {
             let line = cleaned(raw, into: &scratch)
+            if unitLine(line) != nil { break }
             guard case .frame(_, _, let tag, let data)? = try? parseRow(line) else { continue }
             if find(Array("<SOF>".utf8), in: data) != nil { return .iclass }
             if find(Array("<EOF>".utf8), in: data) != nil { return .iso15693 }
@@ -119,6 +122,19 @@ public enum Proxmark3Listing {
             return [0x0A, 0x0C, 0x81, 0x88, 0x18, 0x05, 0x87].contains(hi << 4 | lo) ? .iclass : .iso15693
         }
         return .iso15693
+    }
+
+    /// The non-empty lines of `text`, split at LF one at a time as they are asked for: a
+    /// lookahead reads only as far as it goes, where a split of the whole 64 KiB it may look at
+    /// cost that much for every unit line of a listing (issue 51).
+    static func lines(_ text: ArraySlice<UInt8>) -> some Sequence<ArraySlice<UInt8>> {
+        sequence(state: text) { (rest: inout ArraySlice<UInt8>) -> ArraySlice<UInt8>? in
+            while rest.first == 0x0A { rest = rest.dropFirst() }
+            guard !rest.isEmpty else { return nil }
+            let end = rest.firstIndex(of: 0x0A) ?? rest.endIndex
+            defer { rest = rest[end...] }
+            return rest[..<end]
+        }
     }
 
     /// The client's annotations of reader frames that only one of the two has (cmdhflist.c).
@@ -362,7 +378,19 @@ final class Proxmark3ListingReader: FrameReader {
     private func damage(_ reason: String, at offset: Int) -> CaptureError {
         failed = true
         pending = nil
-        return CaptureError.damaged(path: input.name, offset: offset, frame: frameNumber + 1, reason: reason)
+        return CaptureError.damaged(path: input.name, offset: offset, frame: frameNumber + 1, reason: "line \(lineNumber): \(reason)")
+    }
+
+    private var lineNumber = 0
+
+    /// A time that renderers and writers can compute in: within the 64-bit nanosecond range, as
+    /// a text trace requires of its times (a Start of 2^63-1 periods saturated to a time before 1970).
+    private func checked(_ v: Int64, at offset: Int) throws(CaptureError) -> Timestamp {
+        let t = stamp(v)
+        guard t.checkedNanoseconds != nil else {
+            throw damage("time \(v) \(t.unit.rawValue) is beyond the 64-bit nanosecond range (±292 years of 1970)", at: offset)
+        }
+        return t
     }
 
     /// Damage found while finishing the frame before it: thrown on the next call, after that
@@ -380,6 +408,7 @@ final class Proxmark3ListingReader: FrameReader {
                 if let e = input.ioError { throw damage("I/O error: \(e)", at: input.offset) }
                 return finishPending()
             }
+            lineNumber += 1
             if truncated { throw damage("a line longer than 64 KiB: no Proxmark3 listing has one", at: offset) }
             let line = Proxmark3Listing.cleaned(raw, into: &scratch)
             // Table rows first: they are nearly every line of a listing.
@@ -413,7 +442,7 @@ final class Proxmark3ListingReader: FrameReader {
             let done = finishPending()
             if let unit = Proxmark3Listing.unitLine(line) {
                 if forcedTechnology == nil {
-                    technology = unit.technology ?? Proxmark3Listing.iClassOr15693(input.peek(1 << 16).split(separator: 0x0A).prefix(400))
+                    technology = unit.technology ?? Proxmark3Listing.iClassOr15693(Proxmark3Listing.lines(input.peek(1 << 16)).prefix(400))
                 }
                 microseconds = unit.microseconds
             } else if Proxmark3Listing.isHeader(line) {
@@ -476,12 +505,13 @@ final class Proxmark3ListingReader: FrameReader {
             s = sawStart ? lastStart &+ Proxmark3Listing.signedModulo(a &- lastStart, m) : a
             e = s &+ Proxmark3Listing.signedModulo(b &- a, m)
         }
+        let startTime = try checked(s, at: offset), endTime = try checked(e, at: offset)
         lastEnd = e
         lastStart = s
         sawStart = true
         var frame = Frame(.data(tag ? .tagToReader : .readerToTag), technology: technology, bytes: [])
-        frame.start = stamp(s)
-        frame.end = stamp(e)
+        frame.start = startTime
+        frame.end = endTime
         frame.parityErrors = []
         pending = frame
         pendingBits = nil
@@ -491,7 +521,10 @@ final class Proxmark3ListingReader: FrameReader {
     private func more(_ data: ArraySlice<UInt8>, offset: Int) throws(CaptureError) {
         guard var f = pending else { return }
         pending = nil   // f is the only reference while it grows
+        // Taken out of the frame, so that the list is not copied on its first append: a copy per
+        // row made a frame of many rows of parity errors quadratic (issue 51).
         var errors = f.parityErrors ?? []
+        f.parityErrors = nil
         do {
             if let bits = try Proxmark3Listing.appendData(data, to: &f.bytes, parityErrors: &errors) { pendingBits = bits }
         } catch {
@@ -508,10 +541,11 @@ final class Proxmark3ListingReader: FrameReader {
     private func beginOld(_ row: (time: ArraySlice<UInt8>, tag: Bool, rest: ArraySlice<UInt8>), offset: Int) throws(CaptureError) {
         guard let delta = Proxmark3Listing.time(row.time, microseconds: false) else { throw damage("a time beyond 64 bits", at: offset) }
         let s = lastStart &+ delta
+        let startTime = try checked(s, at: offset)
         lastStart = s
         sawStart = true
         var frame = Frame(.data(row.tag ? .tagToReader : .readerToTag), technology: technology, bytes: [])
-        frame.start = stamp(s)
+        frame.start = startTime
         var errors: [Int] = []
         // The bytes come first; the annotation (and `!crc`) after them, from the first word
         // that is not a byte.

@@ -55,6 +55,13 @@ final class Proxmark3TraceReader: FrameReader {
     private var frameNumber = 0
     private var failed = false
     private var emptyRun = 0
+    /// The start of the record before, in carrier periods since the first counter value, and
+    /// how often the 32-bit counter wrapped so far.
+    private var lastTicks: Int64?
+    private var wraps: Int64 = 0
+
+    /// The comment of the first frame after a wrap.
+    static let wrapNote = "the Proxmark3's 32-bit carrier counter wrapped before this frame (it does every 316.7 s): times from here on are counted on past 2^32 periods"
 
     init(input: ByteInput, technology: Technology) {
         self.input = input
@@ -105,8 +112,24 @@ final class Proxmark3TraceReader: FrameReader {
         }
         _ = input.read(size)
         frameNumber += 1
-        return Proxmark3Trace.frame(timestamp: timestamp, duration: duration, fromTag: fromTag,
-                                    data: Array(record[8..<8 + length]), parity: record[(8 + length)...], technology: technology)
+        var frame = Proxmark3Trace.frame(timestamp: timestamp, duration: duration, fromTag: fromTag,
+                                         data: Array(record[8..<8 + length]), parity: record[(8 + length)...], technology: technology)
+        // The device's counter wraps (as `convert --pm3-times wrap` writes it): a step back of
+        // more than half its range is a wrap, not a frame 316.7 s before the one it follows.
+        // Smaller steps back stay as they are.
+        var ticks = Int64(timestamp) + wraps << 32
+        if let last = lastTicks, ticks < last - (1 << 31) {
+            wraps += 1
+            ticks += 1 << 32
+            frame.start = Timestamp(ticks, .carrierCycles)
+            frame.end = frame.end.map { Timestamp($0.value + wraps << 32, .carrierCycles) }
+            frame.comment = Self.wrapNote
+        } else if wraps > 0 {
+            frame.start = Timestamp(ticks, .carrierCycles)
+            frame.end = frame.end.map { Timestamp($0.value + wraps << 32, .carrierCycles) }
+        }
+        lastTicks = ticks
+        return frame
     }
 }
 

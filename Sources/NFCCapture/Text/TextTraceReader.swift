@@ -87,9 +87,13 @@ final class TextTraceReader: FrameReader {
         while let (raw, lineStart, truncated) = input.readLine(ending: ending) {
             lineNumber += 1
             if truncated { throw damage("line longer than 1 MiB", at: lineStart) }
-            var line = Substring(decoding: raw, as: UTF8.self)
-            if lineNumber == 1, line.hasPrefix("\u{FEFF}") { line = line.dropFirst() }
-            let trimmed = line.trimmingSpaces()
+            // Trimmed as bytes, as event lines are (spaces and tabs; a CR before the comment's
+            // end is the comment's): trimming a String Character by Character from its end was
+            // quadratic in a run of blanks (issue 51).
+            var bytes = raw
+            if lineNumber == 1, bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes = bytes.dropFirst(3) }
+            let trimmedBytes = Self.trimmed(bytes)
+            let trimmed = Self.text(trimmedBytes)
             if trimmed.isEmpty { continue }
             if trimmed.hasPrefix("#") {
                 if sawMagic { comments.append(String(trimmed)) }
@@ -109,12 +113,12 @@ final class TextTraceReader: FrameReader {
             if trimmed.hasPrefix("@") {
                 let body = trimmed.dropFirst()
                 let key = body.prefix { $0 != " " && $0 != "\t" }
-                let value = body.dropFirst(key.count).trimmingSpaces()
+                let value = Self.text(Self.trimmed(ArraySlice(body.dropFirst(key.count).utf8)))
                 guard !key.isEmpty else { throw damage("expected @key value", at: lineStart) }
                 try applyMetadata(String(key), String(value), at: lineStart)
                 continue
             }
-            pending = try parseEvent(Array(trimmed.utf8)[...], at: lineStart)
+            pending = try parseEvent(trimmedBytes, at: lineStart)
             pendingComments = takeComments()
             return
         }
@@ -445,14 +449,5 @@ final class TextTraceReader: FrameReader {
         }
         if escaped { out.append("\\") }
         return String(out)
-    }
-}
-
-extension StringProtocol {
-    func trimmingSpaces() -> SubSequence {
-        var s = self[...]
-        while let f = s.first, f == " " || f == "\t" { s = s.dropFirst() }
-        while let l = s.last, l == " " || l == "\t" { s = s.dropLast() }
-        return s
     }
 }

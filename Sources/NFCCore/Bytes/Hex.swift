@@ -83,17 +83,27 @@ public enum Hex {
     /// not three bytes and a `05`. With `pairsOnly` every byte must be two digits (hex dumps,
     /// where a lone digit means the text was cut). Returns nil (never traps) on anything else.
     public static func parse(_ text: some StringProtocol, pairsOnly: Bool = false) -> [UInt8]? {
+        // Read where the text is, not from a copy: a frame's hex can be hundreds of MB (an
+        // nfc-laboratory frameData; issue 51).
+        if let bytes = text.utf8.withContiguousStorageIfAvailable({ parse(utf8: $0, pairsOnly: pairsOnly) }) { return bytes }
+        return Array(text.utf8).withUnsafeBufferPointer { parse(utf8: $0, pairsOnly: pairsOnly) }
+    }
+
+    private static func parse(utf8 chars: UnsafeBufferPointer<UInt8>, pairsOnly: Bool) -> [UInt8]? {
         var out: [UInt8] = []
+        out.reserveCapacity(chars.count / 2)
         var pending: UInt8? = nil   // first digit of a pair
         var run = 0   // digits since the last separator
-        var chars = Array(text.utf8)
-        chars.append(0x20)
-        var i = 0
-        while i < chars.count {
-            let c = chars[i]
-            if c == 0x30, i + 1 < chars.count, chars[i + 1] | 0x20 == 0x78, pending == nil {
-                i += 2   // "0x" prefix
-                continue
+        var i = chars.startIndex
+        while true {
+            // A space after the end closes the last byte like any separator.
+            let c = i < chars.endIndex ? chars[i] : 0x20
+            if c == 0x30, pending == nil, i < chars.endIndex {
+                let next = chars.index(after: i)
+                if next < chars.endIndex, chars[next] | 0x20 == 0x78 {
+                    i = chars.index(after: next)   // "0x" prefix
+                    continue
+                }
             }
             if let d = digit(c) {
                 run += 1
@@ -113,9 +123,9 @@ public enum Hex {
             } else {
                 return nil
             }
-            i += 1
+            guard i < chars.endIndex else { return out }
+            i = chars.index(after: i)
         }
-        return out
     }
 
     @inlinable

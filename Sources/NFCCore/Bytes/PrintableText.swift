@@ -29,12 +29,22 @@ public enum PrintableText {
 extension StringProtocol {
     /// Without leading and trailing spaces, tabs and carriage returns: how the line-based files
     /// nfctrace reads (text traces, Flipper `.nfc`) separate a key or value from its padding.
+    /// Works on Unicode scalars: dropping the last Character of a Substring again and again
+    /// costs a grapheme-break search each time, quadratic in a run of trailing blanks (issue 51:
+    /// 64 KiB of spaces after a line took 22 s). A blank scalar is a Character of its own.
     public func trimmingBlanks() -> String {
-        var s = self[...]
-        while let f = s.first, f == " " || f == "\t" || f == "\r" { s = s.dropFirst() }
-        while let l = s.last, l == " " || l == "\t" || l == "\r" { s = s.dropLast() }
-        return String(s)
+        let s = unicodeScalars
+        var lo = s.startIndex, hi = s.endIndex
+        while lo < hi, Self.isBlank(s[lo]) { lo = s.index(after: lo) }
+        while hi > lo {
+            let before = s.index(before: hi)
+            guard Self.isBlank(s[before]) else { break }
+            hi = before
+        }
+        return String(self[lo..<hi])
     }
+
+    private static func isBlank(_ c: Unicode.Scalar) -> Bool { c == " " || c == "\t" || c == "\r" }
 }
 
 /// Text that came from an input (a trace comment, an NDEF text record, a file's header, an

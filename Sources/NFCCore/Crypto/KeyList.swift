@@ -14,19 +14,26 @@ public struct KeyList: Sendable {
     /// with a few kilobytes; real sessions need a handful.
     public var keySearchBudget = 16
 
+    /// The values in the lists, so that adding a key checks for a duplicate in constant time: a
+    /// search of the list made loading a dictionary quadratic (issue 51: 80,000 keys, minutes).
+    private var classicValues: Set<UInt64>
+    private var ultralightValues: Set<[UInt8]>
+
     public init(_ classic: [MIFAREClassicKey] = [], ultralight: [UltralightKey] = []) {
         self.classic = classic
         self.ultralight = ultralight
+        classicValues = Set(classic.map(\.value))
+        ultralightValues = Set(ultralight.map(\.bytes))
     }
 
     public static var defaults: KeyList { KeyList(MIFAREClassicKey.wellKnown, ultralight: UltralightKey.wellKnown) }
 
     public mutating func append(_ key: MIFAREClassicKey) {
-        if !classic.contains(where: { $0.value == key.value }) { classic.append(key) }
+        if classicValues.insert(key.value).inserted { classic.append(key) }
     }
 
     public mutating func append(_ key: UltralightKey) {
-        if !ultralight.contains(where: { $0.bytes == key.bytes }) { ultralight.append(key) }
+        if ultralightValues.insert(key.bytes).inserted { ultralight.append(key) }
     }
 
     public mutating func append(contentsOf other: KeyList) {

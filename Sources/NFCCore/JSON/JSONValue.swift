@@ -76,36 +76,45 @@ public indirect enum JSONValue: Sendable, Equatable {
     /// Nesting deeper than this is refused, so hostile input cannot exhaust the stack.
     static let maximumDepth = 64
 
-    public static func parse(_ bytes: [UInt8]) throws(DecodeError) -> JSONValue {
+    public static func parse(_ bytes: [UInt8]) throws(DecodeError) -> JSONValue { try parse(bytes[...]) }
+
+    /// A document that is part of a larger buffer (an nfc-laboratory frame object where it was
+    /// read), parsed in place; error offsets count from the slice's start.
+    public static func parse(_ bytes: ArraySlice<UInt8>) throws(DecodeError) -> JSONValue {
         var p = JSONParser(bytes: bytes)
         p.skipSpace()
         let v = try p.value(depth: 0)
         p.skipSpace()
-        guard p.i == bytes.count else { throw DecodeError(offset: p.i, expected: "end of the JSON document") }
+        guard p.i == bytes.endIndex else { throw DecodeError(offset: p.i - bytes.startIndex, expected: "end of the JSON document") }
         return v
     }
 }
 
 private struct JSONParser {
-    let bytes: [UInt8]
-    var i = 0
+    let bytes: ArraySlice<UInt8>
+    var i: Int
+
+    init(bytes: ArraySlice<UInt8>) {
+        self.bytes = bytes
+        i = bytes.startIndex
+    }
 
     func error(_ expected: String) -> DecodeError {
-        DecodeError(offset: i, expected: expected, found: i < bytes.count ? "'\(Character(Unicode.Scalar(bytes[i])))'" : "end of data")
+        DecodeError(offset: i - bytes.startIndex, expected: expected, found: i < bytes.endIndex ? "'\(Character(Unicode.Scalar(bytes[i])))'" : "end of data")
     }
 
     mutating func skipSpace() {
-        while i < bytes.count, bytes[i] == 0x20 || bytes[i] == 0x09 || bytes[i] == 0x0A || bytes[i] == 0x0D { i += 1 }
+        while i < bytes.endIndex, bytes[i] == 0x20 || bytes[i] == 0x09 || bytes[i] == 0x0A || bytes[i] == 0x0D { i += 1 }
     }
 
     mutating func expect(_ b: UInt8, _ what: String) throws(DecodeError) {
-        guard i < bytes.count, bytes[i] == b else { throw error(what) }
+        guard i < bytes.endIndex, bytes[i] == b else { throw error(what) }
         i += 1
     }
 
     mutating func value(depth: Int) throws(DecodeError) -> JSONValue {
         guard depth < JSONValue.maximumDepth else { throw error("JSON nested at most \(JSONValue.maximumDepth) deep") }
-        guard i < bytes.count else { throw error("a JSON value") }
+        guard i < bytes.endIndex else { throw error("a JSON value") }
         switch bytes[i] {
         case 0x7B: return try object(depth: depth)
         case 0x5B: return try array(depth: depth)
@@ -119,7 +128,7 @@ private struct JSONParser {
 
     mutating func literal(_ word: String) throws(DecodeError) {
         let w = Array(word.utf8)
-        guard i + w.count <= bytes.count, Array(bytes[i..<i + w.count]) == w else { throw error(word) }
+        guard i + w.count <= bytes.endIndex, Array(bytes[i..<i + w.count]) == w else { throw error(word) }
         i += w.count
     }
 
@@ -127,17 +136,17 @@ private struct JSONParser {
         i += 1
         var members: [(String, JSONValue)] = []
         skipSpace()
-        if i < bytes.count, bytes[i] == 0x7D { i += 1; return .object(members) }
+        if i < bytes.endIndex, bytes[i] == 0x7D { i += 1; return .object(members) }
         while true {
             skipSpace()
-            guard i < bytes.count, bytes[i] == 0x22 else { throw error("a member name in quotes") }
+            guard i < bytes.endIndex, bytes[i] == 0x22 else { throw error("a member name in quotes") }
             let key = try string()
             skipSpace()
             try expect(0x3A, "':' after the member name")
             skipSpace()
             members.append((key, try value(depth: depth + 1)))
             skipSpace()
-            guard i < bytes.count else { throw error("',' or '}'") }
+            guard i < bytes.endIndex else { throw error("',' or '}'") }
             if bytes[i] == 0x2C { i += 1; continue }
             try expect(0x7D, "',' or '}'")
             return .object(members)
@@ -148,12 +157,12 @@ private struct JSONParser {
         i += 1
         var items: [JSONValue] = []
         skipSpace()
-        if i < bytes.count, bytes[i] == 0x5D { i += 1; return .array(items) }
+        if i < bytes.endIndex, bytes[i] == 0x5D { i += 1; return .array(items) }
         while true {
             skipSpace()
             items.append(try value(depth: depth + 1))
             skipSpace()
-            guard i < bytes.count else { throw error("',' or ']'") }
+            guard i < bytes.endIndex else { throw error("',' or ']'") }
             if bytes[i] == 0x2C { i += 1; continue }
             try expect(0x5D, "',' or ']'")
             return .array(items)
@@ -162,16 +171,22 @@ private struct JSONParser {
 
     mutating func string() throws(DecodeError) -> String {
         i += 1
+        // Most strings have no escape: taken straight from the input, without a copy growing
+        // byte by byte (an nfc-laboratory frameData can be hundreds of MB; issue 51).
+        if let close = bytes[i...].firstIndex(where: { $0 == 0x22 || $0 == 0x5C || $0 < 0x20 }), bytes[close] == 0x22 {
+            defer { i = close + 1 }
+            return String(decoding: bytes[i..<close], as: UTF8.self)
+        }
         var out: [UInt8] = []
         while true {
-            guard i < bytes.count else { throw error("the closing '\"' of a string") }
+            guard i < bytes.endIndex else { throw error("the closing '\"' of a string") }
             let b = bytes[i]
             i += 1
             switch b {
             case 0x22:
                 return String(decoding: out, as: UTF8.self)
             case 0x5C:
-                guard i < bytes.count else { throw error("an escape after '\\'") }
+                guard i < bytes.endIndex else { throw error("an escape after '\\'") }
                 let e = bytes[i]
                 i += 1
                 switch e {
@@ -182,7 +197,7 @@ private struct JSONParser {
                 case 0x72: out.append(0x0D)
                 case 0x74: out.append(0x09)
                 case 0x75:
-                    guard i + 4 <= bytes.count else { throw error("4 hex digits after \\u") }
+                    guard i + 4 <= bytes.endIndex else { throw error("4 hex digits after \\u") }
                     var v: UInt32 = 0
                     for d in bytes[i..<i + 4] {
                         guard let x = Hex.digit(d) else { throw error("4 hex digits after \\u") }
@@ -205,7 +220,7 @@ private struct JSONParser {
 
     mutating func number() throws(DecodeError) -> String {
         let start = i
-        while i < bytes.count, (0x30...0x39).contains(bytes[i]) || bytes[i] == 0x2D || bytes[i] == 0x2B || bytes[i] == 0x2E || bytes[i] | 0x20 == 0x65 {
+        while i < bytes.endIndex, (0x30...0x39).contains(bytes[i]) || bytes[i] == 0x2D || bytes[i] == 0x2B || bytes[i] == 0x2E || bytes[i] | 0x20 == 0x65 {
             i += 1
         }
         let text = String(decoding: bytes[start..<i], as: UTF8.self)
