@@ -18,9 +18,11 @@ struct Report: TakesValueLists {
 
             Frames past --detail-limit keep their row and timeline mark but not their field tree, and sessions \
             that start past it keep their summary line but not their tag and memory trees: a million-frame trace \
-            makes a report of about 70 MB (docs/report.md).
+            makes a report of 90–105 MB (docs/limits.md). A report takes at most --frame-limit frames from all \
+            its traces together (1,000,000).
 
-            Exit codes: 0 written, 65 a trace is damaged (the report holds the frames before the damage), \
+            Exit codes: 0 written, 65 a trace is damaged or the frame limit was reached (the report holds the \
+            frames before), \
             2 usage error, 74 I/O error.
             """
     )

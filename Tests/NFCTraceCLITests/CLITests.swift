@@ -143,11 +143,17 @@ enum CLI {
         #expect(try CLI.run(["convert", text, back]).status == 0)
         let a = try Data(contentsOf: URL(fileURLWithPath: CLI.root + "/" + trace))
         let b = try Data(contentsOf: URL(fileURLWithPath: back))
-        #expect(a == b)
+        // Byte for byte but the snapshot length (header bytes 16–19): the trace was written with
+        // 65535, nfctrace writes 262144 now, so that a 65,535-byte frame fits (issue 51, point 10).
+        func sameButSnaplen(_ x: Data, _ y: Data) -> Bool {
+            x.count == y.count && x.count > 24 && Array(x.prefix(16)) == Array(y.prefix(16)) && x.dropFirst(20) == y.dropFirst(20)
+        }
+        #expect(sameButSnaplen(a, b))
+        #expect(Array(b[16..<20]) == [0x00, 0x00, 0x04, 0x00], "snaplen 262144, little-endian")
         let toStdout = try CLI.run(["convert", trace, "-", "--to", "nfctrace"])
         #expect(toStdout.stdout.hasPrefix("nfctrace 1\n"))
         let pcapOut = try CLI.run(["convert", "-", "-", "--to", "pcap"], stdin: a)
-        #expect(pcapOut.stdoutBytes == a)
+        #expect(sameButSnaplen(pcapOut.stdoutBytes, a) && pcapOut.stdoutBytes == b)
     }
 
     // Issue 20: a converted trace carries no card number unless asked; the masked one dissects
