@@ -33,12 +33,12 @@ struct FuzzExec {
         let inputPath = FileSystem.absolute(out) + "/.current-input"
         var fuzzer = ExternalFuzzer(shape: shape, seeds: seeds, seed: seed)
         CLI.warn("fuzz: running \(FileSystem.quoted(command)) on \(shape.rawValue) inputs (\(usesFile ? "file @@" : "stdin")), seed \(seed), findings in \(out)")
-        let start = Subprocess.now()
+        let start = MonotonicClock.seconds()
         var lastPrint = start
         var executions = 0
         var findings: [String: (outcome: ExternalFuzzer.Outcome, inputs: [String])] = [:]
         var order: [String] = []
-        while runs.map({ executions < $0 }) ?? (Subprocess.now() - start < Double(seconds ?? 600)) {
+        while runs.map({ executions < $0 }) ?? (MonotonicClock.seconds() - start < Double(seconds ?? 600)) {
             let input = fuzzer.next(maxSize: maxLength)
             executions += 1
             var shell = command
@@ -64,7 +64,7 @@ struct FuzzExec {
                 }
                 findings[key]?.inputs.append(file)
             }
-            let now = Subprocess.now()
+            let now = MonotonicClock.seconds()
             if now - lastPrint >= 10 {
                 lastPrint = now
                 let rate = Double(executions) / max(0.001, now - start)
@@ -72,7 +72,7 @@ struct FuzzExec {
             }
         }
         FileSystem.remove(inputPath)
-        print("\(executions) runs of \(command) on \(shape.rawValue) inputs in \(Int(Subprocess.now() - start)) s")
+        print("\(executions) runs of \(command) on \(shape.rawValue) inputs in \(Int(MonotonicClock.seconds() - start)) s")
         print(findings.isEmpty ? "no crashes or hangs" : "\(findings.count) distinct finding\(findings.count == 1 ? "" : "s")")
         for (i, key) in order.enumerated() {
             guard let f = findings[key], let first = f.inputs.min(by: { (FileSystem.size($0) ?? 0) < (FileSystem.size($1) ?? 0) }) else { continue }

@@ -152,7 +152,7 @@ struct FuzzRun {
         before = Set(FileSystem.list(artifacts))
         corpusBefore = FileSystem.list(corpus).count
         CLI.warn("fuzz: \(target.name) for \(seconds) s, \(jobs) job\(jobs == 1 ? "" : "s")\(forkMode ? " (fork mode)" : ""), corpus \(corpus) (\(corpusBefore) files\(corpusBefore > 0 ? ", resuming" : ""))")
-        let start = Subprocess.now()
+        let start = MonotonicClock.seconds()
         var lastPrint = 0.0
         var lastSample = -10.0
         var samples: [FuzzTargetSummary.Sample] = []
@@ -171,7 +171,7 @@ struct FuzzRun {
             guard let p = LibFuzzerProgress.parse(line) else { return }
             latest = p
             if p.event == "DONE" { done = true }
-            let now = Subprocess.now()
+            let now = MonotonicClock.seconds()
             if now - lastSample >= 10 || p.event == "DONE" {
                 lastSample = now
                 samples.append(FuzzTargetSummary.Sample(seconds: Int(now - start), executions: p.executions, coverage: p.coverage, features: p.features))
@@ -185,7 +185,7 @@ struct FuzzRun {
         last = latest
         sawDone = done
         ending = (result.status, result.signal, result.timedOut)
-        elapsed = Int(Subprocess.now() - start)
+        elapsed = Int(MonotonicClock.seconds() - start)
         if let p = latest, samples.last?.executions != p.executions {
             samples.append(FuzzTargetSummary.Sample(seconds: elapsed, executions: p.executions, coverage: p.coverage, features: p.features))
         }

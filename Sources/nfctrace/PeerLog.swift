@@ -29,14 +29,12 @@ final class PeerLog: @unchecked Sendable {
         self.perSecond = Double(perSecond)
         self.capacity = capacity
         tokens = Double(burst)
-        lastRefill = Self.now()
+        lastRefill = MonotonicClock.seconds()
         pthread_mutex_init(&lock, nil)
         pthread_cond_init(&wake, nil)
         // The writer keeps the log alive for the rest of the process.
         POSIXThread.detach { self.writeLoop() }
     }
-
-    static func now() -> Double { MonotonicClock.seconds() }
 
     /// A diagnostic caused by a peer: rate limited, never blocks.
     func peer(_ line: String) { enqueue(line, limited: true) }
@@ -48,7 +46,7 @@ final class PeerLog: @unchecked Sendable {
         pthread_mutex_lock(&lock)
         defer { pthread_mutex_unlock(&lock) }
         if limited {
-            let t = Self.now()
+            let t = MonotonicClock.seconds()
             tokens = min(burst, tokens + (t - lastRefill) * perSecond)
             lastRefill = t
             guard tokens >= 1 else {
@@ -70,8 +68,8 @@ final class PeerLog: @unchecked Sendable {
         pthread_mutex_lock(&lock)
         pthread_cond_signal(&wake)   // a count of dropped lines is written now
         pthread_mutex_unlock(&lock)
-        let deadline = Self.now() + seconds
-        while Self.now() < deadline {
+        let deadline = MonotonicClock.seconds() + seconds
+        while MonotonicClock.seconds() < deadline {
             pthread_mutex_lock(&lock)
             let idle = queue.isEmpty && dropped == 0 && !writing
             pthread_mutex_unlock(&lock)

@@ -39,8 +39,6 @@ struct Subprocess {
     /// Where stdout goes when not kept: nil = kept, else inherited (the user's terminal).
     var inheritStdout = false
 
-    static func now() -> Double { MonotonicClock.seconds() }
-
     func run() throws(CLIFailure) -> Result {
         var outPipe: [Int32] = [-1, -1], errPipe: [Int32] = [-1, -1], inPipe: [Int32] = [-1, -1]
         guard pipe(&outPipe) == 0, pipe(&errPipe) == 0, pipe(&inPipe) == 0 else {
@@ -104,13 +102,13 @@ struct Subprocess {
         var result = Result(status: nil, signal: nil, timedOut: false, stdout: [], stderr: [])
         var open = [out, err].filter { $0 >= 0 }
         if out < 0 { close(closeOut) }
-        let deadline = timeout.map { Self.now() + $0 }
+        let deadline = timeout.map { MonotonicClock.seconds() + $0 }
         var pendingLine: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 65536)
         var exited = false
         var waitStatus: Int32 = 0
         while !open.isEmpty || !exited {
-            if let deadline, !result.timedOut, Self.now() >= deadline {
+            if let deadline, !result.timedOut, MonotonicClock.seconds() >= deadline {
                 result.timedOut = true
                 kill(ownProcessGroup ? -pid : pid, SIGKILL)
             }

@@ -55,13 +55,9 @@ final class NFCLaboratoryReader: FrameReader {
         while true {
             let window = input.peek(1 << 16)
             guard window.count >= needle.count else { return false }
-            var i = window.startIndex
-            while i + needle.count <= window.endIndex {
-                if window[i] == needle[0], window[i..<i + needle.count].elementsEqual(needle) {
-                    _ = input.read(i - window.startIndex + needle.count)
-                    return true
-                }
-                i += 1
+            if let i = Proxmark3Listing.find(needle, in: window) {
+                _ = input.read(i - window.startIndex + needle.count)
+                return true
             }
             // Keep the last bytes: the needle may go on in the next window.
             _ = input.read(window.count - needle.count + 1)

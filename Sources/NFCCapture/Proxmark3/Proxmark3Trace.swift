@@ -121,10 +121,9 @@ final class Proxmark3TraceReader: FrameReader {
         if let last = lastTicks, ticks < last - (1 << 31) {
             wraps += 1
             ticks += 1 << 32
-            frame.start = Timestamp(ticks, .carrierCycles)
-            frame.end = frame.end.map { Timestamp($0.value + wraps << 32, .carrierCycles) }
             frame.comment = Self.wrapNote
-        } else if wraps > 0 {
+        }
+        if wraps > 0 {
             frame.start = Timestamp(ticks, .carrierCycles)
             frame.end = frame.end.map { Timestamp($0.value + wraps << 32, .carrierCycles) }
         }
@@ -289,9 +288,9 @@ public final class Proxmark3TraceWriter: FrameWriter {
         // a short last byte has no parity bit.
         var parity = [UInt8](repeating: 0, count: Proxmark3Trace.parityLength(data.count))
         if frame.technology == .iso14443a, let errors = frame.parityErrors {
-            let wrong = Set(errors)
+            let wrong = Parity.errorFlags(errors, count: data.count)
             for (j, b) in data.enumerated() where j < data.count - 1 || frame.lastByteBits == 8 {
-                parity[j / 8] |= (Parity.odd(b) ^ (wrong.contains(j) ? 1 : 0)) << (7 - UInt8(j % 8))
+                parity[j / 8] |= (Parity.odd(b) ^ (wrong[j] ? 1 : 0)) << (7 - UInt8(j % 8))
             }
         }
         record += parity

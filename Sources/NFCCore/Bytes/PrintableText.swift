@@ -59,9 +59,7 @@ extension PrintableText {
     /// `s`, or `s` with its unsafe characters escaped; `keepingLines`: line feeds and tabs stay
     /// (messages of several lines).
     public static func forTerminal(_ s: String, keepingLines: Bool = false) -> String {
-        var s = s
-        let clean = s.withUTF8 { firstUnsafe($0, keepingLines: keepingLines) == nil }
-        if clean { return s }
+        if isTerminalSafe(s, keepingLines: keepingLines) { return s }
         var out: [UInt8] = []
         appendEscaping(s, keepingLines: keepingLines, to: &out)
         return String(decoding: out, as: UTF8.self)
