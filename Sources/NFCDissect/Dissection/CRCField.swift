@@ -71,17 +71,17 @@ struct CRCSplit {
     /// Adds the CRC field and, on mismatch, the diagnostic that names the expected value.
     /// `decrypted`: `frame` is a MIFARE Classic frame in clear, whose CRC was checked after
     /// decryption (the bytes on air under the field's range are encrypted).
-    func describe(_ frame: Frame, into sink: inout FieldSink, diagnostics: inout [Diagnostic], key: FieldName, decrypted: Bool = false) {
+    func describe(_ frame: Frame, into sink: inout FieldSink, diagnostics: inout [Diagnostic], field: FieldSpec, decrypted: Bool = false) {
         switch status {
         case .ok(let kind):
             if let r = range {
-                sink.add(Field(key, decrypted ? kind.decryptedFieldLabel : kind.fieldLabel, .hex(frame.bytes[r], suffix: " (correct)"), range: r))
+                sink.add(Field(field, label: decrypted ? kind.decryptedFieldLabel : kind.fieldLabel, .hex(frame.bytes[r], suffix: " (correct)"), range: r))
             }
         case .mismatch(let kind, let expected, let found):
-            sink.add(Field(key, decrypted ? kind.decryptedFieldLabel : kind.fieldLabel, "\(Hex.string(found)) (wrong, expected \(Hex.string(expected)))", range: range))
+            sink.add(Field(field, label: decrypted ? kind.decryptedFieldLabel : kind.fieldLabel, "\(Hex.string(found)) (wrong, expected \(Hex.string(expected)))", range: range))
             diagnostics.append(Diagnostic(.warning, "\(kind.rawValue) mismatch, expected \(Hex.string(expected))", range: range))
         case .stripped:
-            sink.add(Field(key, "CRC", "not captured (removed by the capture hardware)"))
+            sink.add(Field(field, "not captured (removed by the capture hardware)"))
         case .unknown, .notExpected:
             break
         }

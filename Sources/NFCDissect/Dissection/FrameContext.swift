@@ -50,16 +50,16 @@ struct FrameContext {
     }
 
     /// Applies a CRC split: records its status, field and diagnostics.
-    mutating func apply(_ split: CRCSplit, key: FieldName) {
+    mutating func apply(_ split: CRCSplit, field: FieldSpec) {
         crc = split.status
-        split.describe(frame, into: &sink, diagnostics: &diagnostics, key: key)
+        split.describe(frame, into: &sink, diagnostics: &diagnostics, field: field)
     }
 
     /// Applies the CRC split of `plain`, the frame decrypted (`decrypted` is set): the field says
     /// the CRC was checked in clear.
-    mutating func apply(_ split: CRCSplit, of plain: Frame, key: FieldName) {
+    mutating func apply(_ split: CRCSplit, of plain: Frame, field: FieldSpec) {
         crc = split.status
-        split.describe(plain, into: &sink, diagnostics: &diagnostics, key: key, decrypted: true)
+        split.describe(plain, into: &sink, diagnostics: &diagnostics, field: field, decrypted: true)
     }
 
     /// Fields come out in byte order (stable for equal starts), whatever order they were added in.

@@ -50,7 +50,7 @@ extension SessionDissector {
             ctx.layer = "capture"
             ctx.summary = "malformed record: \(reason)"
             ctx.diagnostics.append(Diagnostic(.error, "malformed record: \(reason)"))
-            ctx.sink.add(Field("capture.record", "Record", Hex.string(ctx.frame.bytes), range: ctx.frame.bytes.indices))
+            ctx.sink.add(Field(.capture.record, Hex.string(ctx.frame.bytes), range: ctx.frame.bytes.indices))
         case .data(let direction):
             ended.before = dataFrame(&ctx, direction: direction)
             ended.amends = ctx.amends

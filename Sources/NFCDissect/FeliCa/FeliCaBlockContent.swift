@@ -78,29 +78,29 @@ enum FeliCaBlockContent: Equatable {
     static func historyFields(_ r: SuicaHistoryRecord, at base: Int) -> [Field] {
         func at(_ lower: Int, _ count: Int = 1) -> Range<Int> { base + lower..<base + lower + count }
         var fields = [
-            Field("suica.terminal", "Terminal type", "\(Hex.byte(r.terminalType)) (\(r.terminalName))", range: at(0)),
-            Field("suica.process", "Process type", "\(Hex.byte(r.processByte)) (\(r.processName))", range: at(1)),
-            Field("suica.payment", "Payment type", "\(Hex.byte(r.paymentType)) (\(SuicaCodes.payment(r.paymentType) ?? "unknown"))", range: at(2)),
-            Field("suica.entry_exit", "Entry/exit type",
+            Field(.suica.terminal, "\(Hex.byte(r.terminalType)) (\(r.terminalName))", range: at(0)),
+            Field(.suica.process, "\(Hex.byte(r.processByte)) (\(r.processName))", range: at(1)),
+            Field(.suica.payment, "\(Hex.byte(r.paymentType)) (\(SuicaCodes.payment(r.paymentType) ?? "unknown"))", range: at(2)),
+            Field(.suica.entryExit,
                   "\(Hex.byte(r.entryExitType)) (\(SuicaCodes.entryExit(r.entryExitType) ?? "unknown"))", range: at(3)),
-            Field("suica.date", "Date", r.isEmpty ? "none (unused slot)" : r.dateText, range: at(4, 2)),
+            Field(.suica.date, r.isEmpty ? "none (unused slot)" : r.dateText, range: at(4, 2)),
         ]
         switch r.place {
         case .rail(let el, let es, let xl, let xs):
-            fields.append(Field("suica.entry", "Entry line/station", "\(Hex.value(el, digits: 2))/\(Hex.value(es, digits: 2))", range: at(6, 2)))
-            fields.append(Field("suica.exit", "Exit line/station", "\(Hex.value(xl, digits: 2))/\(Hex.value(xs, digits: 2))", range: at(8, 2)))
+            fields.append(Field(.suica.entry, "\(Hex.value(el, digits: 2))/\(Hex.value(es, digits: 2))", range: at(6, 2)))
+            fields.append(Field(.suica.exit, "\(Hex.value(xl, digits: 2))/\(Hex.value(xs, digits: 2))", range: at(8, 2)))
         case .bus(let line, let stop):
-            fields.append(Field("suica.bus_line", "Bus operator/line", Hex.value(line, digits: 4), range: at(6, 2)))
-            fields.append(Field("suica.bus_stop", "Bus stop", Hex.value(stop, digits: 4), range: at(8, 2)))
+            fields.append(Field(.suica.busLine, Hex.value(line, digits: 4), range: at(6, 2)))
+            fields.append(Field(.suica.busStop, Hex.value(stop, digits: 4), range: at(8, 2)))
         case .sale(let h, let m, let s, let id):
-            fields.append(Field("suica.time", "Time", "\(twoDigits(h)):\(twoDigits(m)):\(twoDigits(s))", range: at(6, 2)))
-            fields.append(Field("suica.terminal_id", "Terminal ID", Hex.value(id, digits: 4), range: at(8, 2)))
+            fields.append(Field(.suica.time, "\(twoDigits(h)):\(twoDigits(m)):\(twoDigits(s))", range: at(6, 2)))
+            fields.append(Field(.suica.terminalId, Hex.value(id, digits: 4), range: at(8, 2)))
         }
         fields += [
-            Field("suica.balance", "Balance", "\(r.balance) yen", range: at(10, 2)),
-            Field("suica.byte12", "Byte 12", Hex.byte(r.unknownByte), range: at(12)),
-            Field("suica.sequence", "Sequence number", "\(r.sequenceNumber)", range: at(13, 2)),
-            Field("suica.region", "Region", "\(Hex.byte(r.regionByte)): entry \(SuicaCodes.region(r.entryRegion)), exit \(SuicaCodes.region(r.exitRegion))",
+            Field(.suica.balance, "\(r.balance) yen", range: at(10, 2)),
+            Field(.suica.byte12, Hex.byte(r.unknownByte), range: at(12)),
+            Field(.suica.sequence, "\(r.sequenceNumber)", range: at(13, 2)),
+            Field(.suica.region, "\(Hex.byte(r.regionByte)): entry \(SuicaCodes.region(r.entryRegion)), exit \(SuicaCodes.region(r.exitRegion))",
                   range: at(15)),
         ]
         return fields
@@ -108,7 +108,7 @@ enum FeliCaBlockContent: Equatable {
 
     /// The field of one block; `base` is where its 16 bytes start in the unit (frame or memory).
     /// `aibFields: false` leaves the AIB's own fields out (the session summary shows them once, with the NDEF message).
-    func field(_ data: [UInt8], block: UInt16, service: FeliCaServiceCode, base: Int, key: String, label: String, written: Bool = false,
+    func field(_ data: [UInt8], block: UInt16, service: FeliCaServiceCode, base: Int, field spec: FieldSpec, label: String, written: Bool = false,
                aibFields: Bool = true) -> Field {
         var value = Hex.string(data)
         if let line = line(data, block: block) { value += "  " + line }
@@ -120,12 +120,12 @@ enum FeliCaBlockContent: Equatable {
         case .type3:
             if aibFields, block == 0, let aib = try? Type3AttributeInformationBlock.decode(data), aib.checksumIsValid {
                 let tree = TagMemoryDescriber.describe(Type3Memory.decode(TagMemoryImage(bytes: data)), image: TagMemoryImage(bytes: data))
-                children = tree.fields.filter { $0.key == "t3t.aib" }.map { $0.shifted(by: base) }
+                children = tree.fields.filter { $0.key == FieldSpec.t3t.aib.key }.map { $0.shifted(by: base) }
             }
         case .plain:
             break
         }
-        return Field(FieldName(key), FieldName(label), value, range: base..<base + data.count, children: children)
+        return Field(spec, label: FieldName(label), value, range: base..<base + data.count, children: children)
     }
 }
 

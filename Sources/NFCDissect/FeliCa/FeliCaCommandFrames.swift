@@ -5,18 +5,18 @@ import NFCCore
 enum FeliCaCommandFrames {
     static func describe(_ command: FeliCaCommand, _ ctx: inout FrameContext, _ s: inout FeliCaSession) {
         let code = command.code
-        ctx.sink.add(Field("felica.code", "Command code", "\(Hex.byte(code.rawValue)) (\(code.name))", range: FeliCaCommand.Layout.code.range))
+        ctx.sink.add(Field(.felica.code, label: "Command code", "\(Hex.byte(code.rawValue)) (\(code.name))"))
         if let idm = command.idm {
-            ctx.sink.add(Field("felica.idm", "IDm", "\(idm) (system \(idm.systemNumber))", range: FeliCaCommand.Layout.idm.range))
+            ctx.sink.add(Field(.felica.idm, "\(idm) (system \(idm.systemNumber))"))
             checkIDm(idm, &ctx, &s)
         }
         switch command {
         case .polling(let sc, let rc, let tsn):
             let slots = FeliCaCommand.slotCount(timeSlots: tsn)
             ctx.summary = "Polling system \(FeliCaSystemCode.describe(sc)), RC \(Hex.value(rc, digits: 2)) (\(FeliCaCommand.requestCodeMeaning(rc))), \(slots) time slot\(slots == 1 ? "" : "s")"
-            ctx.sink.add(Field("felica.system_code", "System code", FeliCaSystemCode.describe(sc), range: FeliCaCommand.Layout.systemCode.range))
-            ctx.sink.add(Field("felica.request_code", "Request code", "\(Hex.byte(rc)) (\(FeliCaCommand.requestCodeMeaning(rc)))", range: FeliCaCommand.Layout.requestCode.range))
-            ctx.sink.add(Field("felica.time_slots", "Time slot number", "\(Hex.byte(tsn)) (\(slots) slot\(slots == 1 ? "" : "s"))", range: FeliCaCommand.Layout.timeSlots.range))
+            ctx.sink.add(Field(.felica.systemCode, FeliCaSystemCode.describe(sc), range: FeliCaCommand.Layout.systemCode.range))
+            ctx.sink.add(Field(.felica.requestCode, "\(Hex.byte(rc)) (\(FeliCaCommand.requestCodeMeaning(rc)))"))
+            ctx.sink.add(Field(.felica.timeSlots, "\(Hex.byte(tsn)) (\(slots) slot\(slots == 1 ? "" : "s"))"))
             if ![0x00, 0x01, 0x03, 0x07, 0x0F].contains(tsn) {
                 ctx.warn("TSN \(Hex.byte(tsn)) is none of 00, 01, 03, 07, 0F", range: FeliCaCommand.Layout.timeSlots.range)
             }
@@ -25,11 +25,11 @@ enum FeliCaCommandFrames {
             }
         case .requestService(_, let nodes):
             ctx.summary = "Request Service " + (nodes.isEmpty ? "(no nodes)" : list(nodes.map(nodeText)))
-            ctx.sink.add(Field("felica.node_count", "Number of nodes", "\(nodes.count)", range: FeliCaCommand.Layout.count.range))
+            ctx.sink.add(Field(.felica.nodeCount, "\(nodes.count)"))
             let fields = nodes.enumerated().map { i, n in
-                Field("felica.node", "Node \(i + 1)", n.detailedDescription, range: FeliCaCommand.Layout.listEntry(i))
+                Field(.felica.node, label: "Node \(i + 1)", n.detailedDescription, range: FeliCaCommand.Layout.listEntry(i))
             }
-            ctx.sink.add(Field("felica.nodes", "Node code list", "\(nodes.count) (little endian)", range: FeliCaCommand.Layout.list(nodes.count), children: fields))
+            ctx.sink.add(Field(.felica.nodes, "\(nodes.count) (little endian)", range: FeliCaCommand.Layout.list(nodes.count), children: fields))
             if nodes.isEmpty || nodes.count > 32 { ctx.warn("\(nodes.count) nodes; a card takes 1…32 and answers nothing otherwise", range: FeliCaCommand.Layout.count.range) }
         case .readWithoutEncryption(_, let services, let blocks):
             ctx.summary = "Read Without Encryption " + blockListText(services, blocks, s)
@@ -40,14 +40,14 @@ enum FeliCaCommandFrames {
             describeWriteData(services, blocks, data, at: dataStart, &ctx, s)
         case .searchServiceCode(_, let index):
             ctx.summary = "Search Service Code index \(index)"
-            ctx.sink.add(Field("felica.index", "Index", "\(index)", range: FeliCaCommand.Layout.index.range))
+            ctx.sink.add(Field(.felica.index, "\(index)"))
         case .requestSystemCode:
             ctx.summary = "Request System Code"
         case .requestResponse:
             ctx.summary = "Request Response"
         case .requestSpecificationVersion(_, let r), .getSystemStatus(_, let r), .resetMode(_, let r):
             ctx.summary = code.name
-            ctx.sink.add(Field("felica.reserved", "Reserved", Hex.value(r, digits: 4), range: FeliCaCommand.Layout.reserved.range))
+            ctx.sink.add(Field(.felica.reserved, Hex.value(r, digits: 4)))
             if r != 0 { ctx.note("reserved bytes are not 00 00", range: FeliCaCommand.Layout.reserved.range) }
         case .other(let code, let idm, let parameters):
             let parameterRange = FeliCaCommand.Layout.parameters(parameters.count, afterIDm: idm != nil)
@@ -56,12 +56,12 @@ enum FeliCaCommandFrames {
                 if code.command.rawValue == 0xD4, let sub = parameters.first, let dep = FeliCaCode.nfcDEPName(sub) {
                     ctx.summary = "NFC-DEP \(dep), \(plural(parameters.count - 1, "byte"))"
                 }
-                ctx.sink.add(Field("felica.parameters", "Parameters", "\(hexValue(parameters)) (\(name): layout not public)",
+                ctx.sink.add(Field(.felica.parameters, "\(hexValue(parameters)) (\(name): layout not public)",
                                    range: parameterRange))
             } else {
                 ctx.summary = "unknown command \(Hex.byte(code.rawValue)), \(plural(parameters.count, "byte"))"
                 ctx.warn("\(Hex.byte(code.rawValue)) is no FeliCa command code in protocols.md §5.3", range: FeliCaCommand.Layout.code.range)
-                ctx.sink.add(Field("felica.parameters", "Parameters", hexValue(parameters), range: parameterRange))
+                ctx.sink.add(Field(.felica.parameters, hexValue(parameters), range: parameterRange))
             }
             if code.isResponse, code.commandName != nil {
                 ctx.warn("the reader sent a response code (\(code.name))", range: FeliCaCommand.Layout.code.range)
@@ -143,31 +143,31 @@ enum FeliCaCommandFrames {
         let m = services.count
         let blockCount = FeliCaCommand.Layout.blockCount(afterServices: m)
         guard ctx.sink.enabled else { return blockCount.end + blocks.reduce(0) { $0 + $1.form.length } }
-        ctx.sink.add(Field("felica.service_count", "Number of services", "\(m)", range: FeliCaCommand.Layout.count.range))
+        ctx.sink.add(Field(.felica.serviceCount, "\(m)"))
         let serviceFields = services.enumerated().map { i, sv in
-            Field("felica.service", "Service #\(i)",
+            Field(.felica.service, label: "Service #\(i)",
                   sv.detailedDescription + (sv.knownUse(inSystem: s.systemCode).map { ": \($0)" } ?? "")
                     + " (on air \(Hex.string(sv.onAir)))", range: FeliCaCommand.Layout.listEntry(i))
         }
-        ctx.sink.add(Field("felica.services", "Service code list", "\(m) (little endian)", range: FeliCaCommand.Layout.list(m), children: serviceFields))
-        ctx.sink.add(Field("felica.block_count", "Number of blocks", "\(blocks.count)", range: blockCount.range))
+        ctx.sink.add(Field(.felica.services, "\(m) (little endian)", range: FeliCaCommand.Layout.list(m), children: serviceFields))
+        ctx.sink.add(Field(.felica.blockCount, "\(blocks.count)", range: blockCount.range))
         var offset = blockCount.end
         let header = FeliCaBlockListElement.Layout.header
         var blockFields: [Field] = []
         for (i, b) in blocks.enumerated() {
             let service = services.dropFirst(Int(b.serviceOrder)).first.map(\.description) ?? "not listed"
             let form = b.form == .twoByte ? "2-byte" : "3-byte"
-            blockFields.append(Field("felica.block", "Element \(i + 1)", "block \(b.blockNumber) of service #\(b.serviceOrder) (\(service))",
+            blockFields.append(Field(.felica.block, label: "Element \(i + 1)", "block \(b.blockNumber) of service #\(b.serviceOrder) (\(service))",
                                      range: offset..<offset + b.form.length, children: [
-                                        Field("felica.block.form", "Form", form, range: header.range(at: offset)),
-                                        Field("felica.block.access_mode", "Access mode", "\(b.accessMode) (\(b.accessModeMeaning))", range: header.range(at: offset)),
-                                        Field("felica.block.order", "Service order", "\(b.serviceOrder)", range: header.range(at: offset)),
-                                        Field("felica.block.number", "Block number", "\(b.blockNumber)" + (b.form == .threeByte ? " (little endian)" : ""),
+                                        Field(.felica.blockForm, form, range: header.range(at: offset)),
+                                        Field(.felica.blockAccessMode, "\(b.accessMode) (\(b.accessModeMeaning))", range: header.range(at: offset)),
+                                        Field(.felica.blockOrder, "\(b.serviceOrder)", range: header.range(at: offset)),
+                                        Field(.felica.blockNumber, "\(b.blockNumber)" + (b.form == .threeByte ? " (little endian)" : ""),
                                               range: FeliCaBlockListElement.Layout.blockNumber(b.form).range(at: offset)),
                                      ]))
             offset += b.form.length
         }
-        ctx.sink.add(Field("felica.blocks", "Block list", plural(blocks.count, "element"), range: blockCount.end..<offset, children: blockFields))
+        ctx.sink.add(Field(.felica.blocks, plural(blocks.count, "element"), range: blockCount.end..<offset, children: blockFields))
         return offset
     }
 
@@ -179,8 +179,8 @@ enum FeliCaCommandFrames {
             let service = services.dropFirst(Int(b.serviceOrder)).first ?? FeliCaServiceCode(0xFFFF)
             let kind = FeliCaBlockContent.kind(service: service, systemCode: s.systemCode, family: s.pmm?.family)
             children.append(kind.field(Array(data.dropFirst(16 * i).prefix(16)), block: b.blockNumber, service: service, base: start + 16 * i,
-                                       key: "felica.block_data", label: "Block \(b.blockNumber) of \(service)"))
+                                       field: .felica.blockData, label: "Block \(b.blockNumber) of \(service)"))
         }
-        ctx.sink.add(Field("felica.data", "Block data", plural(data.count, "byte"), range: start..<start + data.count, children: children))
+        ctx.sink.add(Field(.felica.data, label: "Block data", plural(data.count, "byte"), range: start..<start + data.count, children: children))
     }
 }

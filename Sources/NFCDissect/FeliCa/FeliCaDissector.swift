@@ -49,16 +49,16 @@ final class FeliCaDissector: SessionDissector {
             ctx.note("LEN covers the whole frame: captured without CRC_F")
         }
         let split = CRCSplit(frame, expected: true, kind: .felica)
-        ctx.apply(split, key: "felica.crc")
+        ctx.apply(split, field: .felica.crc)
         let payload = split.payload
         switch FeliCaLength.check(payload) {
         case .ok:
-            ctx.sink.add(Field("felica.len", "LEN", "\(Hex.byte(UInt8(truncatingIfNeeded: payload.count))) (\(payload.count) bytes)", range: FeliCaCommand.Layout.length.range))
+            ctx.sink.add(Field(.felica.len, "\(Hex.byte(UInt8(truncatingIfNeeded: payload.count))) (\(payload.count) bytes)"))
         case .mismatch(let declared, let actual):
             var text = "LEN \(Hex.byte(UInt8(truncatingIfNeeded: declared))) says \(declared) bytes, the frame has \(actual) without CRC_F"
             if declared == actual + 2 && split.range != nil { text += " (LEN counts the CRC)" }
             ctx.warn(text, range: FeliCaCommand.Layout.length.range)
-            ctx.sink.add(Field("felica.len", "LEN", "\(Hex.byte(UInt8(truncatingIfNeeded: declared))) (wrong: the frame has \(actual) bytes)", range: FeliCaCommand.Layout.length.range))
+            ctx.sink.add(Field(.felica.len, "\(Hex.byte(UInt8(truncatingIfNeeded: declared))) (wrong: the frame has \(actual) bytes)"))
         case .empty:
             ctx.warn("empty frame")
         }
@@ -84,7 +84,7 @@ final class FeliCaDissector: SessionDissector {
             let code = payload.dropFirst().first.map { FeliCaCode($0) }
             ctx.summary = code.map { "malformed \($0.name)" } ?? "malformed FeliCa frame"
             ctx.diagnostics.append(Diagnostic(.error, "\(code?.name ?? "frame") \(error)"))
-            ctx.sink.add(Field("felica.data", "Data", hexValue(payload), range: payload.indices))
+            ctx.sink.add(Field(.felica.data, hexValue(payload), range: payload.indices))
         }
     }
 
@@ -108,7 +108,7 @@ final class FeliCaDissector: SessionDissector {
                 let name = pending.command.map { "answer to \($0.code.name)" } ?? "answer"
                 ctx.summary = "malformed \(name)"
                 ctx.diagnostics.append(Diagnostic(.error, "\(name) \(error)"))
-                ctx.sink.add(Field("felica.data", "Data", hexValue(payload), range: payload.indices))
+                ctx.sink.add(Field(.felica.data, hexValue(payload), range: payload.indices))
                 finishAnswer(pending)
                 return nil
             }
@@ -149,7 +149,7 @@ final class FeliCaDissector: SessionDissector {
             return
         }
         ctx.summary = "card frame that is no FeliCa answer"
-        ctx.sink.add(Field("felica.data", "Data", hexValue(payload), range: payload.indices))
+        ctx.sink.add(Field(.felica.data, hexValue(payload), range: payload.indices))
     }
 
     /// Polling answers decide the session's card, its current system and system switches.
@@ -210,25 +210,25 @@ final class FeliCaDissector: SessionDissector {
     private func describePollingAnswer(idm: FeliCaIDm, pmm: FeliCaPMm, rd: UInt16?, requestCode: UInt8, _ ctx: inout FrameContext) {
         ctx.summary = "IDm \(idm), PMm \(pmm)" + (pmm.icName.map { ": \($0)" } ?? "")
         if requestCode == 0x01, let rd { ctx.summary += ", system code \(Hex.value(rd, digits: 4))" }
-        ctx.sink.add(Field("felica.code", "Response code", "0x01 (Polling response)", range: FeliCaCommand.Layout.code.range))
-        ctx.sink.add(Field("felica.idm", "IDm", idm.description, range: FeliCaCommand.Layout.idm.range, children: [
-            Field("felica.idm.system", "System number", "\(idm.systemNumber) (upper nibble of byte 0)", range: FeliCaResponse.Layout.idmSystem.range),
-            Field("felica.idm.kind", "Identification", idm.kindDescription, range: FeliCaCommand.Layout.idm.range),
+        ctx.sink.add(Field(.felica.code, "0x01 (Polling response)"))
+        ctx.sink.add(Field(.felica.idm, idm.description, children: [
+            Field(.felica.idmSystem, "\(idm.systemNumber) (upper nibble of byte 0)"),
+            Field(.felica.idmKind, idm.kindDescription),
         ]))
         guard ctx.sink.enabled else { return }
         var pmmFields = [
-            Field("felica.pmm.rom", "ROM type", Hex.byte(pmm.romType), range: FeliCaResponse.Layout.pmmByte(0)),
-            Field("felica.pmm.ic", "IC type", "\(Hex.byte(pmm.icType)) (\(pmm.icName ?? "not in nfcpy's IC code tables"))", range: FeliCaResponse.Layout.pmmByte(1)),
+            Field(.felica.pmmRom, Hex.byte(pmm.romType), range: FeliCaResponse.Layout.pmmByte(0)),
+            Field(.felica.pmmIc, "\(Hex.byte(pmm.icType)) (\(pmm.icName ?? "not in nfcpy's IC code tables"))", range: FeliCaResponse.Layout.pmmByte(1)),
         ]
         for p in FeliCaPMm.TimeoutParameter.allCases {
             let b = pmm.byte(p.rawValue)
             let one = pmm.maximumResponseTime(p, units: 1)
-            pmmFields.append(Field("felica.pmm.mrt", "MRT \(p.name)",
+            pmmFields.append(Field(.felica.pmmMrt, label: "MRT \(p.name)",
                                    "\(Hex.byte(b)): E \(b >> 6), B \(b >> 3 & 7), A \(b & 7) → \(Self.milliseconds(one)) for 1 unit",
                                    range: FeliCaResponse.Layout.pmmByte(p.rawValue)))
         }
-        pmmFields.append(Field("felica.pmm.pad2", "Byte 7", Hex.byte(pmm.byte(7)), range: FeliCaResponse.Layout.pmmByte(7)))
-        ctx.sink.add(Field("felica.pmm", "PMm", pmm.description, range: FeliCaResponse.Layout.pmm.range, children: pmmFields))
+        pmmFields.append(Field(.felica.pmmPad2, Hex.byte(pmm.byte(7)), range: FeliCaResponse.Layout.pmmByte(7)))
+        ctx.sink.add(Field(.felica.pmm, pmm.description, children: pmmFields))
         if let rd {
             let meaning: String
             switch requestCode {
@@ -236,7 +236,7 @@ final class FeliCaDissector: SessionDissector {
             case 0x02: meaning = "communication performance \(Hex.value(rd, digits: 4))"
             default: meaning = Hex.value(rd, digits: 4)
             }
-            ctx.sink.add(Field("felica.request_data", "Request data", meaning, range: FeliCaResponse.Layout.requestData.range))
+            ctx.sink.add(Field(.felica.requestData, meaning))
         }
     }
 

@@ -6,9 +6,9 @@ import NFCCore
 enum FeliCaResponseFrames {
     static func describe(_ response: FeliCaResponse, to command: FeliCaCommand?, _ ctx: inout FrameContext, _ s: inout FeliCaSession) {
         let code = response.code
-        ctx.sink.add(Field("felica.code", "Response code", "\(Hex.byte(code.rawValue)) (\(code.name))", range: FeliCaCommand.Layout.code.range))
+        ctx.sink.add(Field(.felica.code, "\(Hex.byte(code.rawValue)) (\(code.name))"))
         if let idm = response.idm {
-            ctx.sink.add(Field("felica.idm", "IDm", "\(idm) (system \(idm.systemNumber))", range: FeliCaCommand.Layout.idm.range))
+            ctx.sink.add(Field(.felica.idm, "\(idm) (system \(idm.systemNumber))"))
             if let addressed = command?.idm, addressed != idm {
                 ctx.warn("the answer carries IDm \(idm), the command addressed \(addressed)", range: FeliCaCommand.Layout.idm.range)
             }
@@ -33,17 +33,17 @@ enum FeliCaResponseFrames {
                 let name = node.map(FeliCaCommandFrames.nodeText) ?? "node \(i + 1)"
                 let text = v == 0xFFFF ? "absent" : "key version \(Hex.value(v, digits: 4))"
                 parts.append("\(name) \(text)")
-                children.append(Field("felica.key_version", FieldName(name), text, range: FeliCaCommand.Layout.listEntry(i)))
+                children.append(Field(.felica.keyVersion, label: FieldName(name), text, range: FeliCaCommand.Layout.listEntry(i)))
                 if let node { s.keyVersions.append((s.currentSystem ?? 0, node, v)) }
             }
             ctx.summary = parts.isEmpty ? "no key versions" : FeliCaCommandFrames.list(parts)
-            ctx.sink.add(Field("felica.node_count", "Number of nodes", "\(versions.count)", range: FeliCaCommand.Layout.count.range))
-            ctx.sink.add(Field("felica.key_versions", "Key versions", "\(versions.count) (little endian)", range: FeliCaCommand.Layout.list(versions.count),
+            ctx.sink.add(Field(.felica.nodeCount, "\(versions.count)"))
+            ctx.sink.add(Field(.felica.keyVersions, "\(versions.count) (little endian)", range: FeliCaCommand.Layout.list(versions.count),
                                children: children))
         case .requestResponse(_, let mode):
             s.mode = mode
             ctx.summary = "mode \(mode)" + (mode > 3 ? " (undefined)" : mode == 0 ? " (no authentication)" : " (authentication step \(mode))")
-            ctx.sink.add(Field("felica.mode", "Mode", "\(mode)", range: FeliCaResponse.Layout.mode.range))
+            ctx.sink.add(Field(.felica.mode, "\(mode)"))
         case .readWithoutEncryption(_, let status, let blocks):
             noteServices(status, command, &s)
             guard status.isSuccess else { return }
@@ -70,31 +70,30 @@ enum FeliCaResponseFrames {
             case .area(let a, let end): ctx.summary = "area \(a) … \(end)" + (a.attribute == 0 ? " (can contain sub-areas)" : "")
             case .end: ctx.summary = "no node at this index (end of list)"
             }
-            ctx.sink.add(Field("felica.search_result", "Node", ctx.summary, range: FeliCaResponse.Layout.searchResult(result.bytes.count)))
+            ctx.sink.add(Field(.felica.searchResult, ctx.summary, range: FeliCaResponse.Layout.searchResult(result.bytes.count)))
         case .requestSystemCode(_, let codes):
             s.listedSystemCodes = codes
             ctx.summary = plural(codes.count, "system") + (codes.isEmpty ? "" : ": " + codes.map(FeliCaSystemCode.describe).joined(separator: ", "))
-            ctx.sink.add(Field("felica.system_count", "Number of systems", "\(codes.count)", range: FeliCaCommand.Layout.count.range))
+            ctx.sink.add(Field(.felica.systemCount, "\(codes.count)"))
             let children = codes.enumerated().map { i, sc in
-                Field("felica.system_code", "System code \(i + 1)", FeliCaSystemCode.describe(sc), range: FeliCaCommand.Layout.listEntry(i))
+                Field(.felica.systemCode, label: "System code \(i + 1)", FeliCaSystemCode.describe(sc), range: FeliCaCommand.Layout.listEntry(i))
             }
-            ctx.sink.add(Field("felica.system_codes", "System code list", "\(codes.count) (big endian)", range: FeliCaCommand.Layout.list(codes.count),
+            ctx.sink.add(Field(.felica.systemCodes, "\(codes.count) (big endian)", range: FeliCaCommand.Layout.list(codes.count),
                                children: children))
         case .requestSpecificationVersion(_, let status, let version):
             guard status.isSuccess, let v = version else { return }
             let options = v.optionVersions.map(FeliCaSpecificationVersion.text)
             ctx.summary = "basic version \(FeliCaSpecificationVersion.text(v.basicVersion))"
                 + (options.isEmpty ? ", no options" : ", options " + options.joined(separator: ", "))
-            ctx.sink.add(Field("felica.format_version", "Format version", Hex.byte(v.formatVersion), range: FeliCaResponse.Layout.formatVersion.range))
-            ctx.sink.add(Field("felica.basic_version", "Basic version", "\(FeliCaSpecificationVersion.text(v.basicVersion)) (BCD, little endian)",
-                               range: FeliCaResponse.Layout.basicVersion.range))
-            ctx.sink.add(Field("felica.option_versions", "Option versions", options.isEmpty ? "none" : options.joined(separator: ", "),
+            ctx.sink.add(Field(.felica.formatVersion, Hex.byte(v.formatVersion)))
+            ctx.sink.add(Field(.felica.basicVersion, "\(FeliCaSpecificationVersion.text(v.basicVersion)) (BCD, little endian)"))
+            ctx.sink.add(Field(.felica.optionVersions, options.isEmpty ? "none" : options.joined(separator: ", "),
                                range: FeliCaResponse.Layout.optionVersions(options.count)))
         case .getSystemStatus(_, let status, let flag, let data):
             guard status.isSuccess else { return }
             ctx.summary = "OK" + (flag.map { ", flag \(Hex.byte($0))" } ?? "") + ", \(plural(data.count, "byte")) of status data"
-            if let flag { ctx.sink.add(Field("felica.flag", "Flag", Hex.byte(flag), range: FeliCaResponse.Layout.flag.range)) }
-            ctx.sink.add(Field("felica.status_data", "Status data", "\(hexValue(data)) (layout not public)", range: FeliCaResponse.Layout.statusData(data.count)))
+            if let flag { ctx.sink.add(Field(.felica.flag, Hex.byte(flag))) }
+            ctx.sink.add(Field(.felica.statusData, "\(hexValue(data)) (layout not public)", range: FeliCaResponse.Layout.statusData(data.count)))
         case .resetMode(_, let status):
             guard status.isSuccess else { return }
             s.mode = 0
@@ -104,7 +103,7 @@ enum FeliCaResponseFrames {
             if code.command.rawValue == 0xD4, let sub = parameters.first, let dep = FeliCaCode.nfcDEPName(sub) {
                 ctx.summary = "NFC-DEP \(dep), \(plural(parameters.count - 1, "byte"))"
             }
-            ctx.sink.add(Field("felica.parameters", "Parameters", hexValue(parameters), range: FeliCaCommand.Layout.parameters(parameters.count, afterIDm: idm != nil)))
+            ctx.sink.add(Field(.felica.parameters, hexValue(parameters), range: FeliCaCommand.Layout.parameters(parameters.count, afterIDm: idm != nil)))
         }
     }
 
@@ -127,9 +126,8 @@ enum FeliCaResponseFrames {
 
     /// SF1/SF2 fields; a failure becomes the summary and a warning naming the list element.
     static func describeStatus(_ status: FeliCaStatusFlags, _ command: FeliCaCommand?, _ ctx: inout FrameContext) {
-        ctx.sink.add(Field("felica.sf1", "Status flag 1", Hex.byte(status.sf1) + (status.locationDescription.map { " (\($0))" } ?? " (success)"),
-                           range: FeliCaResponse.Layout.statusFlag1.range))
-        ctx.sink.add(Field("felica.sf2", "Status flag 2", "\(Hex.byte(status.sf2)) (\(status.meaning))", range: FeliCaResponse.Layout.statusFlag2.range))
+        ctx.sink.add(Field(.felica.sf1, Hex.byte(status.sf1) + (status.locationDescription.map { " (\($0))" } ?? " (success)")))
+        ctx.sink.add(Field(.felica.sf2, "\(Hex.byte(status.sf2)) (\(status.meaning))"))
         guard !status.isSuccess else {
             if status.isWarning { ctx.note("SF2 71: \(status.meaning)", range: FeliCaResponse.Layout.statusFlag2.range) }
             return
@@ -184,7 +182,7 @@ enum FeliCaResponseFrames {
             ctx.touched(memoryRuns(sv, bl, count: min(blocks.count, bl.count), write: false))
             if bl.count != blocks.count { ctx.warn("\(plural(blocks.count, "block")) for \(bl.count) asked", range: FeliCaResponse.Layout.blockCount.range) }
         }
-        ctx.sink.add(Field("felica.block_count", "Number of blocks", "\(blocks.count)", range: FeliCaResponse.Layout.blockCount.range))
+        ctx.sink.add(Field(.felica.blockCount, "\(blocks.count)", range: FeliCaResponse.Layout.blockCount.range))
         var children: [Field] = []
         var lines: [String] = []
         var history: [SuicaHistoryRecord] = []
@@ -201,10 +199,10 @@ enum FeliCaResponseFrames {
             if ctx.sink.enabled {
                 let label = service.map { "Block \(number) of \($0)" } ?? "Block \(i + 1)"
                 children.append(kind.field(data, block: number, service: service ?? FeliCaServiceCode(0xFFFF), base: FeliCaResponse.Layout.block(i).lowerBound,
-                                           key: "felica.block_data", label: label))
+                                           field: .felica.blockData, label: label))
             }
         }
-        ctx.sink.add(Field("felica.data", "Block data", plural(16 * blocks.count, "byte"), range: FeliCaResponse.Layout.blocks(blocks.count), children: children))
+        ctx.sink.add(Field(.felica.data, label: "Block data", plural(16 * blocks.count, "byte"), range: FeliCaResponse.Layout.blocks(blocks.count), children: children))
         var summary = "OK, \(plural(blocks.count, "block"))"
         if !list.isEmpty { summary += " (" + FeliCaCommandFrames.blockListText(services, list, s, naming: false) + ")" }
         if let t3t = type3Summary(type3) {

@@ -12,35 +12,35 @@ enum FeliCaSessionSummary {
         let current = s.system
 
         if full {
-            if let idm = s.idm { tag.append(Field("tag.idm", "IDm", "\(idm) (\(idm.kindDescription))")) }
-            if let pmm = s.pmm { tag.append(Field("tag.pmm", "PMm", "\(pmm) (\(pmm.icName ?? "IC type \(Hex.byte(pmm.icType))"))")) }
+            if let idm = s.idm { tag.append(Field(.tag.idm, "\(idm) (\(idm.kindDescription))")) }
+            if let pmm = s.pmm { tag.append(Field(.tag.pmm, "\(pmm) (\(pmm.icName ?? "IC type \(Hex.byte(pmm.icType))"))")) }
             if !s.systems.isEmpty {
-                tag.append(Field("tag.systems", "Systems seen", "\(s.systems.count)", children: s.systems.map { sys in
-                    Field("tag.system", "System \(sys.number)", systemText(sys) + (sys.number == current?.number ? " (current)" : ""))
+                tag.append(Field(.tag.systems, "\(s.systems.count)", children: s.systems.map { sys in
+                    Field(.tag.system, label: "System \(sys.number)", systemText(sys) + (sys.number == current?.number ? " (current)" : ""))
                 }))
             }
             if let listed = s.listedSystemCodes {
-                tag.append(Field("tag.system_codes", "Request System Code", listed.map(FeliCaSystemCode.describe).joined(separator: ", ")))
+                tag.append(Field(.tag.systemCodes, listed.map(FeliCaSystemCode.describe).joined(separator: ", ")))
             }
             for sw in s.switches {
-                tag.append(Field("tag.system_switch", "System switch (frame \(sw.frame))",
+                tag.append(Field(.tag.systemSwitch, label: "System switch (frame \(sw.frame))",
                                  "\(sw.from.label) → \(sw.to.label), IDm \(sw.from.idm) → \(sw.to.idm)"))
             }
             if !s.keyVersions.isEmpty {
-                tag.append(Field("tag.key_versions", "Key versions", "\(s.keyVersions.count)", children: s.keyVersions.map { k in
-                    Field("tag.key_version", "System \(k.system), node \(FeliCaCommandFrames.nodeText(k.node))",
+                tag.append(Field(.tag.keyVersions, "\(s.keyVersions.count)", children: s.keyVersions.map { k in
+                    Field(.tag.keyVersion, label: "System \(k.system), node \(FeliCaCommandFrames.nodeText(k.node))",
                           k.version == 0xFFFF ? "absent" : Hex.value(k.version, digits: 4))
                 }))
             }
-            if let mode = s.mode { tag.append(Field("tag.mode", "Mode at end", "\(mode)")) }
+            if let mode = s.mode { tag.append(Field(.tag.mode, "\(mode)")) }
             if !s.refusals.isEmpty {
-                tag.append(Field("tag.refused", "Refused commands", "\(s.refusals.count)", children: s.refusals.map { r in
-                    Field("tag.refusal", "Frame \(r.frame)", "SF \(r.status): \(r.status.meaning)")
+                tag.append(Field(.tag.refused, "\(s.refusals.count)", children: s.refusals.map { r in
+                    Field(.tag.refusal, label: "Frame \(r.frame)", "SF \(r.status): \(r.status.meaning)")
                 }))
             }
             if !s.unanswered.isEmpty {
-                tag.append(Field("tag.unanswered", "Unanswered commands", "\(s.unanswered.count)", children: s.unanswered.map { u in
-                    Field("tag.unanswered_command", "Frame \(u.frame)", u.code.name)
+                tag.append(Field(.tag.unanswered, "\(s.unanswered.count)", children: s.unanswered.map { u in
+                    Field(.tag.unansweredCommand, label: "Frame \(u.frame)", u.code.name)
                 }))
             }
         }
@@ -134,11 +134,11 @@ struct FeliCaServiceView {
         var children: [Field] = []
         for n in numbers {
             guard let data = service.blocks[n] else { continue }
-            var f = kind.field(data, block: n, service: service.service, base: 16 * Int(n), key: "felica.memory.block",
+            var f = kind.field(data, block: n, service: service.service, base: 16 * Int(n), field: .felica.memoryBlock,
                                label: "Block \(n)", written: service.written.contains(n), aibFields: false)
-            if let c = change(n) { f.children.append(Field("suica.change", "Balance change", "\(c > 0 ? "+" : "")\(c) yen")) }
+            if let c = change(n) { f.children.append(Field(.suica.change, "\(c > 0 ? "+" : "")\(c) yen")) }
             children.append(f)
         }
-        return Field("felica.memory.service", FieldName(title.prefix(1).uppercased() + title.dropFirst()), count, children: children)
+        return Field(.felica.memoryService, label: FieldName(title.prefix(1).uppercased() + title.dropFirst()), count, children: children)
     }
 }

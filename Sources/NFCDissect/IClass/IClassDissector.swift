@@ -74,33 +74,33 @@ final class IClassDissector: SessionDissector {
         let withCRC = IClass.readerFrameCarriesCRC(length: bytes.count)
         let split = withCRC ? CRCSplit(ctx.frame, kind: .iclass, coveringFrom: IClass.crcStart(fromReader: true))
                             : CRCSplit(ctx.frame, expected: false, kind: .iclass)
-        ctx.apply(split, key: "iclass.crc")
+        ctx.apply(split, field: .iclass.crc)
         guard let command = try? IClassCommand.decode(split.payload) else {
             ctx.summary = bytes.first.map { "unknown command \(Hex.byte($0))" } ?? "SOF only"
             if !bytes.isEmpty { ctx.warn("no iClass command of \(bytes.count) bytes starts with \(Hex.byte(bytes[0]))") }
-            ctx.sink.add(Field("iclass.data", "Data", Hex.string(split.payload), range: split.payload.indices))
+            ctx.sink.add(Field(.iclass.data, Hex.string(split.payload), range: split.payload.indices))
             s.pending = (ctx.number, nil)
             return
         }
         typealias L = IClassCommand.Layout
-        ctx.sink.add(Field("iclass.command", "Command", command.name, range: L.code.range))
+        ctx.sink.add(Field(.iclass.command, command.name, range: L.code.range))
         switch command {
         case .actall: ctx.summary = "ACTALL: cards in the field wake up"
         case .identify: ctx.summary = "IDENTIFY: anticollision"
         case .select(let csn):
-            ctx.sink.add(Field("iclass.csn", "CSN", Hex.string(csn), range: L.csn.range))
+            ctx.sink.add(Field(.iclass.csn, Hex.string(csn), range: L.csn.range))
             ctx.summary = "SELECT \(Hex.string(csn))"
         case .read(let b), .read4(let b):
-            ctx.sink.add(Field("iclass.block", "Block", blockName(b, s), range: L.block.range))
+            ctx.sink.add(Field(.iclass.block, blockName(b, s), range: L.block.range))
             ctx.summary = "\(command.name): \(blockName(b, s))"
         case .readCheck(let b, let credit):
-            ctx.sink.add(Field("iclass.block", "Block", blockName(b, s), range: L.block.range))
-            ctx.sink.add(Field("iclass.key", "Key", credit ? "Kc (credit)" : "Kd (debit)", range: L.code.range))
+            ctx.sink.add(Field(.iclass.block, blockName(b, s), range: L.block.range))
+            ctx.sink.add(Field(.iclass.key, credit ? "Kc (credit)" : "Kd (debit)", range: L.code.range))
             s.keyUsed = credit ? "Kc" : "Kd"
             ctx.summary = "\(command.name): the e-purse, to authenticate with \(credit ? "Kc" : "Kd")"
         case .check(let nr, let mac):
-            ctx.sink.add(Field("iclass.nr", "Reader nonce NR", Hex.string(nr) + " (encrypted)", range: L.nr.range))
-            ctx.sink.add(Field("iclass.mac", "Reader MAC", Hex.string(mac), range: L.readerMAC.range))
+            ctx.sink.add(Field(.iclass.nr, Hex.string(nr) + " (encrypted)", range: L.nr.range))
+            ctx.sink.add(Field(.iclass.mac, Hex.string(mac), range: L.readerMAC.range))
             ctx.summary = "CHECK: the reader's MAC over the e-purse and NR"
             s.identifiedKey = nil
             if let csn = s.csn, let epurse = s.blocks[IClass.epurseBlock],
@@ -108,16 +108,16 @@ final class IClassDissector: SessionDissector {
                 // The Proxmark3 names a well-known key on CHECK the same way (standard diversification).
                 s.identifiedKey = (known.key, known.name, IClassCipher.diversifiedKey(csn: csn, masterKey: known.key))
                 ctx.summary = "CHECK with \(known.name) \(Hex.string(known.key, separator: ""))"
-                ctx.sink.add(Field("iclass.key_identified", "Key", "\(Hex.string(known.key, separator: "")) (\(known.name), standard diversification): the reader MAC is right for it",
+                ctx.sink.add(Field(.iclass.keyIdentified, "\(Hex.string(known.key, separator: "")) (\(known.name), standard diversification): the reader MAC is right for it",
                                    range: L.readerMAC.range))
             }
         case .update(let b, let data, let mac):
-            ctx.sink.add(Field("iclass.block", "Block", blockName(b, s), range: L.block.range))
-            ctx.sink.add(Field("iclass.data", "Data", Hex.string(data), range: L.data.range))
-            if let mac { ctx.sink.add(Field("iclass.mac", "MAC", Hex.string(mac), range: L.updateMAC.range)) }
+            ctx.sink.add(Field(.iclass.block, blockName(b, s), range: L.block.range))
+            ctx.sink.add(Field(.iclass.data, Hex.string(data), range: L.data.range))
+            if let mac { ctx.sink.add(Field(.iclass.mac, label: "MAC", Hex.string(mac), range: L.updateMAC.range)) }
             ctx.summary = "\(command.name): \(Hex.string(data))\(mac == nil ? "" : " (MACed)")"
         case .pageSelect(let p):
-            ctx.sink.add(Field("iclass.page", "Page", "\(p)", range: L.page.range))
+            ctx.sink.add(Field(.iclass.page, "\(p)", range: L.page.range))
             ctx.summary = "PAGESEL(\(p))"
             s.page = p
         case .halt: ctx.summary = "HALT"
@@ -148,26 +148,26 @@ final class IClassDissector: SessionDissector {
         let bytes = ctx.frame.bytes
         guard let command = pending?.command, let expected = command.answer, bytes.count == expected.length + (expected.crc ? 2 : 0) || ctx.frame.crcStripped else {
             let split = CRCSplit(unknownFrame: ctx.frame, kind: .iclass)
-            ctx.apply(split, key: "iclass.crc")
+            ctx.apply(split, field: .iclass.crc)
             ctx.summary = bytes.isEmpty ? "SOF only" : pending == nil ? "answer without a request" : "unexpected answer"
             if !bytes.isEmpty { ctx.warn("\(bytes.count) bytes that are no answer to the command before them") }
-            ctx.sink.add(Field("iclass.data", "Data", Hex.string(split.payload), range: split.payload.indices))
+            ctx.sink.add(Field(.iclass.data, Hex.string(split.payload), range: split.payload.indices))
             return
         }
         let split = expected.crc ? CRCSplit(ctx.frame, kind: .iclass, coveringFrom: IClass.crcStart(fromReader: false))
                                  : CRCSplit(ctx.frame, expected: false, kind: .iclass)
-        ctx.apply(split, key: "iclass.crc")
+        ctx.apply(split, field: .iclass.crc)
         let data = split.payload
         let range = data.indices
         switch command {
         case .identify:
-            ctx.sink.add(Field("iclass.anticollision_csn", "Anticollision CSN", Hex.string(data), range: range))
+            ctx.sink.add(Field(.iclass.anticollisionCsn, Hex.string(data), range: range))
             ctx.summary = "anticollision CSN \(Hex.string(data))"
         case .select:
             s.csn = data
             s.blocks[IClass.csnBlock] = data
             s.blocksAsFound[IClass.csnBlock] = data
-            ctx.sink.add(Field("iclass.csn", "CSN", Hex.string(data), range: range))
+            ctx.sink.add(Field(.iclass.csn, Hex.string(data), range: range))
             ctx.summary = "CSN \(Hex.string(data)): selected"
         case .read(let b), .update(let b, _, _):
             s.blocks[b] = data
@@ -182,7 +182,7 @@ final class IClassDissector: SessionDissector {
                 s.blocks[b &+ UInt8(i)] = block
                 if s.blocksAsFound[b &+ UInt8(i)] == nil { s.blocksAsFound[b &+ UInt8(i)] = block }
             }
-            ctx.sink.add(Field("iclass.data", "Blocks \(b)–\(Int(b) + 3)", Hex.string(data), range: range))
+            ctx.sink.add(Field(.iclass.data, label: "Blocks \(b)–\(Int(b) + 3)", Hex.string(data), range: range))
             ctx.summary = "blocks \(b)–\(Int(b) + 3)"
         case .pageSelect:
             s.blocks[IClass.configurationBlock] = data
@@ -191,12 +191,12 @@ final class IClassDissector: SessionDissector {
         case .readCheck:
             s.blocks[IClass.epurseBlock] = data
             if s.blocksAsFound[IClass.epurseBlock] == nil { s.blocksAsFound[IClass.epurseBlock] = data }
-            ctx.sink.add(Field("iclass.epurse", "E-purse (card challenge)", Hex.string(data), range: range))
+            ctx.sink.add(Field(.iclass.epurse, Hex.string(data), range: range))
             ctx.summary = "e-purse \(Hex.string(data))"
         case .check(let nr, let mac):
             s.authenticated = true
             s.checks[IClassCommand.check(nr: nr, mac: mac).encode()] = data
-            ctx.sink.add(Field("iclass.mac", "Card MAC", Hex.string(data), range: range))
+            ctx.sink.add(Field(.iclass.mac, label: "Card MAC", Hex.string(data), range: range))
             ctx.summary = "CHECK SUCCESS: the card's MAC (authenticated with \(s.keyUsed ?? "a key"))"
             if let known = s.identifiedKey, let epurse = s.blocks[IClass.epurseBlock] {
                 let expected = IClassCipher.cardMAC(key: known.cardKey, epurse: epurse, nr: nr)
@@ -212,13 +212,13 @@ final class IClassDissector: SessionDissector {
     }
 
     private func describeBlock(_ b: UInt8, _ data: [UInt8], _ range: Range<Int>, _ ctx: inout FrameContext, _ s: IClassSession) {
-        ctx.sink.add(Field("iclass.data", "Block \(blockName(b, s))", Hex.string(data), range: range))
+        ctx.sink.add(Field(.iclass.data, label: "Block \(blockName(b, s))", Hex.string(data), range: range))
         ctx.summary = "block \(blockName(b, s)): \(Hex.string(data))"
         if b == IClass.configurationBlock, data.count == 8 {
             let c = IClass.Configuration(bytes: data)
-            ctx.sink.add(Field("iclass.config.app_limit", "Application limit", "block \(c.applicationLimit) ends application area 1", range: range.lowerBound..<range.lowerBound + 1))
-            ctx.sink.add(Field("iclass.config.card", "Card", c.cardType, range: range.lowerBound + 4..<range.lowerBound + 6))
-            ctx.sink.add(Field("iclass.config.crypt", "Security", IClassSessionSummary.cryptModeName(c.cryptMode), range: range.lowerBound + 7..<range.lowerBound + 8))
+            ctx.sink.add(Field(.iclass.configAppLimit, "block \(c.applicationLimit) ends application area 1", range: range.lowerBound..<range.lowerBound + 1))
+            ctx.sink.add(Field(.iclass.configCard, c.cardType, range: range.lowerBound + 4..<range.lowerBound + 6))
+            ctx.sink.add(Field(.iclass.configCrypt, IClassSessionSummary.cryptModeName(c.cryptMode), range: range.lowerBound + 7..<range.lowerBound + 8))
         }
         if b > IClass.issuerBlock, let limit = s.configuration?.applicationLimit, b <= limit, b >= 7, b <= 9,
            let enc = s.blocks[6]?.last, enc == 0x15 || enc == 0x17 {
@@ -244,13 +244,13 @@ enum IClassSessionSummary {
         var tag: [Field] = []
         if let csn = s.csn {
             parts.append("CSN \(Hex.string(csn))")
-            tag.append(Field("tag.csn", "CSN", .hex(csn)))
+            tag.append(Field(.tag.csn, .hex(csn)))
         }
         if let c = s.configuration {
             parts.append(c.cardType)
-            tag.append(Field("tag.card", "Card", c.cardType))
-            tag.append(Field("tag.security", "Security", cryptModeName(c.cryptMode)))
-            tag.append(Field("tag.application_limit", "Application area 1", "blocks 6–\(c.applicationLimit)"))
+            tag.append(Field(.tag.card, c.cardType))
+            tag.append(Field(.tag.security, cryptModeName(c.cryptMode)))
+            tag.append(Field(.tag.applicationLimit, "blocks 6–\(c.applicationLimit)"))
         }
         if s.authenticated == true {
             parts.append("authenticated with \(s.keyUsed ?? "a key") (CHECK answered)" + (s.identifiedKey.map { ", \($0.name) \(Hex.string($0.master, separator: ""))" } ?? ""))
@@ -258,10 +258,10 @@ enum IClassSessionSummary {
         var memory: [Field] = []
         let addresses = s.blocks.keys.sorted()
         if !addresses.isEmpty {
-            memory.append(Field("memory.blocks", "Blocks seen", "\(addresses.count) of 8 bytes (\(s.written.count) written)"))
+            memory.append(Field(.memory.blocks, "\(addresses.count) of 8 bytes (\(s.written.count) written)"))
             for b in addresses {
                 let mark = s.written.contains(b) ? " (written)" : ""
-                memory.append(Field("memory.block", FieldName("Block \(b)"), Hex.string(s.blocks[b] ?? []) + mark))
+                memory.append(Field(.memory.block, label: FieldName("Block \(b)"), Hex.string(s.blocks[b] ?? []) + mark))
             }
         }
         if parts.count == 1 && s.blocks.isEmpty { parts.append("no card answered") }

@@ -70,7 +70,7 @@ final class ISO14443ADissector: SessionDissector {
                 describeActivationCommand(command, split: split, &ctx, &s)
                 s.pending = (ctx.number, .activation(command))
             } catch {
-                ctx.apply(split, key: "iso14443a.crc")
+                ctx.apply(split, field: .iso14443a.crc)
                 ctx.summary = "malformed ISO 14443-3 command"
                 ctx.diagnostics.append(Diagnostic(.error, "ISO 14443-3 command \(error)"))
                 s.pending = (ctx.number, .unknown)
@@ -109,19 +109,19 @@ final class ISO14443ADissector: SessionDissector {
         }
         guard let ecp = try? AppleECP.decode(split.payload) else { return false }
         ctx.layer = "Apple ECP"
-        ctx.apply(split, key: "ecp.crc")
+        ctx.apply(split, field: .ecp.crc)
         ctx.summary = ecp.summary
         typealias L = AppleECP.Layout
-        ctx.sink.add(Field("ecp.header", "Header", .byte(AppleECP.header), range: L.header.range))
-        ctx.sink.add(Field("ecp.version", "Version", "\(ecp.version)", range: L.version.range))
+        ctx.sink.add(Field(.ecp.header, .byte(AppleECP.header), range: L.header.range))
+        ctx.sink.add(Field(.ecp.version, "\(ecp.version)", range: L.version.range))
         if ecp.version == 1 {
-            ctx.sink.add(Field("ecp.tci", "TCI", .hex(ecp.data), range: L.tci.range))
+            ctx.sink.add(Field(.ecp.tci, .hex(ecp.data), range: L.tci.range))
         } else if let config = ecp.configuration {
-            ctx.sink.add(Field("ecp.config", "Configuration", "\(Hex.byte(config)): " + (config & 0x40 != 0 ? "no user authentication needed" : "user authentication needed")
+            ctx.sink.add(Field(.ecp.config, "\(Hex.byte(config)): " + (config & 0x40 != 0 ? "no user authentication needed" : "user authentication needed")
                                + ", \(config & 0x0F) data bytes", range: L.configuration.range))
-            ctx.sink.add(Field("ecp.terminal_type", "Terminal type", ecp.terminalTypeName ?? "", range: L.terminalType.range))
-            ctx.sink.add(Field("ecp.terminal_subtype", "Terminal subtype", .byte(ecp.terminalSubtype ?? 0), range: L.terminalSubtype.range))
-            ctx.sink.add(Field("ecp.data", "TCI and terminal data", .hex(ecp.data), range: L.data(count: ecp.data.count).range))
+            ctx.sink.add(Field(.ecp.terminalType, ecp.terminalTypeName ?? "", range: L.terminalType.range))
+            ctx.sink.add(Field(.ecp.terminalSubtype, .byte(ecp.terminalSubtype ?? 0), range: L.terminalSubtype.range))
+            ctx.sink.add(Field(.ecp.data, .hex(ecp.data), range: L.data(count: ecp.data.count).range))
         }
         ctx.note("a reader's broadcast for Apple devices: no tag answers it")
         return true
@@ -146,7 +146,7 @@ final class ISO14443ADissector: SessionDissector {
 
     private func describeActivationCommand(_ command: ISO14443ACommand, split: CRCSplit, _ ctx: inout FrameContext, _ s: inout ISO14443ASession) {
         ctx.layer = "ISO14443-3A"
-        ctx.sink.add(Field("iso14443a.command", "Command", command.name, range: ISO14443ACommand.Layout.code.range))
+        ctx.sink.add(Field(.iso14443a.command, command.name))
         switch command {
         case .reqa, .wupa:
             ctx.summary = command.name
@@ -157,27 +157,27 @@ final class ISO14443ADissector: SessionDissector {
             if let magic = MIFAREClassicFrames.magicShortFrame(b) {
                 s.magicWakeUp = true
                 ctx.summary += ": \(magic)"
-                ctx.sink.add(Field("iso14443a.short_frame", "Short frame", .byte(b, note: magic), range: ISO14443ACommand.Layout.code.range))
+                ctx.sink.add(Field(.iso14443a.shortFrame, .byte(b, note: magic)))
             } else {
-                ctx.sink.add(Field("iso14443a.short_frame", "Short frame", Hex.byte(b), range: ISO14443ACommand.Layout.code.range))
+                ctx.sink.add(Field(.iso14443a.shortFrame, Hex.byte(b)))
             }
         case .anticollision(let level, let nvb, let known):
             var w = TextWriter(capacity: 32)
             w.write(command.name)
             w.write(Self.levelNote(level))
             ctx.summary = w.string
-            ctx.sink.add(Field("iso14443a.sel", "SEL", .byte(level.selCode, suffix: Self.levelNote(level)), range: ISO14443ACommand.Layout.code.range))
+            ctx.sink.add(Field(.iso14443a.sel, .byte(level.selCode, suffix: Self.levelNote(level))))
             // NVB 0x20 (nothing known yet) is the usual first ANTICOLLISION.
             let nvbNote = nvb.raw == 0x20 ? ": 2 bytes + 0 bits, 0 UID bits known"
                 : ": \(nvb.byteCount) bytes + \(nvb.extraBits) bits, \(nvb.uidBitCount) UID bits known"
-            ctx.sink.add(Field("iso14443a.nvb", "NVB", .byte(nvb.raw, suffix: nvbNote), range: ISO14443ACommand.Layout.nvb.range))
+            ctx.sink.add(Field(.iso14443a.nvb, .byte(nvb.raw, suffix: nvbNote)))
             if !known.isEmpty {
                 ctx.summary += ", \(nvb.uidBitCount) UID bits known"
-                ctx.sink.add(Field("iso14443a.uid_bits", "Known UID bits", Hex.string(known), range: ISO14443ACommand.Layout.knownBits(known.count)))
+                ctx.sink.add(Field(.iso14443a.uidBits, Hex.string(known), range: ISO14443ACommand.Layout.knownBits(known.count)))
             }
         case .select(let level, let uid):
-            ctx.sink.add(Field("iso14443a.sel", "SEL", .byte(level.selCode, suffix: Self.levelNote(level)), range: ISO14443ACommand.Layout.code.range))
-            ctx.sink.add(Field("iso14443a.nvb", "NVB", "70 (40 UID bits: SELECT)", range: ISO14443ACommand.Layout.nvb.range))
+            ctx.sink.add(Field(.iso14443a.sel, .byte(level.selCode, suffix: Self.levelNote(level))))
+            ctx.sink.add(Field(.iso14443a.nvb, "70 (40 UID bits: SELECT)"))
             describeUIDLevel(uid, offset: ISO14443ACommand.Layout.uidLevel.offset, &ctx)
             var w = TextWriter(capacity: 40)
             w.write(command.name)
@@ -194,21 +194,21 @@ final class ISO14443ADissector: SessionDissector {
             let fsd = ISO14443ACommand.frameSize(forIndex: fsdi)
             ctx.layer = "ISO14443-4"
             ctx.summary = "RATS FSDI \(fsdi) (FSD \(fsd) bytes), CID \(cid)"
-            ctx.sink.add(Field("iso14443a.rats.fsdi", "FSDI", "\(fsdi) → FSD \(fsd) bytes", range: ISO14443ACommand.Layout.ratsParameter.range))
-            ctx.sink.add(Field("iso14443a.rats.cid", "CID", "\(cid)", range: ISO14443ACommand.Layout.ratsParameter.range))
+            ctx.sink.add(Field(.iso14443a.ratsFsdi, "\(fsdi) → FSD \(fsd) bytes"))
+            ctx.sink.add(Field(.iso14443a.ratsCid, "\(cid)"))
             if fsdi > 0x0C { ctx.warn("FSDI \(fsdi) is RFU", range: ISO14443ACommand.Layout.ratsParameter.range) }
         case .pps(let cid, let pps0, let pps1):
             ctx.layer = "ISO14443-4"
             ctx.summary = "PPS CID \(cid)"
-            ctx.sink.add(Field("iso14443a.pps.pps0", "PPS0", Hex.byte(pps0), range: ISO14443ACommand.Layout.pps0.range))
+            ctx.sink.add(Field(.iso14443a.ppsPps0, Hex.byte(pps0)))
             if let pps1 {
                 // ISO/IEC 14443-4 §5.3: D = 2^DSI (card → reader) and 2^DRI (reader → card) times 106 kbit/s.
                 let rates = "card → reader \(106 << Int(pps1 >> 2 & 3)) kbit/s, reader → card \(106 << Int(pps1 & 3)) kbit/s"
                 ctx.summary += ", DSI \(pps1 >> 2 & 3) DRI \(pps1 & 3) (\(rates))"
-                ctx.sink.add(Field("iso14443a.pps.pps1", "PPS1", "\(Hex.byte(pps1)): DSI \(pps1 >> 2 & 3), DRI \(pps1 & 3): \(rates)", range: ISO14443ACommand.Layout.pps1.range))
+                ctx.sink.add(Field(.iso14443a.ppsPps1, "\(Hex.byte(pps1)): DSI \(pps1 >> 2 & 3), DRI \(pps1 & 3): \(rates)"))
             }
         }
-        ctx.apply(split, key: "iso14443a.crc")
+        ctx.apply(split, field: .iso14443a.crc)
     }
 
     /// ` (cascade level n)` as a literal.
@@ -232,15 +232,15 @@ final class ISO14443ADissector: SessionDissector {
 
     func describeUIDLevel(_ uid: UIDLevelData, offset: Int, _ ctx: inout FrameContext) {
         if uid.hasCascadeTag {
-            ctx.sink.add(Field("iso14443a.ct", "Cascade tag", "88 (more cascade levels follow)", range: UIDLevelData.Layout.cascadeTag.range(at: offset)))
-            ctx.sink.add(Field("iso14443a.uid_cln", "UID CLn", .hex(uid.uidBytes), range: UIDLevelData.Layout.uidAfterCascadeTag.range(at: offset)))
+            ctx.sink.add(Field(.iso14443a.ct, "88 (more cascade levels follow)", range: UIDLevelData.Layout.cascadeTag.range(at: offset)))
+            ctx.sink.add(Field(.iso14443a.uidCln, .hex(uid.uidBytes), range: UIDLevelData.Layout.uidAfterCascadeTag.range(at: offset)))
         } else {
-            ctx.sink.add(Field("iso14443a.uid_cln", "UID CLn", .hex(uid.bytes), range: UIDLevelData.Layout.uid.range(at: offset)))
+            ctx.sink.add(Field(.iso14443a.uidCln, .hex(uid.bytes), range: UIDLevelData.Layout.uid.range(at: offset)))
         }
         if uid.bccIsValid {
-            ctx.sink.add(Field("iso14443a.bcc", "BCC", .byte(uid.bcc, suffix: " (correct)"), range: UIDLevelData.Layout.bcc.range(at: offset)))
+            ctx.sink.add(Field(.iso14443a.bcc, .byte(uid.bcc, suffix: " (correct)"), range: UIDLevelData.Layout.bcc.range(at: offset)))
         } else {
-            ctx.sink.add(Field("iso14443a.bcc", "BCC", "\(Hex.byte(uid.bcc)) (wrong, expected \(Hex.byte(uid.expectedBCC)))", range: UIDLevelData.Layout.bcc.range(at: offset)))
+            ctx.sink.add(Field(.iso14443a.bcc, "\(Hex.byte(uid.bcc)) (wrong, expected \(Hex.byte(uid.expectedBCC)))", range: UIDLevelData.Layout.bcc.range(at: offset)))
             ctx.warn("BCC mismatch, expected \(Hex.byte(uid.expectedBCC))", range: UIDLevelData.Layout.bcc.range(at: offset))
         }
     }
@@ -271,10 +271,10 @@ final class ISO14443ADissector: SessionDissector {
                 return
             }
             let split = CRCSplit(unknownFrame: ctx.frame, kind: .a)
-            ctx.apply(split, key: "iso14443a.crc")
+            ctx.apply(split, field: .iso14443a.crc)
             ctx.summary = "tag frame with no request before it"
             ctx.warn("no reader frame is waiting for an answer")
-            ctx.sink.add(Field("iso14443a.data", "Data", Hex.string(split.payload), range: split.payload.indices))
+            ctx.sink.add(Field(.iso14443a.data, Hex.string(split.payload), range: split.payload.indices))
             return
         }
         s.pending = nil
@@ -291,9 +291,9 @@ final class ISO14443ADissector: SessionDissector {
             MIFAREClassicFrames.describeResponse(expecting, &ctx, session: &s, keys: keys, uid: s.cryptoUID ?? 0)
         case .unknown:
             let split = CRCSplit(unknownFrame: ctx.frame, kind: .a)
-            ctx.apply(split, key: "iso14443a.crc")
+            ctx.apply(split, field: .iso14443a.crc)
             ctx.summary = "answer to an unrecognised command"
-            ctx.sink.add(Field("iso14443a.data", "Data", Hex.string(split.payload), range: split.payload.indices))
+            ctx.sink.add(Field(.iso14443a.data, Hex.string(split.payload), range: split.payload.indices))
         }
     }
 
@@ -304,7 +304,7 @@ final class ISO14443ADissector: SessionDissector {
             ctx.layer = MIFAREClassicFrames.layer
             MIFAREClassicFrames.acknowledgement(ctx.frame, &ctx) { _ in }
         case .reqa, .wupa, .shortFrame:
-            ctx.apply(CRCSplit(ctx.frame, expected: false, kind: .a), key: "iso14443a.crc")
+            ctx.apply(CRCSplit(ctx.frame, expected: false, kind: .a), field: .iso14443a.crc)
             guard let atqa = try? ATQA.decode(ctx.frame.bytes) else {
                 ctx.summary = "malformed ATQA"
                 ctx.warn("ATQA must be 2 bytes, this answer has \(ctx.frame.bytes.count)")
@@ -319,16 +319,16 @@ final class ISO14443ADissector: SessionDissector {
             w.write(size)
             if atqa.isType1Tag { w.write(", Type 1 Tag") }
             ctx.summary = w.string
-            ctx.sink.add(Field("iso14443a.atqa", "ATQA", .bigEndian(atqa.value), range: ATQA.Layout.all.range, children: [
-                Field("iso14443a.atqa.uid_size", "UID size", size, range: ATQA.Layout.anticollision.range),
-                Field("iso14443a.atqa.bit_frame", "Bit frame anticollision", atqa.bitFrameIsValid ? "bit \(atqa.bitFrameAnticollision.trailingZeroBitCount + 1)" : "none (\(Hex.byte(atqa.bitFrameAnticollision)))", range: ATQA.Layout.anticollision.range),
-                Field("iso14443a.atqa.proprietary", "Proprietary coding", .byte(atqa.proprietaryCoding), range: ATQA.Layout.proprietary.range),
+            ctx.sink.add(Field(.iso14443a.atqa, .bigEndian(atqa.value), children: [
+                Field(.iso14443a.atqaUidSize, size),
+                Field(.iso14443a.atqaBitFrame, atqa.bitFrameIsValid ? "bit \(atqa.bitFrameAnticollision.trailingZeroBitCount + 1)" : "none (\(Hex.byte(atqa.bitFrameAnticollision)))"),
+                Field(.iso14443a.atqaProprietary, .byte(atqa.proprietaryCoding)),
             ]))
             if !atqa.bitFrameIsValid && !atqa.isType1Tag { ctx.warn("ATQA b1…b5 must have exactly one bit set", range: ATQA.Layout.anticollision.range) }
             if atqa.rfuBitsSet { ctx.warn("ATQA RFU bits are set") }
             if atqa.uidSize == .rfu { ctx.warn("ATQA UID size 11 is RFU", range: ATQA.Layout.anticollision.range) }
         case .anticollision(let level, let nvb, _):
-            ctx.apply(CRCSplit(ctx.frame, expected: false, kind: .a), key: "iso14443a.crc")
+            ctx.apply(CRCSplit(ctx.frame, expected: false, kind: .a), field: .iso14443a.crc)
             if nvb.uidBitCount == 0, let uid = try? UIDLevelData.decode(ctx.frame.bytes) {
                 describeUIDLevel(uid, offset: 0, &ctx)
                 s.anticollisionAnswer = uid
@@ -344,11 +344,11 @@ final class ISO14443ADissector: SessionDissector {
                 }
             } else {
                 ctx.summary = "UID CL\(level.rawValue) remaining bits (\(ctx.frame.bitCount) bits, bit-oriented anticollision)"
-                ctx.sink.add(Field("iso14443a.uid_bits", "Remaining UID bits", Hex.string(ctx.frame.bytes), range: ctx.frame.bytes.indices))
+                ctx.sink.add(Field(.iso14443a.uidBits, label: "Remaining UID bits", Hex.string(ctx.frame.bytes), range: ctx.frame.bytes.indices))
             }
         case .select(let level, let uid):
             let split = CRCSplit(ctx.frame, expected: true, kind: .a)
-            ctx.apply(split, key: "iso14443a.crc")
+            ctx.apply(split, field: .iso14443a.crc)
             guard let sak = try? SAK.decode(split.payload) else {
                 ctx.summary = "malformed SAK"
                 ctx.warn("SAK must be 1 byte + CRC_A, this answer has \(ctx.frame.bytes.count) bytes")
@@ -390,7 +390,7 @@ final class ISO14443ADissector: SessionDissector {
                 if uid.hasCascadeTag { ctx.warn("SAK says the UID is complete, but the selected level has a cascade tag") }
             }
         case .hlta:
-            ctx.apply(CRCSplit(unknownFrame: ctx.frame, kind: .a), key: "iso14443a.crc")
+            ctx.apply(CRCSplit(unknownFrame: ctx.frame, kind: .a), field: .iso14443a.crc)
             ctx.summary = "answer to HLTA"
             ctx.warn("a tag must not answer HLTA; the reader takes any answer as 'not acknowledged'")
         case .rats where Type2Acknowledgement.looksLike(ctx.frame.bytes, lastByteBits: ctx.frame.lastByteBits):
@@ -401,7 +401,7 @@ final class ISO14443ADissector: SessionDissector {
         case .rats:
             ctx.layer = "ISO14443-4"
             let split = CRCSplit(ctx.frame, expected: true, kind: .a)
-            ctx.apply(split, key: "iso14443a.crc")
+            ctx.apply(split, field: .iso14443a.crc)
             do {
                 let ats = try ATS.decode(split.payload)
                 s.ats = ats
@@ -413,7 +413,7 @@ final class ISO14443ADissector: SessionDissector {
         case .pps:
             ctx.layer = "ISO14443-4"
             let split = CRCSplit(ctx.frame, expected: true, kind: .a)
-            ctx.apply(split, key: "iso14443a.crc")
+            ctx.apply(split, field: .iso14443a.crc)
             if split.payload.count == 1, split.payload[0] & 0xF0 == 0xD0 {
                 ctx.summary = "PPS response (PPSS \(Hex.byte(split.payload[0])))"
             } else {
@@ -425,39 +425,39 @@ final class ISO14443ADissector: SessionDissector {
 
     private func describeSAK(_ sak: SAK, _ ctx: inout FrameContext) {
         var bits: [Field] = [
-            Field("iso14443a.sak.cascade", "b3 UID not complete", sak.uidIncomplete ? "set: cascade level follows" : "clear: UID complete", range: SAK.layout.range),
+            Field(.iso14443a.sakCascade, sak.uidIncomplete ? "set: cascade level follows" : "clear: UID complete", range: SAK.layout.range),
         ]
         if !sak.uidIncomplete {
-            bits.append(Field("iso14443a.sak.iso14443_4", "b6 ISO/IEC 14443-4", sak.raw & 0x20 != 0 ? "supported" : "not supported", range: SAK.layout.range))
-            bits.append(Field("iso14443a.sak.nfc_dep", "b7 NFC-DEP", sak.raw & 0x40 != 0 ? "supported" : "not supported", range: SAK.layout.range))
-            if sak.isType2Platform { bits.append(Field("iso14443a.sak.platform", "Platform", "Type 2 Tag", range: SAK.layout.range)) }
-            if let hint = sak.mifareClassicHint { bits.append(Field("iso14443a.sak.mifare", "MIFARE", hint, range: SAK.layout.range)) }
+            bits.append(Field(.iso14443a.sakIso144434, sak.raw & 0x20 != 0 ? "supported" : "not supported", range: SAK.layout.range))
+            bits.append(Field(.iso14443a.sakNfcDep, sak.raw & 0x40 != 0 ? "supported" : "not supported", range: SAK.layout.range))
+            if sak.isType2Platform { bits.append(Field(.iso14443a.sakPlatform, "Type 2 Tag", range: SAK.layout.range)) }
+            if let hint = sak.mifareClassicHint { bits.append(Field(.iso14443a.sakMifare, hint, range: SAK.layout.range)) }
         }
         if sak.raw & 0x02 != 0 { ctx.note("SAK b2 is RFU and set") }
-        ctx.sink.add(Field("iso14443a.sak", "SAK", .byte(sak.raw), range: SAK.layout.range, children: bits))
+        ctx.sink.add(Field(.iso14443a.sak, .byte(sak.raw), range: SAK.layout.range, children: bits))
     }
 
     private func describeATS(_ ats: ATS, _ ctx: inout FrameContext) {
         var parts = ["ATS FSCI \(ats.fsci) (FSC \(ats.fsc))"]
         let at = ats.ranges
-        ctx.sink.add(Field("iso14443a.ats.tl", "TL", "\(ats.tl)", range: at.tl))
+        ctx.sink.add(Field(.iso14443a.atsTl, "\(ats.tl)", range: at.tl))
         if let t0 = ats.t0 {
-            ctx.sink.add(Field("iso14443a.ats.t0", "T0", "\(Hex.byte(t0)): FSCI \(ats.fsci) → FSC \(ats.fsc) bytes", range: at.t0))
+            ctx.sink.add(Field(.iso14443a.atsT0, "\(Hex.byte(t0)): FSCI \(ats.fsci) → FSC \(ats.fsc) bytes", range: at.t0))
         }
         if let ta = ats.ta1 {
             let ds = ats.bitRatesTagToReader.map(String.init).joined(separator: "/")
             let dr = ats.bitRatesReaderToTag.map(String.init).joined(separator: "/")
-            ctx.sink.add(Field("iso14443a.ats.ta1", "TA(1)", "\(Hex.byte(ta)): tag→reader \(ds.isEmpty ? "106" : "106/" + ds), reader→tag \(dr.isEmpty ? "106" : "106/" + dr) kbit/s" + (ats.sameBitRateBothWays ? ", same both ways" : ""), range: at.ta1))
+            ctx.sink.add(Field(.iso14443a.atsTa1, "\(Hex.byte(ta)): tag→reader \(ds.isEmpty ? "106" : "106/" + ds), reader→tag \(dr.isEmpty ? "106" : "106/" + dr) kbit/s" + (ats.sameBitRateBothWays ? ", same both ways" : ""), range: at.ta1))
         }
         if let tb = ats.tb1 {
-            ctx.sink.add(Field("iso14443a.ats.tb1", "TB(1)", "\(Hex.byte(tb)): FWI \(ats.fwi) (FWT \(Int(ats.frameWaitingTimeMicroseconds)) µs), SFGI \(ats.sfgi)", range: at.tb1))
+            ctx.sink.add(Field(.iso14443a.atsTb1, "\(Hex.byte(tb)): FWI \(ats.fwi) (FWT \(Int(ats.frameWaitingTimeMicroseconds)) µs), SFGI \(ats.sfgi)", range: at.tb1))
             parts.append("FWI \(ats.fwi)")
         }
         if let tc = ats.tc1 {
-            ctx.sink.add(Field("iso14443a.ats.tc1", "TC(1)", "\(Hex.byte(tc)): NAD \(ats.nadSupported ? "supported" : "not supported"), CID \(ats.cidSupported ? "supported" : "not supported")", range: at.tc1))
+            ctx.sink.add(Field(.iso14443a.atsTc1, "\(Hex.byte(tc)): NAD \(ats.nadSupported ? "supported" : "not supported"), CID \(ats.cidSupported ? "supported" : "not supported")", range: at.tc1))
         }
         if !ats.historicalBytes.isEmpty {
-            ctx.sink.add(Field("iso14443a.ats.historical", "Historical bytes", Hex.string(ats.historicalBytes), range: at.historicalBytes))
+            ctx.sink.add(Field(.iso14443a.atsHistorical, Hex.string(ats.historicalBytes), range: at.historicalBytes))
             parts.append("historical \(Hex.string(ats.historicalBytes))")
         }
         ctx.summary = parts.joined(separator: ", ")

@@ -19,22 +19,22 @@ enum ISO14443ASessionSummary {
         tag.reserveCapacity(8)
         if let model = s.model {
             part { $0.write(model.rawValue) }
-            tag.append(Field("tag.model", "Model", model.summary))
+            tag.append(Field(.tag.model, model.summary))
         } else if let family = ISODEPSummary.family(s.isoDEP) {
             part { $0.write(family) }
-            tag.append(Field("tag.model", "Model", family))
+            tag.append(Field(.tag.model, family))
         } else if let family = s.familyFromActivation {
             part { $0.write(family) }
-            tag.append(Field("tag.model", "Model", "\(family) (no GET_VERSION seen)"))
+            tag.append(Field(.tag.model, "\(family) (no GET_VERSION seen)"))
         }
         if let uid = s.uid {
             part {
                 $0.write("UID ")
                 $0.hexBytes(uid)
             }
-            tag.append(Field("tag.uid", "UID", .hex(uid)))
+            tag.append(Field(.tag.uid, .hex(uid)))
             if let maker = uid.first, uid.count > 4 {
-                tag.append(Field("tag.manufacturer", "IC manufacturer", manufacturerName(maker)))
+                tag.append(Field(.tag.manufacturer, manufacturerName(maker)))
             }
         } else if !s.levels.isEmpty {
             part {
@@ -42,16 +42,16 @@ enum ISO14443ASessionSummary {
                 $0.hexBytes(s.levelUIDBytes)
             }
         }
-        if let atqa = s.atqa { tag.append(Field("tag.atqa", "ATQA", .bigEndian(atqa.value))) }
-        if let sak = s.sak { tag.append(Field("tag.sak", "SAK", .byte(sak.raw))) }
-        if let ats = s.ats { tag.append(Field("tag.ats", "ATS", Hex.string(ats.encode()))) }
+        if let atqa = s.atqa { tag.append(Field(.tag.atqa, .bigEndian(atqa.value))) }
+        if let sak = s.sak { tag.append(Field(.tag.sak, .byte(sak.raw))) }
+        if let ats = s.ats { tag.append(Field(.tag.ats, Hex.string(ats.encode()))) }
         if let auth = s.authentication.summary {
             part { $0.write(auth) }
-            tag.append(Field("tag.authentication", "Authentication", auth))
+            tag.append(Field(.tag.authentication, auth))
         }
         if let classic = s.classic, let keys = MIFAREClassicSummary.headline(classic) { part { $0.write(keys) } }
         for p in ISODEPSummary.parts(s.isoDEP) { part { $0.write(p) } }
-        if s.halted { tag.append(Field("tag.state", "State at end", "HALT")) }
+        if s.halted { tag.append(Field(.tag.state, "HALT")) }
         if parts == 0 { part { writeUnselected(s, &$0) } }
 
         var memory: [Field] = []
@@ -133,7 +133,7 @@ enum ISO14443ASessionSummary {
                 if region == .pwd, case .authenticated(let pwd, _) = s.authentication {
                     suffix = " (reads as zeros; PWD_AUTH used \(Hex.string(pwd)))" + suffix
                 }
-                children.append(Field("memory.page", pageLabels[p], .hex(s.memory.pageSlice(p), suffix: suffix)))
+                children.append(Field(.memory.page, label: pageLabels[p], .hex(s.memory.pageSlice(p), suffix: suffix)))
             }
             let total = map.pages(of: region)?.count ?? known.count
             var label = TextWriter(capacity: 40)
@@ -146,9 +146,9 @@ enum ISO14443ASessionSummary {
             value.write(" of ")
             value.decimal(total)
             value.write(" pages known")
-            memory.append(Field("memory.region", FieldName(label.string), value.string, children: children))
+            memory.append(Field(.memory.region, label: FieldName(label.string), value.string, children: children))
         }
-        if let config = configuration(s, map: map) { memory.append(Field("memory.config", "Configuration", configurationText(config))) }
+        if let config = configuration(s, map: map) { memory.append(Field(.memory.config, configurationText(config))) }
         return memory
     }
     /// `0x04…0x81`, or `0x03` for a one-page region; nothing when the map does not place it.

@@ -39,7 +39,7 @@ enum MIFAREClassicFrames {
             guard var cipher = c.cipher else {
                 ctx.summary = "encrypted (\(noKey(sector)))"
                 ctx.crc = .unknown
-                ctx.sink.add(Field("mfc.encrypted", "Encrypted", Hex.string(ctx.frame.bytes), range: ctx.frame.bytes.indices))
+                ctx.sink.add(Field(.mfc.encrypted, Hex.string(ctx.frame.bytes), range: ctx.frame.bytes.indices))
                 return .classic(.undecryptable(frame: ctx.number, length: ctx.frame.bytes.count))
             }
             let plain = decryptFrame(&ctx, &cipher)
@@ -48,7 +48,7 @@ enum MIFAREClassicFrames {
         }
         if let magic = magicCommand(ctx.frame) {
             ctx.summary = magic
-            ctx.sink.add(Field("mfc.magic", "Magic command", .byte(ctx.frame.bytes[0], note: magic), range: MIFAREClassicCommand.Layout.magic.range))
+            ctx.sink.add(Field(.mfc.magic, .byte(ctx.frame.bytes[0], note: magic)))
             return .classic(.magic)
         }
         return command(ctx.frame, &ctx, &c, &s, encrypted: false)
@@ -88,8 +88,8 @@ enum MIFAREClassicFrames {
             opened = MIFAREClassicAuthentication.open(uid: uid, nonce: nonce, encryptedNR: encNR, encryptedAR: encAR, key: key)
         }
         auth.answerParity = airParity(ctx.frame, plainMeansUntrusted: true)
-        var nr = Field("mfc.auth.nr", "{nR} (encrypted reader nonce)", .hex(bytes[nrRange]), range: nrRange)
-        var ar = Field("mfc.auth.ar", "{aR} (encrypted reader answer)", .hex(bytes[arRange]), range: arRange)
+        var nr = Field(.mfc.authNr, .hex(bytes[nrRange]), range: nrRange)
+        var ar = Field(.mfc.authAr, .hex(bytes[arRange]), range: arRange)
         if let o = opened, case .encrypted(let e) = nonce, !cardCouldSend(o.nt, auth, uid: uid, c) {
             // The reader decrypted {nT} with its own key and answered that: the answer fits its
             // key, but the nonce is none the card could have sent, so the card holds another key.
@@ -99,27 +99,27 @@ enum MIFAREClassicFrames {
             ctx.note("key \(keys.text(o.key)) decrypts {nT} to \(Hex.string(MIFARENonce.bytes(o.nt))), no nonce the card could have sent: the reader tries a wrong key")
             ctx.sink.add(nr)
             ctx.sink.add(ar)
-            ctx.sink.add(Field("mfc.auth.reader_key", "Reader's key", "\(keys.text(o.key)) (\(o.key.source)); the card holds another"))
+            ctx.sink.add(Field(.mfc.authReaderKey, "\(keys.text(o.key)) (\(o.key.source)); the card holds another"))
             // The key the trace proved for this sector tells the nonce the card did send.
             if let proven = keys.provenKey(uid: uid, sector: auth.sector, keyType: auth.keyType), proven.value != o.key.value {
                 var cipher = Crypto1(key: proven.bytes)
                 let nt = cipher.wordDecrypting(e, xor: uid)
                 if cardCouldSend(nt, auth, uid: uid, c), let i = auth.nonceIndex, i < c.nonces.count {
                     c.nonces[i] = nt
-                    ctx.sink.add(Field("mfc.auth.nt.plain", "nT (decrypted with the key the trace proved for this sector)", .hex(MIFARENonce.bytes(nt))))
+                    ctx.sink.add(Field(.mfc.authNtPlain, label: "nT (decrypted with the key the trace proved for this sector)", .hex(MIFARENonce.bytes(nt))))
                 }
             }
         } else if let opened {
             auth.opened = opened
-            nr.children.append(Field("mfc.auth.nr.plain", "nR", .hex(MIFARENonce.bytes(opened.nr)), range: nrRange))
-            ar.children.append(Field("mfc.auth.ar.plain", "aR", .hex(MIFARENonce.bytes(opened.ar), suffix: " = suc64(nT) (correct)"), range: arRange))
+            nr.children.append(Field(.mfc.authNrPlain, .hex(MIFARENonce.bytes(opened.nr)), range: nrRange))
+            ar.children.append(Field(.mfc.authArPlain, .hex(MIFARENonce.bytes(opened.ar), suffix: " = suc64(nT) (correct)"), range: arRange))
             ctx.summary = "{nR}{aR}: made with key \(keys.text(opened.key)) (\(auth.target))"
             ctx.sink.add(nr)
             ctx.sink.add(ar)
             if case .encrypted = nonce {
-                ctx.sink.add(Field("mfc.auth.nt.plain", "nT (decrypted tag nonce)", .hex(MIFARENonce.bytes(opened.nt))))
+                ctx.sink.add(Field(.mfc.authNtPlain, .hex(MIFARENonce.bytes(opened.nt))))
             }
-            ctx.sink.add(Field("mfc.auth.key", "Key", "\(keys.text(opened.key)) (\(opened.key.source))"))
+            ctx.sink.add(Field(.mfc.authKey, "\(keys.text(opened.key)) (\(opened.key.source))"))
         } else {
             ctx.summary = "{nR}{aR} (\(noKey(auth.sector)) yet)"
             ctx.sink.add(nr)
@@ -160,7 +160,7 @@ enum MIFAREClassicFrames {
         ctx.decrypted = clear
         plain.parityErrors = parityOK.map { ok in ok.indices.filter { !ok[$0] } }
         if ctx.frame.crcStripped { _ = cipher.crypt([0, 0]) }   // the CRC went on the air, encrypted
-        ctx.sink.add(Field("mfc.encrypted", "Encrypted", Hex.string(bytes), range: bytes.indices))
+        ctx.sink.add(Field(.mfc.encrypted, Hex.string(bytes), range: bytes.indices))
         if let wrong = plain.parityErrors, !wrong.isEmpty {
             ctx.warn("encrypted parity wrong on byte\(wrong.count == 1 ? "" : "s") \(wrong.map(String.init).joined(separator: ", ")): the frame does not decrypt with this stream")
         }
@@ -170,7 +170,7 @@ enum MIFAREClassicFrames {
     /// A reader command in clear (or decrypted): CRC, decode, fields, what the session expects next.
     static func command(_ frame: Frame, _ ctx: inout FrameContext, _ c: inout MIFAREClassicSession, _ s: inout ISO14443ASession, encrypted: Bool) -> ISO14443APending {
         let split = CRCSplit(frame, expected: true, kind: .a)
-        if encrypted { ctx.apply(split, of: frame, key: "mfc.crc") } else { ctx.apply(split, key: "mfc.crc") }
+        if encrypted { ctx.apply(split, of: frame, field: .mfc.crc) } else { ctx.apply(split, field: .mfc.crc) }
         let continuation = c.continuation
         c.continuation = .none
         let command: MIFAREClassicCommand
@@ -185,17 +185,17 @@ enum MIFAREClassicFrames {
                 ctx.summary = "unknown command \(first)"
                 ctx.warn("\(first) is no MIFARE Classic command")
             }
-            ctx.sink.add(Field("mfc.data", "Data", Hex.string(split.payload), range: split.payload.indices))
+            ctx.sink.add(Field(.mfc.data, Hex.string(split.payload), range: split.payload.indices))
             return .unknown
         }
         ctx.summary = summary(command)
         if let code = command.code {
-            ctx.sink.add(Field("mfc.command", "Command", .named(code.name, code: code.rawValue), range: MIFAREClassicCommand.Layout.code.range))
+            ctx.sink.add(Field(.mfc.command, .named(code.name, code: code.rawValue)))
         }
         if let block = command.block {
             let sector = MIFAREClassicLayout.sector(ofBlock: Int(block))
             let trailer = MIFAREClassicLayout.isTrailer(Int(block)) ? ", sector trailer" : ""
-            ctx.sink.add(Field("mfc.block", "Block", .byte(block, note: "sector \(sector)\(trailer)"), range: MIFAREClassicCommand.Layout.block.range))
+            ctx.sink.add(Field(.mfc.block, .byte(block, note: "sector \(sector)\(trailer)")))
         }
         switch command {
         case .authenticate(let keyType, let block):
@@ -204,10 +204,10 @@ enum MIFAREClassicFrames {
             c.cipher = nil
             return .classic(.nonce)
         case .writeData(let data):
-            ctx.sink.add(Field("mfc.data", "Data", Hex.string(data), range: MIFAREClassicCommand.Layout.data.range))
+            ctx.sink.add(Field(.mfc.data, Hex.string(data), range: MIFAREClassicCommand.Layout.data.range))
             if case .writeData(let block) = continuation { c.writingBlock = Int(block) }
         case .valueOperand(let v):
-            ctx.sink.add(Field("mfc.operand", "Operand", "\(v)", range: MIFAREClassicCommand.Layout.operand.range))
+            ctx.sink.add(Field(.mfc.operand, "\(v)"))
             c.transferBuffer = nil
             if case .valueOperand(let code, let block) = continuation, let data = c.blocks[Int(block)], let source = MIFAREClassicValueBlock(data) {
                 let result: Int32 = code == .increment ? source.value &+ v : code == .decrement ? source.value &- v : source.value
@@ -217,9 +217,9 @@ enum MIFAREClassicFrames {
             s.halted = true
             c = MIFAREClassicSession(keepingFrom: c)
         case .personalizeUIDUsage(let o):
-            ctx.sink.add(Field("mfc.option", "Option", .byte(o, note: uidUsage(o)), range: MIFAREClassicCommand.Layout.option.range))
+            ctx.sink.add(Field(.mfc.option, .byte(o, note: uidUsage(o))))
         case .setModType(let m):
-            ctx.sink.add(Field("mfc.option", "Modulation", .byte(m, note: m == 1 ? "strong load modulation" : m == 0 ? "normal" : "RFU"), range: MIFAREClassicCommand.Layout.option.range))
+            ctx.sink.add(Field(.mfc.option, label: "Modulation", .byte(m, note: m == 1 ? "strong load modulation" : m == 0 ? "normal" : "RFU")))
         default:
             break
         }
@@ -269,11 +269,11 @@ enum MIFAREClassicFrames {
                 c.encrypted = nil
                 c.cipher = nil
                 ctx.summary = "{nT} \(Hex.string(ctx.frame.bytes)) (encrypted tag nonce: frame \(frame) was a nested AUTH)"
-                ctx.sink.add(Field("mfc.auth.nt_encrypted", "{nT} (encrypted tag nonce)", .hex(ctx.frame.bytes), range: MIFAREClassicAuthentication.Layout.tagNonce.range))
+                ctx.sink.add(Field(.mfc.authNtEncrypted, .hex(ctx.frame.bytes)))
                 return
             }
             ctx.summary = "encrypted answer (\(noKey(c.encrypted?.sector ?? nil)))"
-            ctx.sink.add(Field("mfc.encrypted", "Encrypted", Hex.string(ctx.frame.bytes), range: ctx.frame.bytes.indices))
+            ctx.sink.add(Field(.mfc.encrypted, Hex.string(ctx.frame.bytes), range: ctx.frame.bytes.indices))
         case .magic:
             acknowledgement(ctx.frame, &ctx) { _ in }
         case .answer(let command):
@@ -286,7 +286,7 @@ enum MIFAREClassicFrames {
                     var plain = ctx.frame
                     plain.bytes = [cipher.crypt(bits: 4, of: ctx.frame.bytes[0])]
                     ctx.decrypted = plain.bytes
-                    ctx.sink.add(Field("mfc.encrypted", "Encrypted", "\(Hex.value(ctx.frame.bytes[0] & 0x0F, digits: 1)) (4 bits)", range: MIFAREClassicAcknowledgement.layout.range))
+                    ctx.sink.add(Field(.mfc.encrypted, "\(Hex.value(ctx.frame.bytes[0] & 0x0F, digits: 1)) (4 bits)", range: MIFAREClassicAcknowledgement.layout.range))
                     c.cipher = cipher
                     answer(to: command, plain, &ctx, &c)
                     return
@@ -323,14 +323,14 @@ enum MIFAREClassicFrames {
                 c.nestedNonces[i] = .init(encrypted: value, sector: auth.sector, keyType: auth.keyType?.rawValue, parity: auth.nonceParity)
             }
             ctx.summary = "{nT} \(Hex.string(bytes)) (encrypted tag nonce, nested authentication)"
-            ctx.sink.add(Field("mfc.auth.nt_encrypted", "{nT} (encrypted tag nonce)", .hex(bytes), range: MIFAREClassicAuthentication.Layout.tagNonce.range))
+            ctx.sink.add(Field(.mfc.authNtEncrypted, .hex(bytes)))
         } else {
             auth.nonce = .plain(value)
             ctx.summary = "nT \(Hex.string(bytes)) (tag nonce)"
             let generated = MIFARENonce.isGeneratorOutput(value)
             c.weakGenerator = (c.weakGenerator ?? false) || generated
             c.lastPlainNonce = value
-            ctx.sink.add(Field("mfc.auth.nt", "nT (tag nonce)", .hex(bytes, suffix: generated ? "" : " (not an output of the card's 16-bit generator)"), range: MIFAREClassicAuthentication.Layout.tagNonce.range))
+            ctx.sink.add(Field(.mfc.authNt, .hex(bytes, suffix: generated ? "" : " (not an output of the card's 16-bit generator)")))
         }
         c.authentication = auth
     }
@@ -344,7 +344,7 @@ enum MIFAREClassicFrames {
             ctx.warn("a tag answers a correct {nR}{aR} with the 4-byte {aT}")
             return
         }
-        var at = Field("mfc.auth.at", "{aT} (encrypted tag answer)", .hex(bytes), range: MIFAREClassicAuthentication.Layout.tagAnswer.range)
+        var at = Field(.mfc.authAt, .hex(bytes))
         c.encrypted = (auth.sector, auth.keyType)
         let openedBefore = auth.opened != nil
         // A whole authentication that no key opened: the key follows from it (mfkey64).
@@ -353,7 +353,7 @@ enum MIFAREClassicFrames {
                                            encryptedAT: MIFARENonce.value(bytes), frames: auth.frame...ctx.number) {
             auth.opened = MIFAREClassicAuthentication.open(uid: uid, nonce: .plain(nt), encryptedNR: answer.encryptedNR, encryptedAR: answer.encryptedAR, key: key)
             if let opened = auth.opened {
-                ctx.sink.add(Field("mfc.auth.key", "Key", "\(keys.text(opened.key)) (\(opened.key.source))"))
+                ctx.sink.add(Field(.mfc.authKey, "\(keys.text(opened.key)) (\(opened.key.source))"))
                 ctx.note("key \(auth.target) recovered from this authentication: \(keys.text(opened.key))")
             }
         }
@@ -371,8 +371,8 @@ enum MIFAREClassicFrames {
                 case .success(let found):
                     auth.opened = MIFAREClassicAuthentication.open(uid: uid, nonce: .encrypted(e), encryptedNR: answer.encryptedNR, encryptedAR: answer.encryptedAR, key: found.key)
                     if let opened = auth.opened {
-                        ctx.sink.add(Field("mfc.auth.key", "Key", "\(keys.text(opened.key)) (\(opened.key.source))"))
-                        ctx.sink.add(Field("mfc.auth.nt.plain", "nT (decrypted tag nonce)", .hex(MIFARENonce.bytes(opened.nt))))
+                        ctx.sink.add(Field(.mfc.authKey, "\(keys.text(opened.key)) (\(opened.key.source))"))
+                        ctx.sink.add(Field(.mfc.authNtPlain, .hex(MIFARENonce.bytes(opened.nt))))
                         ctx.note("key \(auth.target) recovered from this nested authentication: \(keys.text(opened.key))")
                     }
                 case .failure(.tooManyCandidates(let n)):
@@ -400,7 +400,7 @@ enum MIFAREClassicFrames {
         }
         let plain = MIFARENonce.value(bytes) ^ opened.cipher.word()
         let expected = MIFARENonce.successor(opened.nt, 96)
-        at.children.append(Field("mfc.auth.at.plain", "aT", .hex(MIFARENonce.bytes(plain), suffix: plain == expected ? " = suc96(nT) (correct)" : " (wrong, expected \(Hex.string(MIFARENonce.bytes(expected))))"), range: MIFAREClassicAuthentication.Layout.tagAnswer.range))
+        at.children.append(Field(.mfc.authAtPlain, .hex(MIFARENonce.bytes(plain), suffix: plain == expected ? " = suc96(nT) (correct)" : " (wrong, expected \(Hex.string(MIFARENonce.bytes(expected))))")))
         ctx.sink.add(at)
         if plain != expected { ctx.warn("aT is not suc96(nT): the tag does not hold this key") }
         ctx.summary = "{aT}: authenticated (\(auth.target)) with \(keys.text(opened.key))"
@@ -426,7 +426,7 @@ enum MIFAREClassicFrames {
         }
         let a = MIFAREClassicAcknowledgement(frame.bytes[0])
         ctx.summary = a.description
-        ctx.sink.add(Field("mfc.ack", "Answer", .byte(a.value, note: a.description), range: MIFAREClassicAcknowledgement.layout.range))
+        ctx.sink.add(Field(.mfc.ack, .byte(a.value, note: a.description), range: MIFAREClassicAcknowledgement.layout.range))
         if a == .ack { onAck(&ctx) }
     }
 
@@ -438,15 +438,15 @@ enum MIFAREClassicFrames {
                 return
             }
             let split = CRCSplit(frame, expected: true, kind: .a)
-            if ctx.decrypted != nil { ctx.apply(split, of: frame, key: "mfc.crc") } else { ctx.apply(split, key: "mfc.crc") }
+            if ctx.decrypted != nil { ctx.apply(split, of: frame, field: .mfc.crc) } else { ctx.apply(split, field: .mfc.crc) }
             guard split.payload.count == 16 else {
                 ctx.summary = "READ answer of \(split.payload.count) bytes"
                 ctx.warn("a READ answer holds 16 bytes")
-                ctx.sink.add(Field("mfc.data", "Data", Hex.string(split.payload), range: split.payload.indices))
+                ctx.sink.add(Field(.mfc.data, Hex.string(split.payload), range: split.payload.indices))
                 return
             }
             ctx.summary = "block \(Hex.byte(block)): \(Hex.string(split.payload))"
-            ctx.sink.add(Field("mfc.data", "Block \(Hex.byte(block))", Hex.string(split.payload), range: split.payload.indices))
+            ctx.sink.add(Field(.mfc.data, label: "Block \(Hex.byte(block))", Hex.string(split.payload), range: split.payload.indices))
             if !split.status.isBad {
                 ctx.memory = MemoryAccess(offset: Int(block) * 16, count: 16, write: false)
                 c.blocks[Int(block)] = split.payload

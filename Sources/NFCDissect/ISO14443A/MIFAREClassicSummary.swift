@@ -17,13 +17,13 @@ enum MIFAREClassicSummary {
     static func fields(_ c: MIFAREClassicSession, diagnostics: inout [Diagnostic]) -> [Field] {
         var out: [Field] = []
         for k in c.keys {
-            out.append(Field("mfc.key", "Key (\(target(k.sector, k.keyType)))", "\(k.shown) (\(k.key.source), frame \(k.frame))"))
+            out.append(Field(.mfc.key, label: "Key (\(target(k.sector, k.keyType)))", "\(k.shown) (\(k.key.source), frame \(k.frame))"))
         }
         var failed = c.failedAuthentications
         // An authentication the card never answered before the session ended failed too.
         if let a = c.authentication, a.readerAnswered { failed.append((a.frame, a.sector, a.keyType)) }
         for f in failed {
-            out.append(Field("mfc.failed_auth", "Failed authentication", "frame \(f.frame) (\(target(f.sector, f.keyType))): the card did not answer {nR}{aR}"))
+            out.append(Field(.mfc.failedAuth, "frame \(f.frame) (\(target(f.sector, f.keyType))): the card did not answer {nR}{aR}"))
         }
         let bySector = Dictionary(grouping: c.blocks.keys, by: { MIFAREClassicLayout.sector(ofBlock: $0) })
         for sector in bySector.keys.sorted() {
@@ -31,7 +31,7 @@ enum MIFAREClassicSummary {
             let total = MIFAREClassicLayout.blockCount(ofSector: sector)
             let trailerCondition = c.blocks[MIFAREClassicLayout.trailer(ofSector: sector)].map(MIFAREClassicTrailer.accessBits)
             let children = blocks.map { b in block(b, c, sector: sector, access: trailerCondition, diagnostics: &diagnostics) }
-            out.append(Field("mfc.memory.sector", "Sector \(sector)", "\(blocks.count) of \(total) blocks known", children: children))
+            out.append(Field(.mfc.memorySector, label: "Sector \(sector)", "\(blocks.count) of \(total) blocks known", children: children))
         }
         if let mad = mad(c, diagnostics: &diagnostics) { out.append(mad) }
         return out
@@ -44,18 +44,17 @@ enum MIFAREClassicSummary {
         let label = "Block \(Hex.byte(UInt8(truncatingIfNeeded: b)))"
         let written = c.written.contains(b) ? " (written)" : ""
         if b == 0, let m = MIFAREClassicManufacturerBlock(data) {
-            return Field("mfc.memory.block", FieldName(label + " (manufacturer)"), Hex.string(data) + written, children: [
-                Field("mfc.manufacturer.uid", "UID", .hex(m.uid), range: MIFAREClassicManufacturerBlock.Layout.uid.range),
-                Field("mfc.manufacturer.bcc", "BCC", .byte(m.bcc, suffix: m.bccIsValid ? " (correct)" : " (wrong, expected \(Hex.byte(m.uid.reduce(0, ^))))"),
-                      range: MIFAREClassicManufacturerBlock.Layout.bcc.range),
-                Field("mfc.manufacturer.data", "Manufacturer data", Hex.string(m.rest), range: MIFAREClassicManufacturerBlock.Layout.manufacturerData.range),
+            return Field(.mfc.memoryBlock, label: FieldName(label + " (manufacturer)"), Hex.string(data) + written, children: [
+                Field(.mfc.manufacturerUid, .hex(m.uid)),
+                Field(.mfc.manufacturerBcc, .byte(m.bcc, suffix: m.bccIsValid ? " (correct)" : " (wrong, expected \(Hex.byte(m.uid.reduce(0, ^))))")),
+                Field(.mfc.manufacturerData, Hex.string(m.rest)),
             ])
         }
         if MIFAREClassicLayout.isTrailer(b), data.count == 16 {
             typealias L = MIFAREClassicTrailer.Layout
             let bits = MIFAREClassicTrailer.accessBits(data)
             let keyA = data[L.keyA.range]
-            var children: [Field] = [Field("mfc.trailer.key_a", "Key A", keyA.allSatisfy { $0 == 0 } ? "00 00 00 00 00 00 (key A always reads as zeros)" : Hex.string(keyA), range: L.keyA.range)]
+            var children: [Field] = [Field(.mfc.trailerKeyA, keyA.allSatisfy { $0 == 0 } ? "00 00 00 00 00 00 (key A always reads as zeros)" : Hex.string(keyA), range: L.keyA.range)]
             var accessChildren: [Field] = []
             if let problem = bits.inconsistency {
                 diagnostics.append(Diagnostic(.warning, "sector \(sector) trailer: access bits \(Hex.string(bits.bytes)) are inconsistent: \(problem); the card locks the sector for good"))
@@ -63,28 +62,28 @@ enum MIFAREClassicSummary {
                 let groups = MIFAREClassicLayout.blockCount(ofSector: sector) == 16 ? ["blocks 0–4", "blocks 5–9", "blocks 10–14"] : ["block 0", "block 1", "block 2"]
                 for j in 0..<3 {
                     let cond = bits.condition(j)
-                    accessChildren.append(Field("mfc.access.data", "\(groups[j].prefix(1).uppercased() + groups[j].dropFirst()) (C1C2C3 \(String(cond, radix: 2).leftPadded(3)))", MIFAREClassicAccessBits.dataBlockRights(cond)))
+                    accessChildren.append(Field(.mfc.accessData, label: "\(groups[j].prefix(1).uppercased() + groups[j].dropFirst()) (C1C2C3 \(String(cond, radix: 2).leftPadded(3)))", MIFAREClassicAccessBits.dataBlockRights(cond)))
                 }
                 let t = bits.condition(3)
-                accessChildren.append(Field("mfc.access.trailer", "Trailer (C1C2C3 \(String(t, radix: 2).leftPadded(3)))", MIFAREClassicAccessBits.trailerRights(t)))
+                accessChildren.append(Field(.mfc.accessTrailer, label: "Trailer (C1C2C3 \(String(t, radix: 2).leftPadded(3)))", MIFAREClassicAccessBits.trailerRights(t)))
             }
-            children.append(Field("mfc.trailer.access", "Access bits", Hex.string(bits.bytes) + (bits.isConsistent ? " (consistent)" : " (inconsistent)"), range: L.accessBits.range, children: accessChildren))
-            children.append(Field("mfc.trailer.gpb", "General purpose byte", .byte(data[L.generalPurpose.offset]), range: L.generalPurpose.range))
+            children.append(Field(.mfc.trailerAccess, Hex.string(bits.bytes) + (bits.isConsistent ? " (consistent)" : " (inconsistent)"), range: L.accessBits.range, children: accessChildren))
+            children.append(Field(.mfc.trailerGpb, .byte(data[L.generalPurpose.offset]), range: L.generalPurpose.range))
             let keyBIsData = bits.isConsistent && MIFAREClassicAccessBits.keyBReadable(bits.condition(3))
-            children.append(Field("mfc.trailer.key_b", keyBIsData ? "Key B (readable: data, not a key)" : "Key B", Hex.string(data[L.keyB.range]), range: L.keyB.range))
-            return Field("mfc.memory.block", FieldName(label + " (trailer)"), Hex.string(data) + written, children: children)
+            children.append(Field(.mfc.trailerKeyB, label: keyBIsData ? "Key B (readable: data, not a key)" : "Key B", Hex.string(data[L.keyB.range]), range: L.keyB.range))
+            return Field(.mfc.memoryBlock, label: FieldName(label + " (trailer)"), Hex.string(data) + written, children: children)
         }
         if let v = MIFAREClassicValueBlock(data) {
-            var value = Field("mfc.memory.block", FieldName(label + " (value block)"), Hex.string(data) + written, children: [
-                Field("mfc.value", "Value", "\(v.value)", range: MIFAREClassicValueBlock.Layout.value.range),
-                Field("mfc.value.address", "Address", .byte(v.address), range: MIFAREClassicValueBlock.Layout.address.range),
+            var value = Field(.mfc.memoryBlock, label: FieldName(label + " (value block)"), Hex.string(data) + written, children: [
+                Field(.mfc.value, "\(v.value)"),
+                Field(.mfc.valueAddress, .byte(v.address)),
             ])
             if let access, bits(access, allowsValueFor: b, sector: sector) == false {
-                value.children.append(Field("mfc.value.note", "Note", "the access bits do not make this block a value block"))
+                value.children.append(Field(.mfc.valueNote, "the access bits do not make this block a value block"))
             }
             return value
         }
-        return Field("mfc.memory.block", FieldName(label), Hex.string(data) + written)
+        return Field(.mfc.memoryBlock, label: FieldName(label), Hex.string(data) + written)
     }
 
     /// Whether the block's condition is one of the two value-block ones (110, 001).
@@ -103,20 +102,20 @@ enum MIFAREClassicSummary {
             diagnostics.append(Diagnostic(.warning, "MAD CRC \(Hex.byte(mad.crc)) is wrong, expected \(Hex.byte(CRC.mad((b1 + b2)[1...])))"))
         }
         var children: [Field] = [
-            Field("mfc.mad.crc", "CRC-8", .byte(mad.crc, suffix: mad.crcIsValid ? " (correct)" : " (wrong)")),
-            Field("mfc.mad.info", "Info byte", .byte(mad.info, note: mad.info & 0x3F == 0 ? "no card publisher sector" : "card publisher in sector \(mad.info & 0x3F)")),
+            Field(.mfc.madCrc, .byte(mad.crc, suffix: mad.crcIsValid ? " (correct)" : " (wrong)")),
+            Field(.mfc.madInfo, .byte(mad.info, note: mad.info & 0x3F == 0 ? "no card publisher sector" : "card publisher in sector \(mad.info & 0x3F)")),
         ]
         for (i, aid) in mad.aids.enumerated() where aid != 0 {
-            children.append(Field("mfc.mad.aid", "Sector \(mad.firstSector + i)", Hex.value(aid, digits: 4) + (MIFAREApplicationDirectory.name(aid).map { " (\($0))" } ?? "")))
+            children.append(Field(.mfc.madAid, label: "Sector \(mad.firstSector + i)", Hex.value(aid, digits: 4) + (MIFAREApplicationDirectory.name(aid).map { " (\($0))" } ?? "")))
         }
         let ndefSectors = mad.aids.enumerated().filter { $0.element == MIFAREApplicationDirectory.ndefAID }.map { mad.firstSector + $0.offset }
         if !ndefSectors.isEmpty {
             let area = MIFAREClassicNDEF.area(sectors: ndefSectors, blocks: c.blocks)
-            children.append(Field("mfc.ndef", "NDEF (sectors \(ndefSectors.map(String.init).joined(separator: ", ")))", area.ndef == nil ? "no complete NDEF message read" : "",
-                                  children: TagTLVDescriber.fields(area, prefix: "mfc")))
+            children.append(Field(.mfc.ndef, label: "NDEF (sectors \(ndefSectors.map(String.init).joined(separator: ", ")))", area.ndef == nil ? "no complete NDEF message read" : "",
+                                  children: TagTLVDescriber.fields(area, table: FieldSpec.mfc.tlv)))
         }
         let allocated = mad.aids.filter { $0 != 0 }.count
-        return Field("mfc.mad", "MAD v\(mad.version)", "\(allocated) sector\(allocated == 1 ? "" : "s") allocated", children: children)
+        return Field(.mfc.mad, label: "MAD v\(mad.version)", "\(allocated) sector\(allocated == 1 ? "" : "s") allocated", children: children)
     }
 }
 

@@ -17,7 +17,7 @@ enum Type2Frames {
     static func describeRequest(_ ctx: inout FrameContext, session s: inout ISO14443ASession, keys: KeyRing) {
         ctx.layer = layer(s)
         let split = CRCSplit(ctx.frame, expected: true, kind: .a)
-        ctx.apply(split, key: "ntag.crc")
+        ctx.apply(split, field: .ntag.crc)
         let continuation = s.continuation
         s.continuation = .none
         if case .compatibilityWriteData(let page) = continuation { s.compatibilityWritePage = page }
@@ -38,7 +38,7 @@ enum Type2Frames {
         describe(command, continuation: continuation, &ctx, &s, keys: keys)
         if let cmac {
             ctx.summary += " + CMAC (secure messaging)"
-            ctx.sink.add(Field("ntag.cmac", "CMAC", Hex.string(split.payload[cmac.range]), range: cmac.range))
+            ctx.sink.add(Field(.ntag.cmac, Hex.string(split.payload[cmac.range]), range: cmac.range))
         }
     }
 
@@ -58,31 +58,31 @@ enum Type2Frames {
             ctx.summary = "unknown command \(first)"
             ctx.warn("\(first) is no ISO 14443-3 or Type 2 command, and no ATS announced ISO-DEP")
         }
-        ctx.sink.add(Field("ntag.data", "Data", Hex.string(split.payload), range: split.payload.indices))
+        ctx.sink.add(Field(.ntag.data, Hex.string(split.payload), range: split.payload.indices))
     }
 
     static func describe(_ command: Type2Command, continuation: Type2Command.Continuation, _ ctx: inout FrameContext, _ s: inout ISO14443ASession, keys: KeyRing) {
         s.pending = (ctx.number, .type2(command))
         ctx.summary = command.summary
         if command.code != .compatibilityWrite || continuation == .none {
-            ctx.sink.add(Field("ntag.command", "Command", .named(command.code.name, code: command.code.rawValue), range: Type2Command.Layout.code.range))
+            ctx.sink.add(Field(.ntag.command, .named(command.code.name, code: command.code.rawValue)))
         }
         let map = s.memoryMap
         let known = s.model != nil
         switch command {
         case .read(let page):
-            ctx.sink.add(Field("ntag.page", "Page", pageText(page, s), range: Type2Command.Layout.page.range))
+            ctx.sink.add(Field(.ntag.page, pageText(page, s)))
             if known, Int(page) > map.lastPage {
                 ctx.note("page \(Hex.byte(page)) is beyond the last page \(Hex.byte(UInt8(map.lastPage))) of the \(s.model?.rawValue ?? ""); the tag answers NAK")
             }
         case .fastRead(let start, let end):
-            ctx.sink.add(Field("ntag.start_page", "Start page", pageText(start, s), range: Type2Command.Layout.startPage.range))
-            ctx.sink.add(Field("ntag.end_page", "End page", pageText(end, s), range: Type2Command.Layout.endPage.range))
+            ctx.sink.add(Field(.ntag.startPage, pageText(start, s)))
+            ctx.sink.add(Field(.ntag.endPage, pageText(end, s)))
             if end < start { ctx.note("end page before start page; the tag answers NAK") }
             if known, Int(end) > map.lastPage { ctx.note("end page beyond the last page \(Hex.byte(UInt8(map.lastPage))); the tag answers NAK") }
         case .write(let page, let data):
-            ctx.sink.add(Field("ntag.page", "Page", pageText(page, s), range: Type2Command.Layout.page.range))
-            ctx.sink.add(Field("ntag.data", "Data", .hex(data), range: Type2Command.Layout.writeData.range))
+            ctx.sink.add(Field(.ntag.page, pageText(page, s)))
+            ctx.sink.add(Field(.ntag.data, .hex(data), range: Type2Command.Layout.writeData.range))
             switch page {
             case 0, 1: ctx.note("pages 0–1 hold the UID and are read-only; the tag answers NAK")
             case 2: ctx.note("page 2: only the lock bits are written, OR-ed into the current value")
@@ -90,39 +90,39 @@ enum Type2Frames {
             default: break
             }
         case .compatibilityWrite(let page):
-            ctx.sink.add(Field("ntag.page", "Page", pageText(page, s), range: Type2Command.Layout.page.range))
+            ctx.sink.add(Field(.ntag.page, pageText(page, s)))
         case .compatibilityWriteData(let data):
-            ctx.sink.add(Field("ntag.data", "Data", "\(Hex.string(data.prefix(4))) (only these 4 bytes are written)", range: Type2Command.Layout.compatibilityData.range))
-            ctx.sink.add(Field("ntag.padding", "Ignored", Hex.string(data.dropFirst(Type2Command.Layout.compatibilityData.width)), range: Type2Command.Layout.compatibilityPadding.range))
+            ctx.sink.add(Field(.ntag.data, "\(Hex.string(data.prefix(4))) (only these 4 bytes are written)", range: Type2Command.Layout.compatibilityData.range))
+            ctx.sink.add(Field(.ntag.padding, Hex.string(data.dropFirst(Type2Command.Layout.compatibilityData.width))))
         case .readCounter(let n), .checkTearingEvent(let n):
-            ctx.sink.add(Field("ntag.counter_number", "Counter", "\(n)", range: Type2Command.Layout.counter.range))
+            ctx.sink.add(Field(.ntag.counterNumber, "\(n)"))
             if s.model?.isNTAG == true, case .readCounter = command, n != 2 { ctx.note("NTAG21x only has counter 2 (the NFC counter); the tag answers NAK") }
         case .incrementCounter(let n, let v, let ignored):
-            ctx.sink.add(Field("ntag.counter_number", "Counter", "\(n)", range: Type2Command.Layout.counter.range))
-            ctx.sink.add(Field("ntag.increment", "Increment", "\(v)", range: Type2Command.Layout.increment.range))
-            ctx.sink.add(Field("ntag.ignored", "Ignored byte", Hex.byte(ignored), range: Type2Command.Layout.ignored.range))
+            ctx.sink.add(Field(.ntag.counterNumber, "\(n)"))
+            ctx.sink.add(Field(.ntag.increment, "\(v)"))
+            ctx.sink.add(Field(.ntag.ignored, Hex.byte(ignored)))
         case .pwdAuth(let pwd):
-            ctx.sink.add(Field("ntag.pwd", "Password", .hex(pwd), range: Type2Command.Layout.password.range))
+            ctx.sink.add(Field(.ntag.pwd, .hex(pwd)))
         case .readSignature(let a):
-            ctx.sink.add(Field("ntag.address", "Address", Hex.byte(a), range: Type2Command.Layout.signatureAddress.range))
+            ctx.sink.add(Field(.ntag.address, Hex.byte(a)))
         case .writeSignature(let block, let data):
-            ctx.sink.add(Field("ntag.signature_block", "Signature block", "\(block)", range: Type2Command.Layout.signatureBlock.range))
-            ctx.sink.add(Field("ntag.data", "Data", Hex.string(data), range: Type2Command.Layout.signatureData.range))
+            ctx.sink.add(Field(.ntag.signatureBlock, "\(block)"))
+            ctx.sink.add(Field(.ntag.data, Hex.string(data), range: Type2Command.Layout.signatureData.range))
         case .lockSignature(let a):
-            ctx.sink.add(Field("ntag.lock_argument", "Argument", Hex.byte(a), range: Type2Command.Layout.lockArgument.range))
+            ctx.sink.add(Field(.ntag.lockArgument, Hex.byte(a)))
         case .vcsl(let iid, let caps):
-            ctx.sink.add(Field("ntag.iid", "Installation identifier", Hex.string(iid), range: Type2Command.Layout.installationIdentifier.range))
-            ctx.sink.add(Field("ntag.pcd_caps", "PCD capabilities", Hex.string(caps), range: Type2Command.Layout.pcdCapabilities.range))
+            ctx.sink.add(Field(.ntag.iid, Hex.string(iid)))
+            ctx.sink.add(Field(.ntag.pcdCaps, Hex.string(caps)))
         case .sectorSelectSector(let sector, _):
-            ctx.sink.add(Field("ntag.sector", "Sector", "\(sector)", range: Type2Command.Layout.sector.range))
+            ctx.sink.add(Field(.ntag.sector, "\(sector)"))
         case .authenticate(let key):
             // An Ultralight C has key 0 only; which tag it is shows in the challenge's length.
             let name = s.model == .ultralightAES || key != 0 ? Type2Command.aesKeyName(key).map { " (\($0) on an Ultralight AES)" } : nil
-            ctx.sink.add(Field("ntag.key_number", "Key number", "\(key)" + (name ?? ""), range: Type2Command.Layout.keyNumber.range))
+            ctx.sink.add(Field(.ntag.keyNumber, "\(key)" + (name ?? "")))
             UltralightAuthenticationFrames.request(keyNumber: key, &ctx, &s)
         case .authenticateContinue(let data):
             let range = (Type2Command.Layout.authenticationData(payloadCount: data.count + 1) ?? Type2Command.Layout.authenticationData).range
-            ctx.sink.add(Field("ntag.auth_data", "ek(RndA ‖ RndB')", Hex.string(data), range: range))
+            ctx.sink.add(Field(.ntag.authData, Hex.string(data), range: range))
             UltralightAuthenticationFrames.readerAnswer(data, range: range, keys: keys, &ctx, &s)
         case .getVersion, .sectorSelect:
             break
@@ -136,7 +136,7 @@ enum Type2Frames {
         let isAck = Type2Acknowledgement.looksLike(ctx.frame.bytes, lastByteBits: ctx.frame.lastByteBits)
             || (ctx.frame.bytes.count == 1 && command.expectsAcknowledgement)
         let split = CRCSplit(ctx.frame, expected: !isAck, kind: .a)
-        ctx.apply(split, key: "ntag.crc")
+        ctx.apply(split, field: .ntag.crc)
         let response: Type2Response
         var cmac: FieldLayout?
         do {
@@ -146,7 +146,7 @@ enum Type2Frames {
             if s.secureMessaging, n == m, command.expectsAcknowledgement {
                 // Secure messaging answers a write with its CMAC instead of the ACK.
                 ctx.summary = "ACK"
-                ctx.sink.add(Field("ntag.cmac", "CMAC", Hex.string(split.payload), range: Type2Command.cmacLayout(payloadCount: n).range))
+                ctx.sink.add(Field(.ntag.cmac, Hex.string(split.payload), range: Type2Command.cmacLayout(payloadCount: n).range))
                 applyAcknowledged(command, &ctx, &s)
                 ctx.summary = "CMAC (secure messaging) for " + ctx.summary
                 return
@@ -156,24 +156,24 @@ enum Type2Frames {
             } else {
                 ctx.summary = "malformed answer to \(command.code.name)"
                 ctx.diagnostics.append(Diagnostic(.error, "answer to \(command.code.name) \(error)"))
-                ctx.sink.add(Field("ntag.data", "Data", Hex.string(split.payload), range: split.payload.indices))
+                ctx.sink.add(Field(.ntag.data, Hex.string(split.payload), range: split.payload.indices))
                 return
             }
         }
         defer {
             if let cmac {
                 ctx.summary += " + CMAC"
-                ctx.sink.add(Field("ntag.cmac", "CMAC", Hex.string(split.payload[cmac.range]), range: cmac.range))
+                ctx.sink.add(Field(.ntag.cmac, Hex.string(split.payload[cmac.range]), range: cmac.range))
             }
         }
         switch response {
         case .acknowledgement(.ack):
             ctx.summary = "ACK"
-            ctx.sink.add(Field("ntag.ack", "ACK", "A (acknowledged)", range: Type2Response.Layout.acknowledgement.range))
+            ctx.sink.add(Field(.ntag.ack, "A (acknowledged)"))
             applyAcknowledged(command, &ctx, &s)
         case .acknowledgement(.nak(let nak)):
             ctx.summary = "NAK \(nak.rawValue): \(nak.meaning)"
-            ctx.sink.add(Field("ntag.nak", "NAK", "\(nak.rawValue): \(nak.meaning)", range: Type2Response.Layout.acknowledgement.range))
+            ctx.sink.add(Field(.ntag.nak, "\(nak.rawValue): \(nak.meaning)"))
             if case .pwdAuth(let pwd) = command {
                 s.authentication = .refused(password: pwd, nak: nak)
                 ctx.summary = "NAK \(nak.rawValue): PWD_AUTH refused" + (nak == .authenticationCounterOverflow ? " (AUTHLIM reached)" : "")
@@ -216,29 +216,29 @@ enum Type2Frames {
             w.hexBytes(pack)
             w.write(", authenticated")
             ctx.summary = w.string
-            ctx.sink.add(Field("ntag.pack", "PACK", .hex(pack), range: Type2Response.Layout.pack.range))
+            ctx.sink.add(Field(.ntag.pack, .hex(pack)))
         case .counter(let v):
             if case .readCounter(let n) = command { s.counters[Int(n)] = v }
             ctx.summary = "counter value \(v)"
-            ctx.sink.add(Field("ntag.counter", "Counter value", "\(v) (\(Hex.value(v, digits: 6)))", range: Type2Response.Layout.counter.range))
+            ctx.sink.add(Field(.ntag.counter, "\(v) (\(Hex.value(v, digits: 6)))"))
         case .signature(let sig):
             s.signature = sig
             ctx.summary = "signature (\(sig.count) bytes, ECC secp128r1)"
-            ctx.sink.add(Field("ntag.signature", "Originality signature", Hex.string(sig), range: sig.indices))
+            ctx.sink.add(Field(.ntag.signature, Hex.string(sig), range: sig.indices))
         case .tearingFlag(let f):
             ctx.summary = "tearing flag \(Hex.byte(f))" + (f == 0xBD ? ": no tearing event" : ": tearing event happened")
-            ctx.sink.add(Field("ntag.tearing_flag", "Tearing flag", Hex.byte(f) + (f == 0xBD ? " (valid)" : " (torn)"), range: Type2Response.Layout.tearingFlag.range))
+            ctx.sink.add(Field(.ntag.tearingFlag, Hex.byte(f) + (f == 0xBD ? " (valid)" : " (torn)")))
         case .vctid(let v):
             ctx.summary = "VCTID \(Hex.byte(v))"
-            ctx.sink.add(Field("ntag.vctid", "VCTID", Hex.byte(v), range: Type2Response.Layout.vctid.range))
+            ctx.sink.add(Field(.ntag.vctid, Hex.byte(v)))
         case .authenticationChallenge(let ek):
             ctx.summary = "AUTHENTICATE challenge ek(RndB) \(Hex.string(ek))"
-            ctx.sink.add(Field("ntag.auth_data", "ek(RndB)", Hex.string(ek), range: Type2Response.Layout.authenticationData(ek.count)))
+            ctx.sink.add(Field(.ntag.authData, label: "ek(RndB)", Hex.string(ek), range: Type2Response.Layout.authenticationData(ek.count)))
             UltralightAuthenticationFrames.challenge(ek, &ctx, &s)
             s.continuation = .none
         case .authenticationResult(let ek):
             ctx.summary = "AUTHENTICATE done, ek(RndA') \(Hex.string(ek))"
-            ctx.sink.add(Field("ntag.auth_data", "ek(RndA')", Hex.string(ek), range: Type2Response.Layout.authenticationData(ek.count)))
+            ctx.sink.add(Field(.ntag.authData, label: "ek(RndA')", Hex.string(ek), range: Type2Response.Layout.authenticationData(ek.count)))
             UltralightAuthenticationFrames.result(ek, &ctx, &s)
         }
     }
@@ -273,16 +273,16 @@ enum Type2Frames {
 
     /// `model` is `v.model?.summary`, which the caller has already made.
     static func describeVersion(_ v: Type2Version, model: String?, _ ctx: inout FrameContext) {
-        ctx.sink.add(Field("ntag.version", "Version", .hex(v.bytes), range: Type2Version.Layout.all.range, children: [
-            Field("ntag.version.header", "Fixed header", .byte(v.fixedHeader), range: Type2Version.Layout.fixedHeader.range),
-            Field("ntag.version.vendor", "Vendor", .byte(v.vendorID, note: v.vendorName), range: Type2Version.Layout.vendor.range),
-            Field("ntag.version.type", "Product type", .byte(v.productType, note: v.productTypeName), range: Type2Version.Layout.productType.range),
-            Field("ntag.version.subtype", "Product subtype", .byte(v.productSubtype), range: Type2Version.Layout.productSubtype.range),
-            Field("ntag.version.major", "Major version", .byte(v.majorVersion), range: Type2Version.Layout.majorVersion.range),
-            Field("ntag.version.minor", "Minor version", .byte(v.minorVersion), range: Type2Version.Layout.minorVersion.range),
-            Field("ntag.version.storage", "Storage size", .byte(v.storageSize, note: v.storageSizeDescription), range: Type2Version.Layout.storageSize.range),
-            Field("ntag.version.protocol", "Protocol", .byte(v.protocolType, suffix: v.protocolType == 3 ? " (ISO/IEC 14443-3)" : ""), range: Type2Version.Layout.protocolType.range),
-            Field("ntag.model", "Model", model ?? "unknown"),
+        ctx.sink.add(Field(.ntag.version, .hex(v.bytes), children: [
+            Field(.ntag.versionHeader, .byte(v.fixedHeader)),
+            Field(.ntag.versionVendor, .byte(v.vendorID, note: v.vendorName)),
+            Field(.ntag.versionType, .byte(v.productType, note: v.productTypeName)),
+            Field(.ntag.versionSubtype, .byte(v.productSubtype)),
+            Field(.ntag.versionMajor, .byte(v.majorVersion)),
+            Field(.ntag.versionMinor, .byte(v.minorVersion)),
+            Field(.ntag.versionStorage, .byte(v.storageSize, note: v.storageSizeDescription)),
+            Field(.ntag.versionProtocol, .byte(v.protocolType, suffix: v.protocolType == 3 ? " (ISO/IEC 14443-3)" : "")),
+            Field(.ntag.model, model ?? "unknown"),
         ]))
     }
 
@@ -349,14 +349,14 @@ enum Type2Frames {
                 note.write(" bytes)")
                 value = .hex(bytes, suffix: note.string)
             }
-            children.append(Field("ntag.page_data", pageLabelName(p, region), value, range: Type2Response.Layout.page(i)))
+            children.append(Field(.ntag.pageData, label: pageLabelName(p, region), value, range: Type2Response.Layout.page(i)))
         }
         var size = TextWriter(capacity: 40)
         size.decimal(count)
         size.write(count == 1 ? " page, " : " pages, ")
         size.decimal(data.count)
         size.write(" bytes")
-        ctx.sink.add(Field("ntag.data", "Data", size.string, range: data.indices, children: children))
+        ctx.sink.add(Field(.ntag.data, size.string, range: data.indices, children: children))
     }
 }
 

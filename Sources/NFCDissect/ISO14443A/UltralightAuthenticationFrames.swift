@@ -54,7 +54,7 @@ enum UltralightAuthenticationFrames {
             }
             let keyNumber = s.ultralightAuthentication?.keyNumber ?? 0
             let aes = "AES-128, CBC (MIFARE Ultralight AES), key \(keyNumber)" + (Type2Command.aesKeyName(keyNumber).map { " (\($0))" } ?? "")
-            ctx.sink.add(Field("ntag.auth_cipher", "Cipher", kind == .tripleDES ? "2K3DES, CBC (MIFARE Ultralight C)" : aes,
+            ctx.sink.add(Field(.ntag.authCipher, kind == .tripleDES ? "2K3DES, CBC (MIFARE Ultralight C)" : aes,
                                range: Type2Response.Layout.authenticationData(ekRndB.count)))
         }
     }
@@ -74,9 +74,9 @@ enum UltralightAuthenticationFrames {
             keys.fits(key)
             state.opened = (key, opened.rndA)
             ctx.summary = "AUTHENTICATE part 2: key \(key.hex) fits (RndB′ right)"
-            ctx.sink.add(Field("ntag.auth_key", "Key", "\(key.hex) (\(key.source))", range: range))
-            ctx.sink.add(Field("ntag.rnd_b", "RndB (from ek(RndB))", .hex(opened.rndB), range: range))
-            ctx.sink.add(Field("ntag.rnd_a", "RndA", .hex(opened.rndA), range: range))
+            ctx.sink.add(Field(.ntag.authKey, "\(key.hex) (\(key.source))", range: range))
+            ctx.sink.add(Field(.ntag.rndB, .hex(opened.rndB), range: range))
+            ctx.sink.add(Field(.ntag.rndA, .hex(opened.rndA), range: range))
             s.ultralightAuthentication = state
             return
         }
@@ -98,7 +98,7 @@ enum UltralightAuthenticationFrames {
             outcome.tagProvedKey = right
             if right {
                 ctx.summary = "AUTHENTICATE done: ek(RndA′) right, both hold key \(key.hex)"
-                ctx.sink.add(Field("ntag.rnd_a_rotated", "RndA′", .hex(UltralightAuthentication.rotated(rndA)), range: Type2Response.Layout.authenticationData(ekRndAPrime.count)))
+                ctx.sink.add(Field(.ntag.rndARotated, .hex(UltralightAuthentication.rotated(rndA)), range: Type2Response.Layout.authenticationData(ekRndAPrime.count)))
             } else {
                 ctx.summary = "AUTHENTICATE done, but ek(RndA′) is wrong for key \(key.hex)"
                 ctx.warn("the tag's ek(RndA′) does not decrypt to RndA′ under the key that opened the reader's answer")

@@ -162,7 +162,7 @@ final class ISO14443BDissector: SessionDissector {
             }
             return
         }
-        ctx.apply(split, key: "iso14443b.crc")
+        ctx.apply(split, field: .iso14443b.crc)
         if case .mismatch = split.status { ctx.note("a card ignores a frame whose CRC_B is wrong: no answer is expected") }
         if let command {
             describe(command, &ctx, &s)
@@ -170,9 +170,9 @@ final class ISO14443BDissector: SessionDissector {
         } else if let name = proprietaryName(split.payload, &s) {
             ctx.layer = name.layer
             ctx.summary = name.summary
-            ctx.sink.add(Field("iso14443b.proprietary.command", "Command", name.summary, range: ISO14443BCommand.Layout.code.range))
+            ctx.sink.add(Field(.iso14443b.proprietaryCommand, name.summary))
             if split.payload.count > 1 {
-                ctx.sink.add(Field("iso14443b.proprietary.data", "Data", Hex.string(split.payload.dropFirst()), range: 1..<split.payload.count))
+                ctx.sink.add(Field(.iso14443b.proprietaryData, Hex.string(split.payload.dropFirst()), range: 1..<split.payload.count))
             }
             s.pending = (ctx.number, .unknown)
         } else if let srx {
@@ -181,57 +181,57 @@ final class ISO14443BDissector: SessionDissector {
         } else if case .mismatch = split.status, let code = split.payload.first ?? ctx.frame.bytes.first, let name = ISO14443BCommand.name(ofCode: code) {
             // Too damaged to decode: named by its first byte, the CRC error kept.
             ctx.summary = "\(name)? (damaged: \(ctx.frame.bytes.count) bytes, CRC_B wrong)"
-            ctx.sink.add(Field("iso14443b.data", "Data", Hex.string(split.payload), range: split.payload.indices))
+            ctx.sink.add(Field(.iso14443b.data, Hex.string(split.payload), range: split.payload.indices))
             s.pending = (ctx.number, .unknown)
         } else if s.attribAnswer == nil, !s.isoDEPInferred, let code = split.payload.first {
             // No ISO 14443-4 card was activated: a proprietary chip's command, not a wrong guess.
             ctx.summary = "unknown proprietary command \(Hex.byte(code))"
             ctx.note("the session activated no ISO 14443-4 card: a proprietary chip's command" + (ISO14443BCommand.name(ofCode: code) == "Slot-MARKER" ? " (a Slot-MARKER only follows a REQB/WUPB that opened its slot)" : ""))
-            ctx.sink.add(Field("iso14443b.data", "Data", Hex.string(split.payload), range: split.payload.indices))
+            ctx.sink.add(Field(.iso14443b.data, Hex.string(split.payload), range: split.payload.indices))
             s.pending = (ctx.number, .unknown)
         } else {
             ctx.summary = split.payload.first.map { "unknown command \(Hex.byte($0))" } ?? "empty frame"
             ctx.warn("no ISO 14443-B, ST SRx or (before ATTRIB) ISO-DEP command starts with this byte")
-            ctx.sink.add(Field("iso14443b.data", "Data", Hex.string(split.payload), range: split.payload.indices))
+            ctx.sink.add(Field(.iso14443b.data, Hex.string(split.payload), range: split.payload.indices))
             s.pending = (ctx.number, .unknown)
         }
     }
 
     private func describe(_ command: ISO14443BCommand, _ ctx: inout FrameContext, _ s: inout ISO14443BSession) {
         typealias L = ISO14443BCommand.Layout
-        ctx.sink.add(Field("iso14443b.command", "Command", command.name, range: L.code.range))
+        ctx.sink.add(Field(.iso14443b.command, command.name, range: L.code.range))
         switch command {
         case .request(let afi, let param):
             let slots = ISO14443BCommand.slotCount(param: param)
-            ctx.sink.add(Field("iso14443b.afi", "AFI", afi == 0 ? "00 (all families)" : Hex.byte(afi), range: L.afi.range))
-            ctx.sink.add(Field("iso14443b.slots", "Slots (N)", slots.map(String.init) ?? "RFU code \(param & 0x07)", range: L.param.range))
-            ctx.sink.add(Field("iso14443b.extended_atqb", "Extended ATQB", param & ISO14443BCommand.extendedATQBBit != 0 ? "supported by the reader" : "no", range: L.param.range))
+            ctx.sink.add(Field(.iso14443b.afi, afi == 0 ? "00 (all families)" : Hex.byte(afi), range: L.afi.range))
+            ctx.sink.add(Field(.iso14443b.slots, slots.map(String.init) ?? "RFU code \(param & 0x07)", range: L.param.range))
+            ctx.sink.add(Field(.iso14443b.extendedAtqb, param & ISO14443BCommand.extendedATQBBit != 0 ? "supported by the reader" : "no", range: L.param.range))
             ctx.summary = "\(command.name) AFI \(Hex.byte(afi)), \(slots.map { "\($0) slot\($0 == 1 ? "" : "s")" } ?? "RFU slot code")"
             s.slots = slots ?? 1
             if slots == nil { ctx.warn("PARAM slot code \(param & 0x07) is RFU (ISO/IEC 14443-3: 0…4)", range: L.param.range) }
             if param & 0xE0 != 0 { ctx.warn("PARAM b6…b8 are RFU and must be 0", range: L.param.range) }
         case .slotMarker(let slot):
             ctx.summary = "Slot-MARKER slot \(slot)"
-            ctx.sink.add(Field("iso14443b.slot", "Slot", "\(slot)", range: L.code.range))
+            ctx.sink.add(Field(.iso14443b.slot, "\(slot)", range: L.code.range))
         case .attrib(let a):
             s.attrib = a
-            ctx.sink.add(Field("iso14443b.pupi", "PUPI", Hex.string(a.pupi), range: L.pupi.range))
-            ctx.sink.add(Field("iso14443b.attrib.tr0", "Minimum TR0", a.tr0 == 0 ? "default (64/fs)" : "code \(a.tr0)", range: L.param1.range))
-            ctx.sink.add(Field("iso14443b.attrib.tr1", "Minimum TR1", a.tr1 == 0 ? "default (80/fs)" : "code \(a.tr1)", range: L.param1.range))
-            ctx.sink.add(Field("iso14443b.attrib.eof", "EOF", a.suppressesEOF ? "suppressed" : "required", range: L.param1.range))
-            ctx.sink.add(Field("iso14443b.attrib.sof", "SOF", a.suppressesSOF ? "suppressed" : "required", range: L.param1.range))
-            ctx.sink.add(Field("iso14443b.attrib.rate_tag_to_reader", "Card → reader rate", "\(a.tagToReaderRate) kbit/s", range: L.param2.range))
-            ctx.sink.add(Field("iso14443b.attrib.rate_reader_to_tag", "Reader → card rate", "\(a.readerToTagRate) kbit/s", range: L.param2.range))
-            ctx.sink.add(Field("iso14443b.attrib.fsd", "Reader frame size (FSD)", ISO14443B.frameSize(code: a.maximumFrameSizeCode).map { "\($0) bytes" } ?? "RFU code \(a.maximumFrameSizeCode)", range: L.param2.range))
-            ctx.sink.add(Field("iso14443b.attrib.protocol_type", "Protocol type", a.protocolType & 0x01 != 0 ? "ISO/IEC 14443-4" : "not ISO/IEC 14443-4 (\(a.protocolType))", range: L.param3.range))
-            ctx.sink.add(Field("iso14443b.attrib.cid", "CID", "\(a.cid)", range: L.param4.range))
+            ctx.sink.add(Field(.iso14443b.pupi, Hex.string(a.pupi), range: L.pupi.range))
+            ctx.sink.add(Field(.iso14443b.attribTr0, a.tr0 == 0 ? "default (64/fs)" : "code \(a.tr0)", range: L.param1.range))
+            ctx.sink.add(Field(.iso14443b.attribTr1, a.tr1 == 0 ? "default (80/fs)" : "code \(a.tr1)", range: L.param1.range))
+            ctx.sink.add(Field(.iso14443b.attribEof, a.suppressesEOF ? "suppressed" : "required", range: L.param1.range))
+            ctx.sink.add(Field(.iso14443b.attribSof, a.suppressesSOF ? "suppressed" : "required", range: L.param1.range))
+            ctx.sink.add(Field(.iso14443b.attribRateTagToReader, "\(a.tagToReaderRate) kbit/s", range: L.param2.range))
+            ctx.sink.add(Field(.iso14443b.attribRateReaderToTag, "\(a.readerToTagRate) kbit/s", range: L.param2.range))
+            ctx.sink.add(Field(.iso14443b.attribFsd, ISO14443B.frameSize(code: a.maximumFrameSizeCode).map { "\($0) bytes" } ?? "RFU code \(a.maximumFrameSizeCode)", range: L.param2.range))
+            ctx.sink.add(Field(.iso14443b.attribProtocolType, a.protocolType & 0x01 != 0 ? "ISO/IEC 14443-4" : "not ISO/IEC 14443-4 (\(a.protocolType))", range: L.param3.range))
+            ctx.sink.add(Field(.iso14443b.attribCid, "\(a.cid)", range: L.param4.range))
             if !a.higherLayer.isEmpty {
-                ctx.sink.add(Field("iso14443b.attrib.inf", "Higher-layer INF", Hex.string(a.higherLayer), range: L.higherLayerStart..<L.higherLayerStart + a.higherLayer.count))
+                ctx.sink.add(Field(.iso14443b.attribInf, Hex.string(a.higherLayer), range: L.higherLayerStart..<L.higherLayerStart + a.higherLayer.count))
             }
             ctx.summary = "ATTRIB PUPI \(Hex.string(a.pupi)), CID \(a.cid), FSD \(ISO14443B.frameSize(code: a.maximumFrameSizeCode).map(String.init) ?? "RFU")"
             if let pupi = s.atqb?.pupi, pupi != a.pupi { ctx.warn("ATTRIB names PUPI \(Hex.string(a.pupi)), the card of this session answered \(Hex.string(pupi))", range: L.pupi.range) }
         case .halt(let pupi):
-            ctx.sink.add(Field("iso14443b.pupi", "PUPI", Hex.string(pupi), range: L.pupi.range))
+            ctx.sink.add(Field(.iso14443b.pupi, Hex.string(pupi), range: L.pupi.range))
             ctx.summary = "HLTB PUPI \(Hex.string(pupi))"
         }
     }
@@ -239,21 +239,21 @@ final class ISO14443BDissector: SessionDissector {
     private func describe(_ command: SRxCommand, _ ctx: inout FrameContext, _ s: inout ISO14443BSession) {
         typealias L = SRxCommand.Layout
         ctx.layer = "ST SRx"
-        ctx.sink.add(Field("srx.command", "Command", command.name, range: L.code.range))
+        ctx.sink.add(Field(.srx.command, command.name, range: L.code.range))
         switch command {
         case .initiate: ctx.summary = "INITIATE: every card answers its Chip_ID"
         case .pcall16: ctx.summary = "PCALL16: cards answer in one of 16 slots"
         case .slotMarker(let n): ctx.summary = "SLOT_MARKER slot \(n)"
         case .select(let id):
-            ctx.sink.add(Field("srx.chip_id", "Chip_ID", Hex.byte(id), range: L.chipID.range))
+            ctx.sink.add(Field(.srx.chipId, Hex.byte(id), range: L.chipID.range))
             ctx.summary = "SELECT Chip_ID \(Hex.byte(id))"
         case .getUID: ctx.summary = "GET UID"
         case .readBlock(let a):
-            ctx.sink.add(Field("srx.block", "Block", blockName(a, s), range: L.address.range))
+            ctx.sink.add(Field(.srx.block, blockName(a, s), range: L.address.range))
             ctx.summary = "READ_BLK \(blockName(a, s))"
         case .writeBlock(let a, let d):
-            ctx.sink.add(Field("srx.block", "Block", blockName(a, s), range: L.address.range))
-            ctx.sink.add(Field("srx.data", "Data", Hex.string(d), range: L.data.range))
+            ctx.sink.add(Field(.srx.block, blockName(a, s), range: L.address.range))
+            ctx.sink.add(Field(.srx.data, Hex.string(d), range: L.data.range))
             ctx.summary = "WRITE_BLK \(blockName(a, s)): \(Hex.string(d))"
             s.blocks[a] = d
             s.writtenBlocks.insert(a)
@@ -263,7 +263,7 @@ final class ISO14443BDissector: SessionDissector {
             s.srxCompleted = true
         case .resetToInventory: ctx.summary = "RESET_TO_INVENTORY"
         case .authenticate(let r):
-            ctx.sink.add(Field("srx.random", "Random", Hex.string(r), range: L.random.range))
+            ctx.sink.add(Field(.srx.random, Hex.string(r), range: L.random.range))
             ctx.summary = "AUTHENTICATE (anti-clone)"
         }
     }
@@ -311,7 +311,7 @@ final class ISO14443BDissector: SessionDissector {
             return
         }
         let split = CRCSplit(ctx.frame, expected: true, kind: .b)
-        ctx.apply(split, key: "iso14443b.crc")
+        ctx.apply(split, field: .iso14443b.crc)
         let payload = split.payload
         switch pending?.request {
         case .command(.request)?, .command(.slotMarker)?, nil:
@@ -326,7 +326,7 @@ final class ISO14443BDissector: SessionDissector {
             }
         case .command(.halt)?:
             if payload == [ISO14443B.haltAnswer] {
-                ctx.sink.add(Field("iso14443b.halt_answer", "Answer", "00: halted", range: 0..<1))
+                ctx.sink.add(Field(.iso14443b.haltAnswer, "00: halted", range: 0..<1))
                 ctx.summary = "HLTB answer: card halted"
                 s.halted = true
                 return
@@ -339,37 +339,37 @@ final class ISO14443BDissector: SessionDissector {
         if case .unknown? = pending?.request, s.attribAnswer == nil, !s.isoDEPInferred {
             // The command was a proprietary chip's: its answer is as unknown, not unexpected.
             ctx.summary = "answer to an unknown proprietary command, \(payload.count) bytes"
-            ctx.sink.add(Field("iso14443b.data", "Data", Hex.string(payload), range: payload.indices))
+            ctx.sink.add(Field(.iso14443b.data, Hex.string(payload), range: payload.indices))
             return
         }
         ctx.summary = pending == nil ? "answer without a request" : "unexpected answer"
         ctx.warn("\(payload.count) bytes that are no answer to the request before them")
-        ctx.sink.add(Field("iso14443b.data", "Data", Hex.string(payload), range: payload.indices))
+        ctx.sink.add(Field(.iso14443b.data, Hex.string(payload), range: payload.indices))
     }
 
     private func describe(_ atqb: ATQB, _ ctx: inout FrameContext, _ s: inout ISO14443BSession) {
         typealias L = ATQB.Layout
         if let old = s.atqb?.pupi, old != atqb.pupi { ctx.note("another card (PUPI \(Hex.string(old)) answered before)") }
         s.atqb = atqb
-        ctx.sink.add(Field("iso14443b.atqb", "ATQB", "PUPI \(Hex.string(atqb.pupi))", range: L.code.range))
-        ctx.sink.add(Field("iso14443b.pupi", "PUPI", Hex.string(atqb.pupi), range: L.pupi.range))
-        ctx.sink.add(Field("iso14443b.afi", "AFI", Hex.byte(atqb.afi), range: L.afi.range))
-        ctx.sink.add(Field("iso14443b.aid_crc", "CRC_B(AID)", Hex.string(atqb.applicationData.dropFirst().prefix(2)), range: L.aidCRC.range))
+        ctx.sink.add(Field(.iso14443b.atqb, "PUPI \(Hex.string(atqb.pupi))", range: L.code.range))
+        ctx.sink.add(Field(.iso14443b.pupi, Hex.string(atqb.pupi), range: L.pupi.range))
+        ctx.sink.add(Field(.iso14443b.afi, Hex.byte(atqb.afi), range: L.afi.range))
+        ctx.sink.add(Field(.iso14443b.aidCrc, Hex.string(atqb.applicationData.dropFirst().prefix(2)), range: L.aidCRC.range))
         let apps = atqb.applicationCount
-        ctx.sink.add(Field("iso14443b.applications", "Applications", "\(apps >> 4) for this AFI, \(apps & 0x0F) in all", range: L.applicationCount.range))
+        ctx.sink.add(Field(.iso14443b.applications, "\(apps >> 4) for this AFI, \(apps & 0x0F) in all", range: L.applicationCount.range))
         let rates = atqb.bitRateCapability
         var rateText = rates & 0x77 == 0 ? "106 kbit/s only" : "up to " + [(0x40, "847"), (0x20, "424"), (0x10, "212")].filter { Int(rates) & $0.0 != 0 }.map(\.1).joined(separator: "/") + " kbit/s card → reader"
         if rates & 0x80 != 0 { rateText += ", same rate both ways" }
-        ctx.sink.add(Field("iso14443b.bit_rates", "Bit rates", rateText, range: L.bitRates.range))
+        ctx.sink.add(Field(.iso14443b.bitRates, rateText, range: L.bitRates.range))
         if rates & 0x08 != 0 { ctx.warn("bit rate capability b4 must be 0", range: L.bitRates.range) }
         let fsc = ISO14443B.frameSize(code: atqb.maximumFrameSizeCode)
-        ctx.sink.add(Field("iso14443b.fsc", "Card frame size (FSC)", fsc.map { "\($0) bytes" } ?? "RFU code \(atqb.maximumFrameSizeCode)", range: L.frameSizeAndType.range))
-        ctx.sink.add(Field("iso14443b.protocol_type", "Protocol type", atqb.supportsISODEP ? "ISO/IEC 14443-4" : "not ISO/IEC 14443-4", range: L.frameSizeAndType.range))
+        ctx.sink.add(Field(.iso14443b.fsc, fsc.map { "\($0) bytes" } ?? "RFU code \(atqb.maximumFrameSizeCode)", range: L.frameSizeAndType.range))
+        ctx.sink.add(Field(.iso14443b.protocolType, atqb.supportsISODEP ? "ISO/IEC 14443-4" : "not ISO/IEC 14443-4", range: L.frameSizeAndType.range))
         let fwt = 256.0 * 16 / 13.56 * Double(1 << Int(min(atqb.fwi, 14)))
-        ctx.sink.add(Field("iso14443b.fwi", "FWI", "\(atqb.fwi) (FWT \(Int(fwt)) µs)", range: L.fwiADCFO.range))
-        ctx.sink.add(Field("iso14443b.adc", "ADC", atqb.adc == 1 ? "application data coded per ISO/IEC 14443-3 (AFI, CRC_B(AID), applications)" : "proprietary (\(atqb.adc))", range: L.fwiADCFO.range))
-        ctx.sink.add(Field("iso14443b.fo", "NAD / CID", "NAD \(atqb.supportsNAD ? "supported" : "not supported"), CID \(atqb.supportsCID ? "supported" : "not supported")", range: L.fwiADCFO.range))
-        if let sfgi = atqb.sfgi { ctx.sink.add(Field("iso14443b.sfgi", "SFGI", "\(sfgi)", range: L.sfgi.range)) }
+        ctx.sink.add(Field(.iso14443b.fwi, "\(atqb.fwi) (FWT \(Int(fwt)) µs)", range: L.fwiADCFO.range))
+        ctx.sink.add(Field(.iso14443b.adc, atqb.adc == 1 ? "application data coded per ISO/IEC 14443-3 (AFI, CRC_B(AID), applications)" : "proprietary (\(atqb.adc))", range: L.fwiADCFO.range))
+        ctx.sink.add(Field(.iso14443b.fo, "NAD \(atqb.supportsNAD ? "supported" : "not supported"), CID \(atqb.supportsCID ? "supported" : "not supported")", range: L.fwiADCFO.range))
+        if let sfgi = atqb.sfgi { ctx.sink.add(Field(.iso14443b.sfgi, "\(sfgi)", range: L.sfgi.range)) }
         ctx.summary = "ATQB PUPI \(Hex.string(atqb.pupi)), \(atqb.supportsISODEP ? "ISO 14443-4" : "not ISO 14443-4"), FSC \(fsc.map(String.init) ?? "RFU"), FWI \(atqb.fwi)"
     }
 
@@ -379,11 +379,11 @@ final class ISO14443BDissector: SessionDissector {
         s.isoDEP = ISODEPState()
         s.isoDEP.revealCardData = revealCardData
         let r = ATTRIBAnswer.Layout.mbliCID.range
-        ctx.sink.add(Field("iso14443b.mbli", "MBLI", answer.mbli == 0 ? "0 (no buffer length given)" : "\(answer.mbli)", range: r))
-        ctx.sink.add(Field("iso14443b.cid", "CID", "\(answer.cid)", range: r))
+        ctx.sink.add(Field(.iso14443b.mbli, answer.mbli == 0 ? "0 (no buffer length given)" : "\(answer.mbli)", range: r))
+        ctx.sink.add(Field(.iso14443b.cid, "\(answer.cid)", range: r))
         if !answer.higherLayer.isEmpty {
             let start = ATTRIBAnswer.Layout.higherLayerStart
-            ctx.sink.add(Field("iso14443b.attrib_answer.inf", "Higher-layer answer", Hex.string(answer.higherLayer), range: start..<start + answer.higherLayer.count))
+            ctx.sink.add(Field(.iso14443b.attribAnswerInf, Hex.string(answer.higherLayer), range: start..<start + answer.higherLayer.count))
         }
         ctx.summary = "ATTRIB answer: CID \(answer.cid), MBLI \(answer.mbli); ISO-DEP follows"
         if let sent = s.attrib, sent.cid != answer.cid { ctx.warn("the card answers CID \(answer.cid), ATTRIB gave it \(sent.cid)", range: r) }
@@ -395,20 +395,20 @@ final class ISO14443BDissector: SessionDissector {
         switch command {
         case .initiate, .pcall16, .slotMarker:
             s.chipID = payload[0]
-            ctx.sink.add(Field("srx.chip_id", "Chip_ID", Hex.byte(payload[0]), range: 0..<1))
+            ctx.sink.add(Field(.srx.chipId, Hex.byte(payload[0]), range: 0..<1))
             ctx.summary = "Chip_ID \(Hex.byte(payload[0]))"
         case .select(let id):
             s.chipID = payload[0]
             s.selected = true
-            ctx.sink.add(Field("srx.chip_id", "Chip_ID", Hex.byte(payload[0]), range: 0..<1))
+            ctx.sink.add(Field(.srx.chipId, Hex.byte(payload[0]), range: 0..<1))
             ctx.summary = "selected, Chip_ID \(Hex.byte(payload[0]))"
             if payload[0] != id { ctx.warn("SELECT asked for Chip_ID \(Hex.byte(id))", range: 0..<1) }
         case .getUID:
             let uid = SRxUID(bytes: payload)
             s.uid = uid
-            ctx.sink.add(Field("srx.uid", "UID", Hex.string(uid.printed) + " (sent least significant byte first)", range: payload.indices))
+            ctx.sink.add(Field(.srx.uid, Hex.string(uid.printed) + " (sent least significant byte first)", range: payload.indices))
             if let model = uid.model {
-                ctx.sink.add(Field("srx.model", "Model", "\(model.name), \(model.blocks) blocks of 4 bytes", range: 5..<6))
+                ctx.sink.add(Field(.srx.model, "\(model.name), \(model.blocks) blocks of 4 bytes", range: 5..<6))
                 ctx.summary = "UID \(Hex.string(uid.printed)): \(model.name)"
             } else {
                 ctx.summary = "UID \(Hex.string(uid.printed))"
@@ -419,11 +419,11 @@ final class ISO14443BDissector: SessionDissector {
             if s.blocksAsFound[a] == nil, !s.writtenBlocks.contains(a) { s.blocksAsFound[a] = payload }
             ctx.memory = MemoryAccess(offset: Int(a) * payload.count, count: payload.count, write: false)
             let value = payload.reversed().reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
-            ctx.sink.add(Field("srx.data", "Data", Hex.string(payload), range: payload.indices))
-            if a == 5 || a == 6 { ctx.sink.add(Field("srx.counter", "Counter", "\(value)", range: payload.indices)) }
+            ctx.sink.add(Field(.srx.data, Hex.string(payload), range: payload.indices))
+            if a == 5 || a == 6 { ctx.sink.add(Field(.srx.counter, "\(value)", range: payload.indices)) }
             ctx.summary = "block \(a): \(Hex.string(payload))"
         case .authenticate:
-            ctx.sink.add(Field("srx.signature", "Signature", Hex.string(payload), range: payload.indices))
+            ctx.sink.add(Field(.srx.signature, Hex.string(payload), range: payload.indices))
             ctx.summary = "AUTHENTICATE answer"
         case .writeBlock, .completion, .resetToInventory:
             return false

@@ -25,30 +25,30 @@ enum XeroxFrames {
         if case .slotMarker = command {
             ctx.crc = .notExpected
         } else {
-            ctx.apply(split, key: "xerox.crc")
+            ctx.apply(split, field: .xerox.crc)
         }
         ctx.summary = command.name
-        ctx.sink.add(Field("xerox.command", "Command", command.name, range: L.code.range))
+        ctx.sink.add(Field(.xerox.command, command.name, range: L.code.range))
         switch command {
         case .wakeUp1(let p), .wakeUp2(let p):
-            ctx.sink.add(Field("xerox.wakeup_parameters", "Parameters", Hex.string(p), range: L.wakeUpParameters.range))
+            ctx.sink.add(Field(.xerox.wakeupParameters, Hex.string(p), range: L.wakeUpParameters.range))
         case .slotMarker(let ack, let slot):
             ctx.summary += ack ? ": the chip answered in this slot" : ": no chip in this slot"
-            ctx.sink.add(Field("xerox.slot", "Slot", "\(slot)", range: L.code.range))
+            ctx.sink.add(Field(.xerox.slot, "\(slot)", range: L.code.range))
         case .attrib(let uid, let p):
             ctx.summary += " UID \(Hex.string(uid))"
-            ctx.sink.add(Field("xerox.uid", "UID", Hex.string(uid), range: L.attribUID.range))
-            ctx.sink.add(Field("xerox.attrib_parameters", "Parameters", Hex.string(p), range: L.attribParameters.range))
+            ctx.sink.add(Field(.xerox.uid, Hex.string(uid), range: L.attribUID.range))
+            ctx.sink.add(Field(.xerox.attribParameters, Hex.string(p), range: L.attribParameters.range))
         case .password(let uid, let data):
-            ctx.sink.add(Field("xerox.uid", "UID", Hex.string(uid), range: L.uid.range))
-            ctx.sink.add(Field("xerox.password", "Password data", Hex.string(data), range: L.password.range))
+            ctx.sink.add(Field(.xerox.uid, Hex.string(uid), range: L.uid.range))
+            ctx.sink.add(Field(.xerox.password, Hex.string(data), range: L.password.range))
         case .read(let uid, let block, _):
-            ctx.sink.add(Field("xerox.uid", "UID", Hex.string(uid), range: L.uid.range))
-            ctx.sink.add(Field("xerox.block", "Block", "\(block)", range: L.block.range))
+            ctx.sink.add(Field(.xerox.uid, Hex.string(uid), range: L.uid.range))
+            ctx.sink.add(Field(.xerox.block, "\(block)", range: L.block.range))
         case .write(let uid, let block, let data):
-            ctx.sink.add(Field("xerox.uid", "UID", Hex.string(uid), range: L.uid.range))
-            ctx.sink.add(Field("xerox.block", "Block", "\(block)", range: L.block.range))
-            ctx.sink.add(Field("xerox.data", "Data", Hex.string(data), range: L.data.range))
+            ctx.sink.add(Field(.xerox.uid, Hex.string(uid), range: L.uid.range))
+            ctx.sink.add(Field(.xerox.block, "\(block)", range: L.block.range))
+            ctx.sink.add(Field(.xerox.data, Hex.string(data), range: L.data.range))
             ctx.summary += ": " + Hex.string(data)
             s.xeroxBlocks[block] = data
             ctx.memory = MemoryAccess(offset: Int(block) * data.count, count: data.count, write: true)
@@ -64,26 +64,26 @@ enum XeroxFrames {
         typealias L = XeroxAnswer.Layout
         ctx.layer = layer
         let split = CRCSplit(ctx.frame, expected: true, kind: .b)
-        ctx.apply(split, key: "xerox.crc")
+        ctx.apply(split, field: .xerox.crc)
         guard let answer = try? XeroxAnswer.decode(split.payload) else {
             ctx.summary = "Xerox answer, \(split.payload.count) bytes"
-            ctx.sink.add(Field("xerox.data", "Data", Hex.string(split.payload), range: split.payload.indices))
+            ctx.sink.add(Field(.xerox.data, Hex.string(split.payload), range: split.payload.indices))
             return
         }
         switch answer {
         case .anticollision(let uid, let info):
             s.xeroxUID = uid
             ctx.summary = "Xerox chip UID \(Hex.string(uid))"
-            ctx.sink.add(Field("xerox.uid", "UID", Hex.string(uid), range: L.uid.range))
-            ctx.sink.add(Field("xerox.info", "Chip information", Hex.string(info), range: L.info.range))
+            ctx.sink.add(Field(.xerox.uid, Hex.string(uid), range: L.uid.range))
+            ctx.sink.add(Field(.xerox.info, Hex.string(info), range: L.info.range))
         case .attribAccepted:
             ctx.summary = "ATTRIB accepted"
         case .accepted:
             ctx.summary = command.map { "\($0.name): accepted" } ?? "accepted"
-            ctx.sink.add(Field("xerox.status", "Status", "00: accepted", range: L.status.range))
+            ctx.sink.add(Field(.xerox.status, "00: accepted", range: L.status.range))
         case .block(let data):
             ctx.summary = "block data " + Hex.string(data)
-            ctx.sink.add(Field("xerox.data", "Data", Hex.string(data), range: L.data.range))
+            ctx.sink.add(Field(.xerox.data, Hex.string(data), range: L.data.range))
             if case .read(_, let block, _)? = command {
                 ctx.summary = "block \(block): " + Hex.string(data)
                 s.xeroxBlocks[block] = data

@@ -49,7 +49,7 @@ final class ISO15693Dissector: SessionDissector {
 
     private func readerFrame(_ ctx: inout FrameContext, _ s: inout ISO15693Session) {
         let split = CRCSplit(ctx.frame, expected: true, kind: .b)
-        ctx.apply(split, key: "iso15693.crc")
+        ctx.apply(split, field: .iso15693.crc)
         switch split.status {
         case .mismatch: ctx.note("a VICC ignores a request whose CRC is wrong (ISO/IEC 15693-3): no answer is expected")
         case .unknown: ctx.warn("\(ctx.frame.bytes.count) byte\(ctx.frame.bytes.count == 1 ? "" : "s"): too short to carry the 2-byte CRC_B")
@@ -66,7 +66,7 @@ final class ISO15693Dissector: SessionDissector {
             let name = split.payload.dropFirst().first.map(commandName) ?? "request"
             ctx.summary = "malformed \(name)"
             ctx.diagnostics.append(Diagnostic(.error, "\(name) \(error)", range: error.offset..<min(split.payload.count, error.offset + 1)))
-            ctx.sink.add(Field("iso15693.data", "Data", Hex.string(split.payload), range: split.payload.indices))
+            ctx.sink.add(Field(.iso15693.data, Hex.string(split.payload), range: split.payload.indices))
         }
     }
 
@@ -82,8 +82,8 @@ final class ISO15693Dissector: SessionDissector {
         if session == nil { startSession(at: ctx.number) }
         let split = CRCSplit(ctx.frame, expected: true, kind: .b)
         guard let pending = session?.pending else {
-            ctx.apply(split, key: "iso15693.crc")
-            ctx.sink.add(Field("iso15693.data", "Data", Hex.string(split.payload), range: split.payload.indices))
+            ctx.apply(split, field: .iso15693.crc)
+            ctx.sink.add(Field(.iso15693.data, Hex.string(split.payload), range: split.payload.indices))
             ctx.summary = "tag frame with no request before it"
             ctx.warn("no reader frame is waiting for an answer")
             return nil
@@ -91,8 +91,8 @@ final class ISO15693Dissector: SessionDissector {
         guard let request = pending.request else {
             session?.pending = nil
             ctx.responseTo = pending.frame
-            ctx.apply(split, key: "iso15693.crc")
-            ctx.sink.add(Field("iso15693.data", "Data", Hex.string(split.payload), range: split.payload.indices))
+            ctx.apply(split, field: .iso15693.crc)
+            ctx.sink.add(Field(.iso15693.data, Hex.string(split.payload), range: split.payload.indices))
             ctx.summary = "answer to a malformed request"
             return nil
         }

@@ -8,12 +8,11 @@ enum ISO15693RequestFields {
         let command = r.command
         ctx.summary = r.summary + suffix(r)
         ctx.sink.add(flagsField(r.flags))
-        ctx.sink.add(Field("iso15693.command", "Command", commandText(command), range: ISO15693Request.Layout.command.range))
+        ctx.sink.add(Field(.iso15693.command, commandText(command)))
         switch command {
         case .custom(let code, let mfg, _):
             let known = ISO15693CustomCommand.name(code: code, manufacturer: mfg)
-            ctx.sink.add(Field("iso15693.manufacturer", "IC manufacturer", "\(Hex.byte(mfg)) (\(ISO15693Session.manufacturerText(mfg)))",
-                               range: ISO15693Request.Layout.manufacturer.range))
+            ctx.sink.add(Field(.iso15693.manufacturer, "\(Hex.byte(mfg)) (\(ISO15693Session.manufacturerText(mfg)))"))
             if let known {
                 ctx.note("\(known.name): \(ISO15693Session.manufacturerText(mfg)) custom command (name confidence \(known.confidence.rawValue))")
             } else {
@@ -23,7 +22,7 @@ enum ISO15693RequestFields {
                 ctx.warn("custom command for manufacturer \(Hex.byte(mfg)), but the VICC is made by \(ISO15693Session.manufacturerText(uid.manufacturerCode)): it answers with an error or not at all", range: ISO15693Request.Layout.manufacturer.range)
             }
         case .extendedGetSystemInformation(let info):
-            ctx.sink.add(Field("iso15693.info_request", "Information request", Hex.byte(info), range: ISO15693Request.Layout.infoRequest.range))
+            ctx.sink.add(Field(.iso15693.infoRequest, Hex.byte(info)))
         case .rfu(let code, _):
             ctx.warn("command code \(Hex.byte(code)) is RFU in ISO/IEC 15693-3", range: ISO15693Request.Layout.command.range)
         case .proprietary:
@@ -32,7 +31,7 @@ enum ISO15693RequestFields {
             break
         }
         if let uid = r.uid, let range = r.uidRange {
-            ctx.sink.add(uidField(uid, key: "iso15693.uid", range: range))
+            ctx.sink.add(uidField(uid, range: range))
             checkAddress(uid, &ctx, &s, range: range)
         }
         parameters(r, at: r.parametersOffset, &ctx, &s)
@@ -61,21 +60,21 @@ enum ISO15693RequestFields {
     static func flagsField(_ f: ISO15693RequestFlags) -> Field {
         let r = ISO15693Request.Layout.flags.range
         var bits = [
-            Field("iso15693.flags.subcarrier", "b1 sub-carrier", f.twoSubcarriers ? "two (FSK)" : "one (ASK)", range: r),
-            Field("iso15693.flags.data_rate", "b2 data rate", f.highDataRate ? "high (26.48 kbit/s)" : "low (6.62 kbit/s)", range: r),
-            Field("iso15693.flags.inventory", "b3 inventory", f.inventory ? "set: b5–b6 are AFI and Nb_slots" : "clear: b5–b6 are select and address", range: r),
-            Field("iso15693.flags.protocol_extension", "b4 protocol extension", f.protocolExtension ? "set" : "clear", range: r),
+            Field(.iso15693.flagsSubcarrier, f.twoSubcarriers ? "two (FSK)" : "one (ASK)", range: r),
+            Field(.iso15693.flagsDataRate, f.highDataRate ? "high (26.48 kbit/s)" : "low (6.62 kbit/s)", range: r),
+            Field(.iso15693.flagsInventory, f.inventory ? "set: b5–b6 are AFI and Nb_slots" : "clear: b5–b6 are select and address", range: r),
+            Field(.iso15693.flagsProtocolExtension, f.protocolExtension ? "set" : "clear", range: r),
         ]
         if f.inventory {
-            bits.append(Field("iso15693.flags.afi", "b5 AFI", f.afi ? "set: AFI byte present" : "clear: no AFI", range: r))
-            bits.append(Field("iso15693.flags.nb_slots", "b6 Nb_slots", f.oneSlot ? "1 slot" : "16 slots", range: r))
+            bits.append(Field(.iso15693.flagsAfi, f.afi ? "set: AFI byte present" : "clear: no AFI", range: r))
+            bits.append(Field(.iso15693.flagsNbSlots, f.oneSlot ? "1 slot" : "16 slots", range: r))
         } else {
-            bits.append(Field("iso15693.flags.select", "b5 select", f.select ? "set: only the VICC in the Selected state answers" : "clear", range: r))
-            bits.append(Field("iso15693.flags.address", "b6 address", f.address ? "set: UID follows" : "clear: any VICC answers", range: r))
+            bits.append(Field(.iso15693.flagsSelect, f.select ? "set: only the VICC in the Selected state answers" : "clear", range: r))
+            bits.append(Field(.iso15693.flagsAddress, f.address ? "set: UID follows" : "clear: any VICC answers", range: r))
         }
-        bits.append(Field("iso15693.flags.option", "b7 option", f.option ? "set" : "clear", range: r))
-        bits.append(Field("iso15693.flags.rfu", "b8 RFU", f.rfu ? "set" : "clear", range: r))
-        return Field("iso15693.flags", "Request flags", "\(Hex.byte(f.rawValue)): \(flagsText(f))", range: r, children: bits)
+        bits.append(Field(.iso15693.flagsOption, f.option ? "set" : "clear", range: r))
+        bits.append(Field(.iso15693.flagsRfu, f.rfu ? "set" : "clear", range: r))
+        return Field(.iso15693.flags, "\(Hex.byte(f.rawValue)): \(flagsText(f))", range: r, children: bits)
     }
 
     static func flagsText(_ f: ISO15693RequestFlags) -> String {
@@ -94,18 +93,18 @@ enum ISO15693RequestFields {
         return parts.joined(separator: ", ")
     }
 
-    static func uidField(_ uid: ISO15693UID, key: FieldName, range: Range<Int>) -> Field {
+    static func uidField(_ uid: ISO15693UID, range: Range<Int>) -> Field {
         // In on-air order: serial (with the ICODE type bits), manufacturer code, E0.
-        var children = [Field("\(key).on_air", "On air (LSB first)", Hex.string(uid.onAir), range: range)]
+        var children = [Field(.iso15693.uidOnAir, Hex.string(uid.onAir), range: range)]
         if let icode = uid.nxpICODEType {
-            children.append(Field("\(key).icode", "ICODE type (UID hint)", icode, range: ISO15693UID.Layout.icodeType.range(at: range.lowerBound)))
+            children.append(Field(.iso15693.uidIcode, icode, range: ISO15693UID.Layout.icodeType.range(at: range.lowerBound)))
         }
-        children.append(Field("\(key).manufacturer", "IC manufacturer", "\(Hex.byte(uid.manufacturerCode)) (\(ISO15693Session.manufacturerText(uid.manufacturerCode)))",
+        children.append(Field(.iso15693.uidManufacturer, "\(Hex.byte(uid.manufacturerCode)) (\(ISO15693Session.manufacturerText(uid.manufacturerCode)))",
                               range: ISO15693UID.Layout.manufacturer.range(at: range.lowerBound)))
         var value = "\(uid) (\(ISO15693Session.manufacturerText(uid.manufacturerCode))"
         if let icode = uid.nxpICODEType { value += ", \(icode)" }
         value += ")"
-        return Field(key, "UID", value, range: range, children: children)
+        return Field(.iso15693.uid, value, range: range, children: children)
     }
 
     /// An addressed request for a VICC other than the session's.
@@ -135,40 +134,40 @@ enum ISO15693RequestFields {
         case .inventory(let afi, let length, let mask):
             var i = at
             if let afi {
-                ctx.sink.add(Field("iso15693.afi", "AFI", Hex.byte(afi), range: i..<i + 1))
+                ctx.sink.add(Field(.iso15693.afi, Hex.byte(afi), range: i..<i + 1))
                 i += 1
             }
-            ctx.sink.add(Field("iso15693.mask_length", "Mask length", "\(length) bits", range: i..<i + 1))
+            ctx.sink.add(Field(.iso15693.maskLength, "\(length) bits", range: i..<i + 1))
             if !mask.isEmpty {
-                ctx.sink.add(Field("iso15693.mask", "Mask value", "\(Hex.string(mask)) (LSB first)", range: i + 1..<i + 1 + mask.count))
+                ctx.sink.add(Field(.iso15693.mask, "\(Hex.string(mask)) (LSB first)", range: i + 1..<i + 1 + mask.count))
             }
             let limit = r.flags.oneSlot ? 64 : 60
             if Int(length) > limit {
                 ctx.warn("mask length \(length) exceeds \(limit) bits (\(r.flags.oneSlot ? "1 slot" : "16 slots")): no VICC answers", range: i..<i + 1)
             }
         case .writeAFI(let v):
-            ctx.sink.add(Field("iso15693.afi", "AFI", Hex.byte(v), range: at..<at + 1))
+            ctx.sink.add(Field(.iso15693.afi, Hex.byte(v), range: at..<at + 1))
             if s.afiLocked { ctx.note("the AFI was locked earlier in this session: expect an error") }
         case .writeDSFID(let v):
-            ctx.sink.add(Field("iso15693.dsfid", "DSFID", Hex.byte(v), range: at..<at + 1))
+            ctx.sink.add(Field(.iso15693.dsfid, Hex.byte(v), range: at..<at + 1))
             if s.dsfidLocked { ctx.note("the DSFID was locked earlier in this session: expect an error") }
         case .security(_, let p), .custom(_, _, let p), .proprietary(_, let p), .rfu(_, let p):
-            if !p.isEmpty { ctx.sink.add(Field("iso15693.parameters", "Parameters", Hex.string(p), range: at..<at + p.count)) }
+            if !p.isEmpty { ctx.sink.add(Field(.iso15693.parameters, Hex.string(p), range: at..<at + p.count)) }
         default:
             guard let range = r.command.blockRange else { return }
             let label: FieldName = range.count == 1 && !isMultiple(r.command) ? "Block number" : "First block"
-            ctx.sink.add(Field("iso15693.block", label, block(range.first, s), range: at..<at + width))
+            ctx.sink.add(Field(.iso15693.block, label: label, block(range.first, s), range: at..<at + width))
             var i = at + width
             if isMultiple(r.command) {
-                ctx.sink.add(Field("iso15693.block_count", "Number of blocks", "\(range.count) (sent as 0x\(Hex.value(range.count - 1, digits: 2 * countWidth)))", range: i..<i + countWidth))
+                ctx.sink.add(Field(.iso15693.blockCount, "\(range.count) (sent as 0x\(Hex.value(range.count - 1, digits: 2 * countWidth)))", range: i..<i + countWidth))
                 i += countWidth
             }
             if let written = r.command.writtenBlocks {
                 let size = written.blocks.first?.count ?? 0
-                ctx.sink.add(Field("iso15693.data", "Data", "\(written.blocks.count) block\(written.blocks.count == 1 ? "" : "s") of \(size) bytes",
+                ctx.sink.add(Field(.iso15693.data, "\(written.blocks.count) block\(written.blocks.count == 1 ? "" : "s") of \(size) bytes",
                                    range: i..<i + written.blocks.count * size,
                                    children: written.blocks.enumerated().map { k, b in
-                                       Field("iso15693.block_data", "Block \(written.first + k)", Hex.string(b), range: i + k * size..<i + (k + 1) * size)
+                                       Field(.iso15693.blockData, label: "Block \(written.first + k)", Hex.string(b), range: i + k * size..<i + (k + 1) * size)
                                    }))
                 if let known = s.blockSize, known != size {
                     ctx.warn("\(size)-byte blocks, but Get System Information says blocks have \(known) bytes", range: i..<i + written.blocks.count * size)

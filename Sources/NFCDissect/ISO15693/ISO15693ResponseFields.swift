@@ -6,7 +6,7 @@ import NFCCore
 enum ISO15693ResponseFields {
     static func describe(request r: ISO15693Request, requestFrame: Int, split: CRCSplit, _ ctx: inout FrameContext,
                          session s: inout ISO15693Session) {
-        ctx.apply(split, key: "iso15693.crc")
+        ctx.apply(split, field: .iso15693.crc)
         let trusted: Bool
         switch split.status {
         case .ok, .stripped:
@@ -28,7 +28,7 @@ enum ISO15693ResponseFields {
                 ctx.summary = "malformed answer to \(command.name)"
                 ctx.diagnostics.append(Diagnostic(.error, "answer to \(command.name) \(error)",
                                                   range: error.offset..<max(error.offset + 1, split.payload.count)))
-                ctx.sink.add(Field("iso15693.data", "Data", Hex.string(split.payload), range: split.payload.indices))
+                ctx.sink.add(Field(.iso15693.data, Hex.string(split.payload), range: split.payload.indices))
                 return
             }
             ctx.warn("the answer does not fit the block size from Get System Information (\(error)); read with the size its length gives")
@@ -40,15 +40,15 @@ enum ISO15693ResponseFields {
         switch response.body {
         case .error(let code):
             ctx.summary = "Error \(Hex.byte(code.rawValue)): \(code.meaning)"
-            ctx.sink.add(Field("iso15693.error", "Error code", "\(Hex.byte(code.rawValue)) (\(code.meaning))", range: ISO15693Response.Layout.errorCode.range))
+            ctx.sink.add(Field(.iso15693.error, "\(Hex.byte(code.rawValue)) (\(code.meaning))"))
             ctx.warn("\(target(r)) refused (error \(Hex.byte(code.rawValue)))", range: ISO15693Response.Layout.errorCode.range)
         case .done:
             ctx.summary = trusted ? applyDone(r, requestFrame: requestFrame, &ctx, &s) : "OK"
             if case .stayQuiet = command { ctx.warn("a VICC must not answer Stay Quiet") }
         case .inventory(let dsfid, let uid):
             ctx.summary = "UID \(uid) (\(ISO15693Session.manufacturerText(uid.manufacturerCode))\(uid.nxpICODEType.map { ", \($0)" } ?? "")), DSFID \(Hex.byte(dsfid))"
-            ctx.sink.add(Field("iso15693.dsfid", "DSFID", Hex.byte(dsfid), range: ISO15693Response.Layout.dsfid.range))
-            ctx.sink.add(ISO15693RequestFields.uidField(uid, key: "iso15693.uid", range: ISO15693Response.Layout.uid.range))
+            ctx.sink.add(Field(.iso15693.dsfid, Hex.byte(dsfid), range: ISO15693Response.Layout.dsfid.range))
+            ctx.sink.add(ISO15693RequestFields.uidField(uid, range: ISO15693Response.Layout.uid.range))
             if !uid.hasE0Prefix { ctx.warn("UID starts with \(Hex.byte(uid.prefix)), not E0 (ISO/IEC 15693-3 §4.1)", range: ISO15693UID.Layout.prefix.range(at: ISO15693Response.Layout.uid.offset)) }
             guard trusted else { return }
             s.noteInventoried(uid)
@@ -63,14 +63,14 @@ enum ISO15693ResponseFields {
             let locked = status.enumerated().filter { $0.element & 0x01 != 0 }.map { String(first + $0.offset) }
             ctx.summary = "Security status of block\(status.count == 1 ? " \(first)" : "s \(first)–\(first + status.count - 1)"): "
                 + (locked.isEmpty ? "none locked" : "locked \(locked.joined(separator: ", "))")
-            ctx.sink.add(Field("iso15693.security_status", "Block security status", Hex.string(status), range: ISO15693Response.Layout.data(status.count),
+            ctx.sink.add(Field(.iso15693.securityStatus, Hex.string(status), range: ISO15693Response.Layout.data(status.count),
                                children: status.enumerated().map { k, v in
-                                   Field("iso15693.block_status", "Block \(first + k)", "\(Hex.byte(v)) (\(v & 1 != 0 ? "locked" : "not locked"))", range: ISO15693Response.Layout.dataByte(k))
+                                   Field(.iso15693.blockStatus, label: "Block \(first + k)", "\(Hex.byte(v)) (\(v & 1 != 0 ? "locked" : "not locked"))", range: ISO15693Response.Layout.dataByte(k))
                                }))
             if trusted { for (k, v) in status.enumerated() { s.memory.setLocked(block: first + k, v & 1 != 0, frame: ctx.number) } }
         case .data(let data):
             ctx.summary = data.isEmpty ? "answer to \(command.name): flags only" : "answer to \(command.name): \(data.count) byte\(data.count == 1 ? "" : "s")"
-            if !data.isEmpty { ctx.sink.add(Field("iso15693.data", "Data", Hex.string(data), range: ISO15693Response.Layout.data(data.count))) }
+            if !data.isEmpty { ctx.sink.add(Field(.iso15693.data, Hex.string(data), range: ISO15693Response.Layout.data(data.count))) }
             if case .stayQuiet = command { ctx.warn("a VICC must not answer Stay Quiet") }
             // NXP READ SIGNATURE (protocols.md §6.4): the 32-byte originality signature, kept for emulation.
             if trusted, case .custom(0xBD, 0x04, _) = command, data.count == 32 { s.signature = data }
@@ -87,10 +87,9 @@ enum ISO15693ResponseFields {
     }
 
     static func flagsField(_ f: ISO15693ResponseFlags) -> Field {
-        Field("iso15693.response_flags", "Response flags", "\(Hex.byte(f.rawValue)): \(f.error ? "error" : "no error")" + (f.protocolExtension ? ", protocol extension" : ""),
-              range: ISO15693Response.Layout.flags.range, children: [
-                Field("iso15693.response_flags.error", "b1 error", f.error ? "set: an error code follows" : "clear", range: ISO15693Response.Layout.flags.range),
-                Field("iso15693.response_flags.extension", "b4 extension", f.protocolExtension ? "set" : "clear", range: ISO15693Response.Layout.flags.range),
+        Field(.iso15693.responseFlags, "\(Hex.byte(f.rawValue)): \(f.error ? "error" : "no error")" + (f.protocolExtension ? ", protocol extension" : ""), children: [
+                Field(.iso15693.responseFlagsError, f.error ? "set: an error code follows" : "clear"),
+                Field(.iso15693.responseFlagsExtension, f.protocolExtension ? "set" : "clear"),
               ])
     }
 
@@ -156,12 +155,12 @@ enum ISO15693ResponseFields {
                 let start = ISO15693Response.Layout.data(k * per).upperBound
                 var sub: [Field] = []
                 if let st = b.securityStatus {
-                    sub.append(Field("iso15693.block_status", "Security status", "\(Hex.byte(st)) (\(st & 1 != 0 ? "locked" : "not locked"))", range: start..<start + 1))
-                    sub.append(Field("iso15693.block_bytes", "Data", Hex.string(b.data), range: start + 1..<start + 1 + b.data.count))
+                    sub.append(Field(.iso15693.blockStatus, "\(Hex.byte(st)) (\(st & 1 != 0 ? "locked" : "not locked"))", range: start..<start + 1))
+                    sub.append(Field(.iso15693.blockBytes, Hex.string(b.data), range: start + 1..<start + 1 + b.data.count))
                 }
-                return Field("iso15693.block_data", "Block \(first + k)", Hex.string(b.data), range: start..<start + per, children: sub)
+                return Field(.iso15693.blockData, label: "Block \(first + k)", Hex.string(b.data), range: start..<start + per, children: sub)
             }
-            ctx.sink.add(Field("iso15693.blocks", "Blocks", "\(blocks.count) × \(size) bytes" + (r.flags.option ? " with security status" : ""),
+            ctx.sink.add(Field(.iso15693.blocks, "\(blocks.count) × \(size) bytes" + (r.flags.option ? " with security status" : ""),
                                range: ISO15693Response.Layout.data(blocks.count * per), children: children))
         }
         guard trusted else { return }

@@ -34,7 +34,7 @@ enum ISO15693SessionSummary {
                     }
                 }
             } else if full {
-                memory.append(Field("t5t.cc", "Capability Container", s.blockSize == nil ? "(not decoded: block size unknown)" : "(block 0 not read)"))
+                memory.append(Field(.t5t.cc, s.blockSize == nil ? "(not decoded: block size unknown)" : "(block 0 not read)"))
             }
         }
         var summary = SessionSummary(number: s.number, technology: .iso15693, firstFrame: s.firstFrame, lastFrame: s.lastFrame,
@@ -47,21 +47,21 @@ enum ISO15693SessionSummary {
     static func tagFields(_ s: ISO15693Session) -> [Field] {
         var tag: [Field] = []
         if let uid = s.uid {
-            tag.append(Field("tag.uid", "UID", uid.description))
-            tag.append(Field("tag.manufacturer", "IC manufacturer", "\(Hex.byte(uid.manufacturerCode)) (\(ISO15693Session.manufacturerText(uid.manufacturerCode)))"))
-            if let icode = uid.nxpICODEType { tag.append(Field("tag.model", "ICODE type (UID hint)", icode)) }
+            tag.append(Field(.tag.uid, uid.description))
+            tag.append(Field(.tag.manufacturer, "\(Hex.byte(uid.manufacturerCode)) (\(ISO15693Session.manufacturerText(uid.manufacturerCode)))"))
+            if let icode = uid.nxpICODEType { tag.append(Field(.tag.model, label: "ICODE type (UID hint)", icode)) }
         }
-        if let v = s.dsfid { tag.append(Field("tag.dsfid", "DSFID", Hex.byte(v) + (s.dsfidLocked ? " (locked)" : ""))) }
-        if let v = s.afi { tag.append(Field("tag.afi", "AFI", Hex.byte(v) + (s.afiLocked ? " (locked)" : ""))) }
-        if let v = s.icReference { tag.append(Field("tag.ic_reference", "IC reference", Hex.byte(v))) }
+        if let v = s.dsfid { tag.append(Field(.tag.dsfid, Hex.byte(v) + (s.dsfidLocked ? " (locked)" : ""))) }
+        if let v = s.afi { tag.append(Field(.tag.afi, Hex.byte(v) + (s.afiLocked ? " (locked)" : ""))) }
+        if let v = s.icReference { tag.append(Field(.tag.icReference, Hex.byte(v))) }
         if let size = s.blockSize {
             let value = s.blockCount.map { "\($0) blocks × \(size) bytes" + (s.blockSizeInferred ? " (block size from the data length)" : "") }
                 ?? "block size \(size) bytes" + (s.blockSizeInferred ? " (from the data length)" : "") + ", number of blocks unknown"
-            tag.append(Field("tag.memory_size", "Memory size", value))
+            tag.append(Field(.tag.memorySize, value))
         }
-        tag.append(Field("tag.state", "State at end", s.state.rawValue))
+        tag.append(Field(.tag.state, s.state.rawValue))
         let others = s.inventoried.filter { $0 != s.uid }
-        if !others.isEmpty { tag.append(Field("tag.inventoried", "Other VICCs inventoried", others.map(\.description).joined(separator: ", "))) }
+        if !others.isEmpty { tag.append(Field(.tag.inventoried, others.map(\.description).joined(separator: ", "))) }
         return tag
     }
 }
@@ -86,8 +86,8 @@ struct ISO15693MemoryMap {
             var flags: [String] = []
             if b.written { flags.append(b.read ? "written, read back" : "written") }
             if b.locked == true { flags.append("locked") }
-            return Field("memory.block", "Block \(n)", Hex.string(b.data) + (flags.isEmpty ? "" : " (\(flags.joined(separator: ", ")))"))
+            return Field(.memory.block, label: "Block \(n)", Hex.string(b.data) + (flags.isEmpty ? "" : " (\(flags.joined(separator: ", ")))"))
         }
-        return Field("memory.blocks", "Blocks", heading, children: children)
+        return Field(.memory.blocks, label: "Blocks", heading, children: children)
     }
 }

@@ -43,7 +43,7 @@ enum APDUFrames {
         } catch {
             ctx.summary = "malformed command APDU"
             ctx.diagnostics.append(Diagnostic(.error, "command APDU \(error)"))
-            add([Field("apdu.data", "Data", Hex.string(bytes), range: placement.place(bytes.indices))], placement, "Command APDU", bytes.count, &ctx)
+            add([Field(.apdu.data, Hex.string(bytes), range: placement.place(bytes.indices))], placement, "Command APDU", bytes.count, &ctx)
             s.isoDEP.command = nil
             return
         }
@@ -54,17 +54,17 @@ enum APDUFrames {
         if let selected = s.isoDEP.application.selectedApplication, Seos.application(selected) != nil,
            let name = Seos.instructionName(cla: apdu.cla, ins: apdu.ins) {
             ctx.summary = name + " P1 \(Hex.byte(apdu.p1)) P2 \(Hex.byte(apdu.p2))"
-            fields[1] = Field("apdu.ins", "INS", .named(name, code: apdu.ins), range: placement.place(CommandAPDU.Layout.ins.range))
+            fields[1] = Field(.apdu.ins, .named(name, code: apdu.ins), range: placement.place(CommandAPDU.Layout.ins.range))
         }
         let layout = apdu.layout
         if let lc = layout.lc {
-            fields.append(Field("apdu.lc", "Lc", "\(apdu.data.count)" + (apdu.extended ? " (extended)" : ""), range: placement.place(lc.range)))
+            fields.append(Field(.apdu.lc, "\(apdu.data.count)" + (apdu.extended ? " (extended)" : ""), range: placement.place(lc.range)))
         }
         if let d = layout.data {
-            fields.append(Field("apdu.data", "Data", dataText(apdu), range: placement.place(d.range)))
+            fields.append(Field(.apdu.data, dataText(apdu), range: placement.place(d.range)))
         }
         if let le = layout.le, let n = apdu.le {
-            fields.append(Field("apdu.le", "Le", "\(n)" + (n == 256 && !apdu.extended || n == 65536 ? " (as many as there are)" : ""), range: placement.place(le.range)))
+            fields.append(Field(.apdu.le, "\(n)" + (n == 256 && !apdu.extended || n == 65536 ? " (as many as there are)" : ""), range: placement.place(le.range)))
         }
         Type4Frames.command(apdu, &ctx, &s)
         DESFireFrames.command(apdu, placement, &ctx, &s, fields: &fields)
@@ -87,8 +87,8 @@ enum APDUFrames {
             claText += ": proprietary"
         }
         var fields = [
-            Field("apdu.cla", "CLA", claText, range: placement.place(L.cla.range)),
-            Field("apdu.ins", "INS", .named(ISO7816Instruction.name(apdu.ins, cla: apdu.cla), code: apdu.ins), range: placement.place(L.ins.range)),
+            Field(.apdu.cla, claText, range: placement.place(L.cla.range)),
+            Field(.apdu.ins, .named(ISO7816Instruction.name(apdu.ins, cla: apdu.cla), code: apdu.ins), range: placement.place(L.ins.range)),
         ]
         var p1 = Hex.byte(apdu.p1), p2 = Hex.byte(apdu.p2)
         switch apdu.isInterindustry ? apdu.ins : nil {
@@ -114,8 +114,8 @@ enum APDUFrames {
         default:
             break
         }
-        fields.append(Field("apdu.p1", "P1", p1, range: placement.place(L.p1.range)))
-        fields.append(Field("apdu.p2", "P2", p2, range: placement.place(L.p2.range)))
+        fields.append(Field(.apdu.p1, p1, range: placement.place(L.p1.range)))
+        fields.append(Field(.apdu.p2, p2, range: placement.place(L.p2.range)))
         return fields
     }
 
@@ -149,7 +149,7 @@ enum APDUFrames {
             ctx.summary = "malformed response APDU"
             ctx.diagnostics.append(Diagnostic(.error, "response APDU \(error)"))
             let hidden = failsClosed(s, command: command?.apdu) ? failClosed(bytes, why: "the answer is shorter than a status word", cutAtStart: gap != nil, placement, &ctx) : []
-            add([Field("apdu.data", "Data", Hex.string(bytes[...], hiding: hidden), range: placement.place(bytes.indices))], placement, "Response APDU", bytes.count, &ctx)
+            add([Field(.apdu.data, Hex.string(bytes[...], hiding: hidden), range: placement.place(bytes.indices))], placement, "Response APDU", bytes.count, &ctx)
             return
         }
         let sw = response.status
@@ -160,15 +160,15 @@ enum APDUFrames {
             if let why, failsClosed(s, command: command?.apdu) {
                 // No tree: a value read along a wrong structure would show what the tags hide.
                 let hidden = failClosed(response.data, why: why, cutAtStart: gap != nil || command == nil, placement, &ctx)
-                fields.append(Field("apdu.response_data", "Data", "\(response.data.count) bytes", range: dataRange, children: [
-                    Field("apdu.bytes", "Bytes", Hex.string(response.data[...], hiding: hidden), range: dataRange)]))
+                fields.append(Field(.apdu.responseData, "\(response.data.count) bytes", range: dataRange, children: [
+                    Field(.apdu.bytes, Hex.string(response.data[...], hiding: hidden), range: dataRange)]))
             } else {
-                fields.append(Field("apdu.response_data", "Data", "\(response.data.count) bytes", range: dataRange,
+                fields.append(Field(.apdu.responseData, "\(response.data.count) bytes", range: dataRange,
                                     children: dataFields(response.data, command: command?.apdu, placement, reveal: s.isoDEP.revealCardData,
                                                          context: tagContext(s), masked: &ctx.masked)))
             }
         }
-        fields.append(Field("apdu.sw", "Status word", "\(sw): \(sw.meaning)", range: placement.place(ResponseAPDU.Layout.status(count: response.data.count))))
+        fields.append(Field(.apdu.sw, "\(sw): \(sw.meaning)", range: placement.place(ResponseAPDU.Layout.status(count: response.data.count))))
         ctx.summary = (response.data.isEmpty ? "" : "\(response.data.count) bytes, ") + "SW \(sw) \(sw.meaning)"
         if ctx.crc.isBad {
             // A frame cut or hit by noise: its last two bytes need not be a status word.
@@ -240,7 +240,7 @@ enum APDUFrames {
                 return tlvFields(objects, parent: nil, placement, reveal: reveal, context: context, masked: &masked)
             }
         }
-        return [Field("apdu.bytes", "Bytes", Hex.string(data), range: placement.place(data.indices))]
+        return [Field(.apdu.bytes, Hex.string(data), range: placement.place(data.indices))]
     }
 
     static func tlvFields(_ objects: [BERTLV], parent: UInt32?, _ placement: Placement, reveal: Bool, context: BERTLVTags.Context,
@@ -267,7 +267,7 @@ enum APDUFrames {
                 value = Hex.string(o.value)
             }
             let children = o.children.map { tlvFields($0, parent: o.tag, placement, reveal: reveal, context: context, masked: &masked) } ?? []
-            out.append(Field("apdu.tlv", label, value, range: placement.place(o.tagRange.lowerBound..<o.valueRange.upperBound), children: children))
+            out.append(Field(.apdu.tlv, label: label, value, range: placement.place(o.tagRange.lowerBound..<o.valueRange.upperBound), children: children))
         }
         return out
     }
@@ -313,7 +313,7 @@ enum APDUFrames {
         case .inPlace:
             ctx.sink.add(contentsOf: fields)
         case .reassembled(let frames, let parts, _, _):
-            ctx.sink.add(Field("apdu.reassembled", FieldName("\(what) (reassembled from \(parts) blocks, frames \(frames.lowerBound)–\(frames.upperBound))"),
+            ctx.sink.add(Field(.apdu.reassembled, label: FieldName("\(what) (reassembled from \(parts) blocks, frames \(frames.lowerBound)–\(frames.upperBound))"),
                                "\(count) bytes", children: fields))
         }
     }

@@ -42,7 +42,7 @@ enum DESFireFrames {
         s.isoDEP.nativeDESFire = (c.code, c.data)
         var fields: [Field] = []
         command(c, placement, &ctx, &s, fields: &fields)
-        fields.append(Field("desfire.framing", "Framing", "native (not ISO-wrapped)"))
+        fields.append(Field(.desfire.framing, "native (not ISO-wrapped)"))
         APDUFrames.add(fields, placement, "DESFire command", inf.count, &ctx)
     }
 
@@ -51,8 +51,8 @@ enum DESFireFrames {
         s.isoDEP.recordAnswer(inf)
         let status = inf[0]
         let data = Array(inf.dropFirst())
-        var fields = [Field("desfire.status", "Status", .named(DESFire.statusName(status), code: status), range: placement.place(0..<1))]
-        if !data.isEmpty { fields.append(Field("desfire.response_data", "Data", Hex.string(data), range: placement.place(1..<inf.count))) }
+        var fields = [Field(.desfire.status, .named(DESFire.statusName(status), code: status), range: placement.place(0..<1))]
+        if !data.isEmpty { fields.append(Field(.desfire.responseData, Hex.string(data), range: placement.place(1..<inf.count))) }
         response(code: command.code, commandData: command.data, status: status, data: data, &ctx, &s, fields: &fields)
         APDUFrames.add(fields, placement, "DESFire answer", inf.count, &ctx)
     }
@@ -68,7 +68,7 @@ enum DESFireFrames {
             ctx.summary = DESFire.summary(code: code, data: c.data)
             if code != DESFire.additionalFrame { s.isoDEP.application.desfireChain = nil }
         }
-        fields.append(Field("desfire.command", "DESFire command", .named(DESFire.name(code), code: code), range: placement.place(c.codeRange)))
+        fields.append(Field(.desfire.command, .named(DESFire.name(code), code: code), range: placement.place(c.codeRange)))
         guard let base = c.dataBase else { return }
         let data = c.data
         func place(_ f: FieldLayout) -> Range<Int>? { data.count >= f.end ? placement.place(f.range(at: base)) : nil }
@@ -76,20 +76,20 @@ enum DESFireFrames {
         switch code {
         case 0x5A, 0xCA, 0xDA:
             if let a = DESFire.aid(data) {
-                fields.append(Field("desfire.aid", "AID", Hex.value(a, digits: 6) + (DESFire.knownApplications[a].map { " (\($0))" } ?? "") + ", sent LSB first",
+                fields.append(Field(.desfire.aid, Hex.value(a, digits: 6) + (DESFire.knownApplications[a].map { " (\($0))" } ?? "") + ", sent LSB first",
                                     range: place(DESFire.Layout.aid)))
             }
         case 0x0A, 0x1A, 0xAA, 0x71, 0x77, 0x64, 0xC4, 0xC6:
-            if let r = place(DESFire.Layout.keyNumber) { fields.append(Field("desfire.key", "Key number", "\(data[0])", range: r)) }
+            if let r = place(DESFire.Layout.keyNumber) { fields.append(Field(.desfire.key, "\(data[0])", range: r)) }
             if [0x0A, 0x1A, 0xAA].contains(code) { s.isoDEP.application.desfireAuthenticating = data.first }
         case 0xBD, 0xAD, 0x3D, 0x8D:
-            if let r = place(DESFire.Layout.fileNumber) { fields.append(Field("desfire.file", "File number", "\(data[0])", range: r)) }
-            if let r = place(DESFire.Layout.offset) { fields.append(Field("desfire.offset", "Offset", "\(le(DESFire.Layout.offset))", range: r)) }
-            if let r = place(DESFire.Layout.length) { fields.append(Field("desfire.length", "Length", "\(le(DESFire.Layout.length))", range: r)) }
+            if let r = place(DESFire.Layout.fileNumber) { fields.append(Field(.desfire.file, "\(data[0])", range: r)) }
+            if let r = place(DESFire.Layout.offset) { fields.append(Field(.desfire.offset, "\(le(DESFire.Layout.offset))", range: r)) }
+            if let r = place(DESFire.Layout.length) { fields.append(Field(.desfire.length, "\(le(DESFire.Layout.length))", range: r)) }
         case 0xF5, 0x5F, 0xDF, 0x6C, 0xEB:
-            if let r = place(DESFire.Layout.fileNumber) { fields.append(Field("desfire.file", "File number", "\(data[0])", range: r)) }
+            if let r = place(DESFire.Layout.fileNumber) { fields.append(Field(.desfire.file, "\(data[0])", range: r)) }
         case DESFire.additionalFrame where !data.isEmpty:
-            fields.append(Field("desfire.auth_data", "Data (ek(RndA ‖ RndB′) after AUTHENTICATE)", Hex.string(data),
+            fields.append(Field(.desfire.authData, Hex.string(data),
                                 range: placement.place(base..<base + data.count)))
         default:
             break
@@ -129,10 +129,10 @@ enum DESFireFrames {
             if let v = DESFire.Version(joined) {
                 app.desfireVersion = v.generation
                 ctx.summary = "VERSION \(v.generation), \(v.storageText), UID \(Hex.string(v.uid)), produced week \(Hex.value(v.productionWeek, digits: 2)) of 20\(Hex.value(v.productionYear, digits: 2))"
-                fields.append(Field("desfire.version", "GET VERSION (3 parts joined)", v.generation, children: [
-                    Field("desfire.version.storage", "Storage", v.storageText),
-                    Field("desfire.version.uid", "UID", .hex(v.uid)),
-                    Field("desfire.version.production", "Production", "week \(Hex.value(v.productionWeek, digits: 2)), year 20\(Hex.value(v.productionYear, digits: 2))"),
+                fields.append(Field(.desfire.version, v.generation, children: [
+                    Field(.desfire.versionStorage, v.storageText),
+                    Field(.desfire.versionUid, .hex(v.uid)),
+                    Field(.desfire.versionProduction, "week \(Hex.value(v.productionWeek, digits: 2)), year 20\(Hex.value(v.productionYear, digits: 2))"),
                 ]))
             }
         case 0xF5:
@@ -140,12 +140,12 @@ enum DESFireFrames {
             if let f = DESFire.FileSettings(settings) {
                 if let n = commandData.first { app.desfireFiles[n] = f }
                 ctx.summary = "\(f.typeName) file, \(f.communicationName), \(f.accessText)" + (f.size.map { ", \($0) bytes" } ?? "")
-                fields.append(Field("desfire.file_settings", "File settings", "\(f.typeName), \(f.communicationName)", children: [
-                    Field("desfire.file_settings.access", "Access rights", "\(Hex.value(f.accessRights, digits: 4)): \(f.accessText)"),
-                ] + (f.size.map { [Field("desfire.file_settings.size", "Size", "\($0) bytes")] } ?? [])))
+                fields.append(Field(.desfire.fileSettings, "\(f.typeName), \(f.communicationName)", children: [
+                    Field(.desfire.fileSettingsAccess, "\(Hex.value(f.accessRights, digits: 4)): \(f.accessText)"),
+                ] + (f.size.map { [Field(.desfire.fileSettingsSize, "\($0) bytes")] } ?? [])))
                 if settings.count < joined.count {
                     ctx.summary += " + 8-byte MAC"
-                    fields.append(Field("desfire.mac", "MAC", Hex.string(joined.suffix(DESFire.macLength)) + " (CMAC after the authentication; not checked: no session key)"))
+                    fields.append(Field(.desfire.mac, Hex.string(joined.suffix(DESFire.macLength)) + " (CMAC after the authentication; not checked: no session key)"))
                 }
             }
         case 0x6A:
@@ -158,7 +158,7 @@ enum DESFireFrames {
             // A MACed file's data comes with a MAC: 8 bytes (CMAC) after EV1 authentication.
             if let n = commandData.first, let f = app.desfireFiles[n], f.communication & 0x03 == 0x01, joined.count > DESFire.macLength {
                 ctx.summary = "\(joined.count - DESFire.macLength) bytes of data + 8-byte MAC, \(DESFire.statusName(status))"
-                fields.append(Field("desfire.mac", "MAC", Hex.string(joined.suffix(DESFire.macLength)) + " (the file is MACed; not checked: no session key)"))
+                fields.append(Field(.desfire.mac, Hex.string(joined.suffix(DESFire.macLength)) + " (the file is MACed; not checked: no session key)"))
             } else if let n = commandData.first, let f = app.desfireFiles[n], f.communication & 0x03 == 0x03 {
                 ctx.summary = "\(joined.count) bytes enciphered, \(DESFire.statusName(status))"
             } else {
@@ -169,7 +169,7 @@ enum DESFireFrames {
         case 0x6C where joined.count == DESFire.Layout.value.width:
             let value = Int32(bitPattern: UInt32(DESFire.littleEndian(joined[...])))
             ctx.summary = "value \(value), \(DESFire.statusName(status))"
-            fields.append(Field("desfire.value", "Value", "\(value)"))
+            fields.append(Field(.desfire.value, "\(value)"))
         default:
             break
         }
@@ -181,6 +181,6 @@ enum DESFireFrames {
         guard !data.isEmpty else { return }
         let text = ShiftJIS.text(inBlock: data)
         if let text { ctx.summary = "\(data.count) bytes \(JSONText.quoted(text)), \(DESFire.statusName(status))" }
-        fields.append(Field("desfire.data", "Data (plain)", text.map(JSONText.quoted) ?? Hex.string(data)))
+        fields.append(Field(.desfire.data, text.map(JSONText.quoted) ?? Hex.string(data)))
     }
 }

@@ -28,7 +28,7 @@ enum EMVFrames {
             let list = s.isoDEP.application.emvPDOL ?? []
             fields.append(contentsOf: values(template.value, list, "PDOL", base: dataStart + template.valueRange.lowerBound, placement))
         case 0xAE:
-            fields.append(Field("emv.generate_ac.p1", "Cryptogram requested", EMV.generateACRequest(p1: apdu.p1),
+            fields.append(Field(.emv.generateAcP1, EMV.generateACRequest(p1: apdu.p1),
                                 range: placement.place(CommandAPDU.Layout.p1.range)))
             ctx.summary += ": " + EMV.generateACRequest(p1: apdu.p1)
             // The first GENERATE AC sends CDOL1's values, a second one CDOL2's.
@@ -44,17 +44,17 @@ enum EMVFrames {
     /// The values sent for `list`, one field each; a note when they do not match the list.
     static func values(_ data: [UInt8], _ list: [EMV.DataObjectListEntry], _ name: String, base: Int, _ placement: APDUFrames.Placement) -> [Field] {
         guard !list.isEmpty else {
-            return data.isEmpty ? [] : [Field("emv.dol_values", "Values", "\(data.count) bytes (no \(name) seen in this session)")]
+            return data.isEmpty ? [] : [Field(.emv.dolValues, "\(data.count) bytes (no \(name) seen in this session)")]
         }
         guard let split = EMV.values(data, for: list) else {
-            return [Field("emv.dol_values", "Values", "\(data.count) bytes, but the \(name) asks for \(list.reduce(0) { $0 + $1.length })")]
+            return [Field(.emv.dolValues, "\(data.count) bytes, but the \(name) asks for \(list.reduce(0) { $0 + $1.length })")]
         }
         let children = split.map { e, r -> Field in
             let value = Array(data[r])
             let text = Hex.string(value) + (EMV.describe(tag: e.tag, value: value).map { ": " + $0 } ?? "")
-            return Field("emv.dol_value", FieldName(e.tagHex + (BERTLVTags.name(e.tag).map { " " + $0 } ?? "")), text,
+            return Field(.emv.dolValue, label: FieldName(e.tagHex + (BERTLVTags.name(e.tag).map { " " + $0 } ?? "")), text,
                          range: placement.place(base + r.lowerBound..<base + r.upperBound))
         }
-        return [Field("emv.dol_values", "Values (\(name))", "\(list.count) data objects", children: children)]
+        return [Field(.emv.dolValues, label: "Values (\(name))", "\(list.count) data objects", children: children)]
     }
 }

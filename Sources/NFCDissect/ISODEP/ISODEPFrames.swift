@@ -59,7 +59,7 @@ enum ISODEPFrames {
         guard ctx.frame.lastByteBits != 8 else { return false }
         ctx.layer = layer
         ctx.summary = "fragment of \(ctx.frame.bitCount) bits: no ISO-DEP block (noise, or a frame the capture cut)"
-        ctx.sink.add(Field("isodep.fragment", "Fragment", Hex.string(ctx.frame.bytes), range: ctx.frame.bytes.indices))
+        ctx.sink.add(Field(.isodep.fragment, Hex.string(ctx.frame.bytes), range: ctx.frame.bytes.indices))
         return true
     }
 
@@ -149,7 +149,7 @@ enum ISODEPFrames {
         let infRange = frame.layout.inf(count: frame.inf.count)
         if ctx.sink.enabled, !frame.inf.isEmpty {
             let inf = ctx.hex(infRange)
-            ctx.sink.add(Field("isodep.inf", "INF (repeated)", inf, range: infRange))
+            ctx.sink.add(Field(.isodep.inf, inf, range: infRange))
         }
         var why = "recorded twice"
         if case .r(true, _, _) = request { why = "sent again after R(NAK)" }
@@ -177,7 +177,7 @@ enum ISODEPFrames {
     private static func decode(_ ctx: inout FrameContext, crc: CRC.Kind) -> ISODEPFrame? {
         ctx.layer = layer
         let split = CRCSplit(ctx.frame, expected: true, kind: crc)
-        ctx.apply(split, key: "isodep.crc")
+        ctx.apply(split, field: .isodep.crc)
         let frame: ISODEPFrame
         do {
             frame = try ISODEPFrame.decode(split.payload)
@@ -185,35 +185,35 @@ enum ISODEPFrames {
             let first = split.payload.first.map(Hex.byte) ?? "(empty)"
             ctx.summary = "invalid ISO-DEP block \(first)"
             ctx.warn("ISO-DEP block \(error)")
-            ctx.sink.add(Field("isodep.data", "Data", Hex.string(split.payload), range: split.payload.indices))
+            ctx.sink.add(Field(.isodep.data, Hex.string(split.payload), range: split.payload.indices))
             return nil
         }
         let pcbRange = ISODEPFrame.Layout.pcb.range
         var bits: [Field] = []
         switch frame.block {
         case .i(let chaining, _, _, let n):
-            bits.append(Field("isodep.pcb.type", "Block type", "I-block", range: pcbRange))
-            bits.append(Field("isodep.pcb.chaining", "Chaining", chaining ? "more blocks follow" : "last block", range: pcbRange))
-            bits.append(Field("isodep.pcb.block_number", "Block number", "\(n)", range: pcbRange))
+            bits.append(Field(.isodep.pcbType, "I-block", range: pcbRange))
+            bits.append(Field(.isodep.pcbChaining, chaining ? "more blocks follow" : "last block", range: pcbRange))
+            bits.append(Field(.isodep.pcbBlockNumber, "\(n)", range: pcbRange))
         case .r(let nak, _, let n):
-            bits.append(Field("isodep.pcb.type", "Block type", "R-block", range: pcbRange))
-            bits.append(Field("isodep.pcb.ack", "ACK/NAK", nak ? "NAK" : "ACK", range: pcbRange))
-            bits.append(Field("isodep.pcb.block_number", "Block number", "\(n)", range: pcbRange))
+            bits.append(Field(.isodep.pcbType, "R-block", range: pcbRange))
+            bits.append(Field(.isodep.pcbAck, nak ? "NAK" : "ACK", range: pcbRange))
+            bits.append(Field(.isodep.pcbBlockNumber, "\(n)", range: pcbRange))
         case .s(let kind, _):
-            bits.append(Field("isodep.pcb.type", "Block type", "S-block \(kind.name)", range: pcbRange))
+            bits.append(Field(.isodep.pcbType, "S-block \(kind.name)", range: pcbRange))
         }
-        ctx.sink.add(Field("isodep.pcb", "PCB", .byte(frame.block.pcb), range: pcbRange, children: bits))
+        ctx.sink.add(Field(.isodep.pcb, .byte(frame.block.pcb), range: pcbRange, children: bits))
         let layout = frame.layout
         if let f = layout.cid, let cid = frame.cid {
-            ctx.sink.add(Field("isodep.cid", "CID", "\(cid & 0x0F) (power level \(cid >> 6))", range: f.range))
+            ctx.sink.add(Field(.isodep.cid, "\(cid & 0x0F) (power level \(cid >> 6))", range: f.range))
         }
         if let f = layout.nad, let nad = frame.nad {
-            ctx.sink.add(Field("isodep.nad", "NAD", .byte(nad), range: f.range))
+            ctx.sink.add(Field(.isodep.nad, .byte(nad), range: f.range))
         }
         switch frame.block {
         case .s(.wtx, _):
             if let w = frame.waitingTimeExtension {
-                ctx.sink.add(Field("isodep.wtxm", "WTXM", "\(w.multiplier)" + (w.powerLevel != 0 ? " (power level \(w.powerLevel))" : ""), range: layout.inf(count: 1)))
+                ctx.sink.add(Field(.isodep.wtxm, "\(w.multiplier)" + (w.powerLevel != 0 ? " (power level \(w.powerLevel))" : ""), range: layout.inf(count: 1)))
                 if w.multiplier == 0 || w.multiplier > 59 { ctx.warn("WTXM \(w.multiplier) is outside 1–59 (ISO/IEC 14443-4 §7.3)", range: layout.inf(count: 1)) }
             } else {
                 ctx.warn("S(WTX) needs its WTXM byte")
@@ -222,7 +222,7 @@ enum ISODEPFrames {
             break
         default:
             if !frame.inf.isEmpty {
-                ctx.sink.add(Field("isodep.inf", "INF", Hex.string(frame.inf), range: layout.inf(count: frame.inf.count)))
+                ctx.sink.add(Field(.isodep.inf, label: "INF", Hex.string(frame.inf), range: layout.inf(count: frame.inf.count)))
                 ctx.note("\(frame.block.name) carries no INF field, found \(frame.inf.count) bytes")
             }
         }
@@ -282,7 +282,7 @@ enum ISODEPFrames {
             ctx.summary = "I-block(\(frame.block.blockNumber ?? 0)) chaining, INF \(frame.inf.count) bytes: part \(c.blocks) of \(fromReader ? "a command" : "an answer")"
             if ctx.sink.enabled {
                 let inf = ctx.hex(infRange)
-                ctx.sink.add(Field("isodep.inf", "INF (chained part \(c.blocks))", inf, range: infRange))
+                ctx.sink.add(Field(.isodep.inf, label: "INF (chained part \(c.blocks))", inf, range: infRange))
             }
             if fromReader { s.isoDEP.readerChain = c } else { s.isoDEP.tagChain = c }
             return
@@ -298,7 +298,7 @@ enum ISODEPFrames {
             }
             if ctx.sink.enabled {
                 let inf = ctx.hex(infRange)
-                ctx.sink.add(Field("isodep.inf", "INF (last part)", inf, range: infRange))
+                ctx.sink.add(Field(.isodep.inf, label: "INF (last part)", inf, range: infRange))
             }
             chain = nil
         } else {

@@ -35,22 +35,22 @@ enum MIFAREPlusFrames {
         ctx.summary = MIFAREPlus.summary(code: code, data: data)
         typealias L = MIFAREPlus.Layout
         func place(_ r: Range<Int>) -> Range<Int>? { placement.place(r.lowerBound + 1..<r.upperBound + 1) }
-        var fields = [Field("mfp.command", "Command", .named(MIFAREPlus.name(code) ?? Hex.byte(code), code: code), range: placement.place(0..<1))]
+        var fields = [Field(.mfp.command, .named(MIFAREPlus.name(code) ?? Hex.byte(code), code: code), range: placement.place(0..<1))]
         var next = 0
         if let block = MIFAREPlus.littleEndian16(data, L.blockNumber), takesBlock(code) {
-            fields.append(Field("mfp.block", "Block number", MIFAREPlus.blockName(block), range: place(L.blockNumber.range)))
+            fields.append(Field(.mfp.block, MIFAREPlus.blockName(block), range: place(L.blockNumber.range)))
             next = L.blockNumber.end
             let op = MIFAREPlus.BlockOperation(code: code)
             if op?.kind == .read, data.count >= L.count.end {
-                fields.append(Field("mfp.count", "Blocks", "\(data[L.count.offset])", range: place(L.count.range)))
+                fields.append(Field(.mfp.count, "\(data[L.count.offset])", range: place(L.count.range)))
                 next = L.count.end
             } else if op?.hasDestination == true, let d = MIFAREPlus.littleEndian16(data, L.destination) {
-                fields.append(Field("mfp.destination", "Destination", MIFAREPlus.blockName(d), range: place(L.destination.range)))
+                fields.append(Field(.mfp.destination, MIFAREPlus.blockName(d), range: place(L.destination.range)))
                 next = L.destination.end
             } else if code == MIFAREPlus.firstAuthenticate || code == MIFAREPlus.firstAuthenticateAlternate, data.count >= L.lenCap.end {
-                fields.append(Field("mfp.lencap", "LenCap", "\(data[L.lenCap.offset])", range: place(L.lenCap.range)))
+                fields.append(Field(.mfp.lencap, "\(data[L.lenCap.offset])", range: place(L.lenCap.range)))
                 next = L.lenCap.end
-                if data.count > next { fields.append(Field("mfp.pcdcap2", "PCDcap2", Hex.string(data[next...]), range: place(next..<data.count))) }
+                if data.count > next { fields.append(Field(.mfp.pcdcap2, Hex.string(data[next...]), range: place(next..<data.count))) }
                 next = data.count
             }
         }
@@ -65,9 +65,9 @@ enum MIFAREPlusFrames {
                 case MIFAREPlus.additionalFrame: what = Hex.string(data[next..<end])
                 default: what = op.map { $0.plain ? Hex.string(data[next..<end]) : "\(end - next) bytes encrypted" } ?? Hex.string(data[next..<end])
                 }
-                fields.append(Field("mfp.data", "Data", what, range: place(next..<end)))
+                fields.append(Field(.mfp.data, what, range: place(next..<end)))
             }
-            if macAtEnd { fields.append(Field("mfp.mac", "MAC", "8 bytes (not checked: no session key)", range: place(end..<data.count))) }
+            if macAtEnd { fields.append(Field(.mfp.mac, "8 bytes (not checked: no session key)", range: place(end..<data.count))) }
         }
         APDUFrames.add(fields, placement, "MIFARE Plus command", inf.count, &ctx)
     }
@@ -84,7 +84,7 @@ enum MIFAREPlusFrames {
         let status = inf[0]
         let data = Array(inf.dropFirst())
         func place(_ r: Range<Int>) -> Range<Int>? { placement.place(r.lowerBound + 1..<r.upperBound + 1) }
-        var fields = [Field("mfp.status", "Status", .named(MIFAREPlus.statusName(status), code: status), range: placement.place(0..<1))]
+        var fields = [Field(.mfp.status, .named(MIFAREPlus.statusName(status), code: status), range: placement.place(0..<1))]
         ctx.summary = MIFAREPlus.statusName(status)
         if status != MIFAREPlus.ok, status != MIFAREPlus.additionalFrame {
             ctx.note("\(MIFAREPlus.name(command.code) ?? "the command") refused: \(MIFAREPlus.statusName(status))")
@@ -110,8 +110,8 @@ enum MIFAREPlusFrames {
                     if mac > 0 { ctx.summary = "MAC, " + ctx.summary }
                 }
             }
-            if body > 0 { fields.append(Field("mfp.response_data", "Data", what, range: place(0..<body))) }
-            if mac > 0 { fields.append(Field("mfp.mac", "MAC", "8 bytes (not checked: no session key)", range: place(body..<data.count))) }
+            if body > 0 { fields.append(Field(.mfp.responseData, what, range: place(0..<body))) }
+            if mac > 0 { fields.append(Field(.mfp.mac, "8 bytes (not checked: no session key)", range: place(body..<data.count))) }
         }
         APDUFrames.add(fields, placement, "MIFARE Plus answer", inf.count, &ctx)
     }

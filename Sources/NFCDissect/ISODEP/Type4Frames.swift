@@ -96,17 +96,17 @@ enum Type4Frames {
 
     static func ccField(_ cc: Type4CapabilityContainer, range: Range<Int>?) -> Field {
         let f = cc.ndefFile
-        return Field("t4t.cc", "Type 4 CC", "mapping \(cc.versionText)", range: range, children: [
-            Field("t4t.cc.cclen", "CCLEN", "\(cc.ccLength)"),
-            Field("t4t.cc.version", "Mapping version", "\(cc.versionText) (\(Hex.byte(cc.mappingVersion)))"),
-            Field("t4t.cc.mle", "MLe", "\(cc.maxReadLength): most bytes one READ BINARY answers"),
-            Field("t4t.cc.mlc", "MLc", "\(cc.maxWriteLength): most bytes one UPDATE BINARY takes"),
-            Field("t4t.cc.ndef_file", f.isExtended ? "Extended NDEF File Control TLV" : "NDEF File Control TLV",
+        return Field(.t4t.cc, "mapping \(cc.versionText)", range: range, children: [
+            Field(.t4t.ccCclen, "\(cc.ccLength)"),
+            Field(.t4t.ccVersion, "\(cc.versionText) (\(Hex.byte(cc.mappingVersion)))"),
+            Field(.t4t.ccMle, "\(cc.maxReadLength): most bytes one READ BINARY answers"),
+            Field(.t4t.ccMlc, "\(cc.maxWriteLength): most bytes one UPDATE BINARY takes"),
+            Field(.t4t.ccNdefFile, label: f.isExtended ? "Extended NDEF File Control TLV" : "NDEF File Control TLV",
                   "file \(Hex.value(f.fileID, digits: 4)), \(f.maxSize) bytes", children: [
-                Field("t4t.cc.file_id", "File id", Hex.value(f.fileID, digits: 4)),
-                Field("t4t.cc.max_size", "Maximum size", "\(f.maxSize) bytes (\(Int(f.maxSize) - f.lengthFieldSize) for the message)"),
-                Field("t4t.cc.read_access", "Read access", "\(Hex.byte(f.readAccess)): \(Type4CapabilityContainer.FileControl.accessName(f.readAccess))"),
-                Field("t4t.cc.write_access", "Write access", "\(Hex.byte(f.writeAccess)): \(Type4CapabilityContainer.FileControl.accessName(f.writeAccess))"),
+                Field(.t4t.ccFileId, Hex.value(f.fileID, digits: 4)),
+                Field(.t4t.ccMaxSize, "\(f.maxSize) bytes (\(Int(f.maxSize) - f.lengthFieldSize) for the message)"),
+                Field(.t4t.ccReadAccess, "\(Hex.byte(f.readAccess)): \(Type4CapabilityContainer.FileControl.accessName(f.readAccess))"),
+                Field(.t4t.ccWriteAccess, "\(Hex.byte(f.writeAccess)): \(Type4CapabilityContainer.FileControl.accessName(f.writeAccess))"),
             ]),
         ])
     }
@@ -119,18 +119,18 @@ enum Type4Frames {
         let cc = app.capabilityContainer
         if let cc { fields.append(ccField(cc, range: nil)) }
         guard let (nlenRange, nlen, message, missing) = app.ndefContent else {
-            if app.ndefFile.count > 0 { fields.append(Field("t4t.ndef_file", "NDEF file", "NLEN not read")) }
+            if app.ndefFile.count > 0 { fields.append(Field(.t4t.ndefFile, "NLEN not read")) }
             return fields
         }
         let size = nlenRange.count
-        var file = Field("t4t.ndef_file", "NDEF file", "NLEN \(nlen)" + (app.ndefWritten ? " (written in this session)" : ""))
-        file.children.append(Field("t4t.nlen", "NLEN", "\(nlen)", range: nlenRange))
+        var file = Field(.t4t.ndefFile, "NLEN \(nlen)" + (app.ndefWritten ? " (written in this session)" : ""))
+        file.children.append(Field(.t4t.nlen, "\(nlen)", range: nlenRange))
         if let max = cc?.ndefFile.maxSize, nlen > Int(max) - size {
             diagnostics.append(Diagnostic(.warning, "NLEN \(nlen) is more than the NDEF file holds (\(max) bytes less the \(size)-byte NLEN)", range: nlenRange))
         }
         if nlen > 0 {
             if let missing {
-                file.children.append(Field("t4t.ndef", "NDEF message", "\(nlen) bytes, not read from offset \(missing) on"))
+                file.children.append(Field(.t4t.ndef, "\(nlen) bytes, not read from offset \(missing) on"))
             } else {
                 let result = NDEFMessage.decode(Array(app.ndefFile.bytes[message]))
                 let tree = NDEFDescriber.describe(result, placing: { $0.lowerBound + size..<$0.upperBound + size })

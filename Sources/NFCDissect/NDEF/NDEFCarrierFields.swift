@@ -5,13 +5,13 @@ extension NDEFPayloadFields {
     func bluetooth(_ b: NDEFBluetoothOOB, _ r: NDEFRecord) -> [Field] {
         var out: [Field] = []
         if let length = b.oobLength {
-            out.append(Field("ndef.bt.oob_length", "OOB data length", "\(length)", range: at(r, NDEFBluetoothOOB.Layout.oobLength.range)))
+            out.append(Field(.ndef.btOobLength, "\(length)", range: at(r, NDEFBluetoothOOB.Layout.oobLength.range)))
         }
         if let address = b.deviceAddress {
-            out.append(Field("ndef.bt.address", "Device address", NDEFBluetoothOOB.addressText(address), range: at(r, NDEFBluetoothOOB.Layout.address.range)))
+            out.append(Field(.ndef.btAddress, NDEFBluetoothOOB.addressText(address), range: at(r, NDEFBluetoothOOB.Layout.address.range)))
         }
         for e in b.elements {
-            out.append(Field("ndef.bt.eir", FieldName(e.name), eirValue(e), range: at(r, e.range)))
+            out.append(Field(.ndef.btEir, label: FieldName(e.name), eirValue(e), range: at(r, e.range)))
         }
         return out
     }
@@ -47,7 +47,7 @@ extension NDEFPayloadFields {
                 // A Credential holds attributes of its own, after this one's 4-byte header.
                 children = wsc(NDEFWiFiSimpleConfig.attributes(in: a.value), r, base: range.lowerBound + 4)
             }
-            return Field("ndef.wsc.attribute", FieldName(a.name), wscValue(a), range: at(r, range), children: children)
+            return Field(.ndef.wscAttribute, label: FieldName(a.name), wscValue(a), range: at(r, range), children: children)
         }
     }
 
@@ -78,12 +78,12 @@ extension NDEFPayloadFields {
             i >= 0 && i + 1 < r.payload.count ? Int(r.payload[i]) << 8 | Int(r.payload[i + 1]) : nil
         }
         let wscLength = u16(at: 0) ?? 0
-        var out = [Field("ndef.p2p.wsc_length", "WSC data length", "\(wscLength)", range: at(r, NDEFWiFiPeerToPeer.Layout.wscLength.range))]
+        var out = [Field(.ndef.p2pWscLength, "\(wscLength)", range: at(r, NDEFWiFiPeerToPeer.Layout.wscLength.range))]
         out += wsc(p.wsc.attributes, r, base: 2)
         if let p2pLength = u16(at: 2 + wscLength) {
-            out.append(Field("ndef.p2p.length", "P2P data length", "\(p2pLength)", range: at(r, NDEFWiFiPeerToPeer.Layout.p2pLength(afterWSC: wscLength))))
+            out.append(Field(.ndef.p2pLength, "\(p2pLength)", range: at(r, NDEFWiFiPeerToPeer.Layout.p2pLength(afterWSC: wscLength))))
         }
-        out += p.attributes.map { Field("ndef.p2p.attribute", FieldName($0.name), hexValue($0.value), range: at(r, $0.range)) }
+        out += p.attributes.map { Field(.ndef.p2pAttribute, label: FieldName($0.name), hexValue($0.value), range: at(r, $0.range)) }
         return out
     }
 }

@@ -27,16 +27,16 @@ public enum NDEFDescriber {
 struct NDEFFieldBuilder {
     let place: (Range<Int>) -> Range<Int>?
 
-    func message(_ result: NDEFDecodeResult, key: FieldName = "ndef.message", label: FieldName = "NDEF message") -> Field {
+    func message(_ result: NDEFDecodeResult) -> Field {
         var children = result.records.enumerated().map { record($0.element, index: $0.offset + 1) }
         if let unparsed = result.unparsedRange {
-            children.append(Field("ndef.unparsed", "Not part of a record", plural(unparsed.count, "byte"), range: place(unparsed)))
+            children.append(Field(.ndef.unparsed, plural(unparsed.count, "byte"), range: place(unparsed)))
         }
         let whole = 0..<result.byteCount
         let lower = result.records.first?.record.range?.lowerBound ?? result.unparsedRange?.lowerBound ?? 0
         let upper = result.unparsedRange?.upperBound ?? result.records.last?.record.range?.upperBound ?? lower
         let span = result.byteCount == 0 || result.records.isEmpty && result.unparsedRange == nil ? whole : lower..<upper
-        return Field(key, label, plural(result.records.count, "record"), range: place(span), children: children)
+        return Field(.ndef.message, plural(result.records.count, "record"), range: place(span), children: children)
     }
 
     /// Payload range (in payload bytes) of `r` placed in the output.
@@ -59,15 +59,15 @@ struct NDEFFieldBuilder {
             : plural(r.payload.count, "byte")
         var payloadChildren = NDEFPayloadFields(builder: self).fields(decoded)
         if payloadChildren.isEmpty && !r.payload.isEmpty {
-            payloadChildren = [Field("ndef.payload.bytes", "Bytes", hexValue(r.payload), range: payloadRange)]
+            payloadChildren = [Field(.ndef.payloadBytes, hexValue(r.payload), range: payloadRange)]
         }
-        children.append(Field("ndef.record.payload", "Payload", payloadValue, range: payloadRange, children: payloadChildren))
+        children.append(Field(.ndef.recordPayload, payloadValue, range: payloadRange, children: payloadChildren))
         if r.chunks.count > 1 {
             func chunk(_ k: Int) -> Field {
                 let c = r.chunks[k]
-                return Field("ndef.record.chunk", "Chunk \(k + 1)", "\(plural(c.payloadRange.count, "byte")), CF \(c.header.cf ? 1 : 0)",
+                return Field(.ndef.recordChunk, label: "Chunk \(k + 1)", "\(plural(c.payloadRange.count, "byte")), CF \(c.header.cf ? 1 : 0)",
                              range: place(c.range), children: layout(c, record: r, isFirstChunk: k == 0)
-                               + [Field("ndef.record.chunk.payload", "Payload", plural(c.payloadRange.count, "byte"), range: place(c.payloadRange))])
+                               + [Field(.ndef.recordChunkPayload, plural(c.payloadRange.count, "byte"), range: place(c.payloadRange))])
             }
             // A field tree of a dozen fields a chunk: 262,000 one-byte chunks in a 1 MiB message
             // made 1 GB of fields and 160 MB of text (issue 51). The first chunks and the last
@@ -81,14 +81,14 @@ struct NDEFFieldBuilder {
                 let between = r.chunks[shown..<(r.chunks.count - 1)]
                 let bytes = between.reduce(0) { $0 + $1.payloadRange.count }
                 let range = between.first.flatMap { a in between.last.map { b in a.range.lowerBound..<b.range.upperBound } }
-                chunks.append(Field("ndef.record.chunks.more", "Chunks \(shown + 1)–\(r.chunks.count - 1)",
+                chunks.append(Field(.ndef.recordChunksMore, label: "Chunks \(shown + 1)–\(r.chunks.count - 1)",
                                     "\(between.count) chunks, \(plural(bytes, "byte")) of payload (not listed one by one)",
                                     range: range.flatMap(place)))
                 chunks.append(chunk(r.chunks.count - 1))
             }
-            children.append(Field("ndef.record.chunks", "Chunks", "\(r.chunks.count)", range: r.range.flatMap(place), children: chunks))
+            children.append(Field(.ndef.recordChunks, "\(r.chunks.count)", range: r.range.flatMap(place), children: chunks))
         }
-        return Field("ndef.record", "Record \(index)", NDEFSummary.line(decoded), range: r.range.flatMap(place), children: children)
+        return Field(.ndef.record, label: "Record \(index)", NDEFSummary.line(decoded), range: r.range.flatMap(place), children: children)
     }
 
     /// `1 (NFC Forum well-known type)`.
@@ -106,26 +106,26 @@ struct NDEFFieldBuilder {
         let h = c.header
         let headerRange = place(c.range.lowerBound..<(c.range.lowerBound + 1))
         var out = [
-            Field("ndef.record.header", "Header", .byte(h.byte, suffix: ": " + h.flagNames), range: headerRange, children: [
-                Field("ndef.record.mb", "MB (message begin)", h.mb ? "1" : "0", range: headerRange),
-                Field("ndef.record.me", "ME (message end)", h.me ? "1" : "0", range: headerRange),
-                Field("ndef.record.cf", "CF (chunk flag)", h.cf ? "1" : "0", range: headerRange),
-                Field("ndef.record.sr", "SR (short record)", h.sr ? "1" : "0", range: headerRange),
-                Field("ndef.record.il", "IL (ID length present)", h.il ? "1" : "0", range: headerRange),
+            Field(.ndef.recordHeader, .byte(h.byte, suffix: ": " + h.flagNames), range: headerRange, children: [
+                Field(.ndef.recordMb, h.mb ? "1" : "0", range: headerRange),
+                Field(.ndef.recordMe, h.me ? "1" : "0", range: headerRange),
+                Field(.ndef.recordCf, h.cf ? "1" : "0", range: headerRange),
+                Field(.ndef.recordSr, h.sr ? "1" : "0", range: headerRange),
+                Field(.ndef.recordIl, h.il ? "1" : "0", range: headerRange),
             ]),
-            Field("ndef.record.tnf", "TNF", tnfText(h.tnf), range: headerRange),
-            Field("ndef.record.type_length", "TYPE_LENGTH", String(c.typeRange.count),
+            Field(.ndef.recordTnf, tnfText(h.tnf), range: headerRange),
+            Field(.ndef.recordTypeLength, String(c.typeRange.count),
                   range: place(c.typeLengthOffset..<(c.typeLengthOffset + 1))),
-            Field("ndef.record.payload_length", "PAYLOAD_LENGTH", String(c.payloadRange.count), range: place(c.payloadLengthRange)),
+            Field(.ndef.recordPayloadLength, String(c.payloadRange.count), range: place(c.payloadLengthRange)),
         ]
         if let idLength = c.idLengthOffset {
-            out.append(Field("ndef.record.id_length", "ID_LENGTH", "\(c.idRange.count)", range: place(idLength..<(idLength + 1))))
+            out.append(Field(.ndef.recordIdLength, "\(c.idRange.count)", range: place(idLength..<(idLength + 1))))
         }
         if !c.typeRange.isEmpty {
-            out.append(Field("ndef.record.type", "TYPE", isFirstChunk ? r.typeName : "(on a later chunk)", range: place(c.typeRange)))
+            out.append(Field(.ndef.recordType, isFirstChunk ? r.typeName : "(on a later chunk)", range: place(c.typeRange)))
         }
         if !c.idRange.isEmpty {
-            out.append(Field("ndef.record.id", "ID", isFirstChunk ? quoted(r.idText) : "(on a later chunk)", range: place(c.idRange)))
+            out.append(Field(.ndef.recordId, isFirstChunk ? quoted(r.idText) : "(on a later chunk)", range: place(c.idRange)))
         }
         return out
     }

@@ -41,6 +41,25 @@ public struct Field: Sendable, Equatable {
         self.children = children
     }
 
+    /// A field of `spec`: its key and label, and its byte range from the spec's layout unless
+    /// `range` places it elsewhere (a value inside a larger unit, a data-dependent place).
+    public init(_ spec: FieldSpec, _ value: FieldValue, range: Range<Int>? = nil, children: [Field] = []) {
+        self.init(FieldName(spec.key), FieldName(spec.label), value, range: range ?? spec.layout?.range, children: children)
+    }
+
+    public init(_ spec: FieldSpec, _ value: String, range: Range<Int>? = nil, children: [Field] = []) {
+        self.init(spec, FieldValue(value), range: range, children: children)
+    }
+
+    /// A field of `spec` labelled more exactly than the spec's label (`Page 4`, `CRC_A`).
+    public init(_ spec: FieldSpec, label: FieldName, _ value: FieldValue, range: Range<Int>? = nil, children: [Field] = []) {
+        self.init(FieldName(spec.key), label, value, range: range ?? spec.layout?.range, children: children)
+    }
+
+    public init(_ spec: FieldSpec, label: FieldName, _ value: String, range: Range<Int>? = nil, children: [Field] = []) {
+        self.init(spec, label: label, FieldValue(value), range: range, children: children)
+    }
+
     /// Depth-first search by key.
     public func first(key: String) -> Field? {
         if keyName.text == key { return self }
@@ -201,6 +220,9 @@ struct HexDigits {
 }
 
 extension Array where Element == Field {
+    /// The first field of `spec`, depth first.
+    public func first(_ spec: FieldSpec) -> Field? { first(key: spec.key) }
+
     public func first(key: String) -> Field? {
         for f in self { if let hit = f.first(key: key) { return hit } }
         return nil

@@ -1,0 +1,60 @@
+/// The fields of FeliCa (`felica.*`): their keys are JSON keys, replay rules and filters name them
+/// (docs/json-output.md, `nfctrace dissect --list-fields felica`).
+public struct FeliCaFields: FieldTable {
+    public var name: String { "felica" }
+    public var title: String { "FeliCa" }
+
+    public let basicVersion = FieldSpec("felica.basic_version", "Basic version", .text, layout: FeliCaResponse.Layout.basicVersion)
+    public let block = FieldSpec("felica.block", "Block", .text)
+    public let blockAccessMode = FieldSpec("felica.block.access_mode", "Access mode", .text)
+    public let blockForm = FieldSpec("felica.block.form", "Form", .text)
+    public let blockNumber = FieldSpec("felica.block.number", "Block number", .text)
+    public let blockOrder = FieldSpec("felica.block.order", "Service order", .text)
+    public let blockCount = FieldSpec("felica.block_count", "Number of blocks", .text)
+    public let blockData = FieldSpec("felica.block_data", "Block data", .hex)
+    public let blocks = FieldSpec("felica.blocks", "Block list", .text)
+    public let code = FieldSpec("felica.code", "Response code", .text, layout: FeliCaCommand.Layout.code)
+    public let crc = FieldSpec("felica.crc", "CRC", .hex)
+    public let data = FieldSpec("felica.data", "Data", .hex)
+    public let flag = FieldSpec("felica.flag", "Flag", .byte, layout: FeliCaResponse.Layout.flag)
+    public let formatVersion = FieldSpec("felica.format_version", "Format version", .byte, layout: FeliCaResponse.Layout.formatVersion)
+    public let idm = FieldSpec("felica.idm", "IDm", .text, layout: FeliCaCommand.Layout.idm)
+    public let idmKind = FieldSpec("felica.idm.kind", "Identification", .text, layout: FeliCaCommand.Layout.idm)
+    public let idmSystem = FieldSpec("felica.idm.system", "System number", .text, layout: FeliCaResponse.Layout.idmSystem)
+    public let index = FieldSpec("felica.index", "Index", .text, layout: FeliCaCommand.Layout.index)
+    public let keyVersion = FieldSpec("felica.key_version", "Key version", .text)
+    public let keyVersions = FieldSpec("felica.key_versions", "Key versions", .text)
+    public let len = FieldSpec("felica.len", "LEN", .text, layout: FeliCaCommand.Layout.length)
+    public let memoryBlock = FieldSpec("felica.memory.block", "Block", .hex)
+    public let memoryService = FieldSpec("felica.memory.service", "Service", .text)
+    public let mode = FieldSpec("felica.mode", "Mode", .text, layout: FeliCaResponse.Layout.mode)
+    public let node = FieldSpec("felica.node", "Node", .text)
+    public let nodeCount = FieldSpec("felica.node_count", "Number of nodes", .text, layout: FeliCaCommand.Layout.count)
+    public let nodes = FieldSpec("felica.nodes", "Node code list", .text)
+    public let optionVersions = FieldSpec("felica.option_versions", "Option versions", .text)
+    public let parameters = FieldSpec("felica.parameters", "Parameters", .hex)
+    public let pmm = FieldSpec("felica.pmm", "PMm", .text, layout: FeliCaResponse.Layout.pmm)
+    public let pmmIc = FieldSpec("felica.pmm.ic", "IC type", .text)
+    public let pmmMrt = FieldSpec("felica.pmm.mrt", "Mrt", .text)
+    public let pmmPad2 = FieldSpec("felica.pmm.pad2", "Byte 7", .byte)
+    public let pmmRom = FieldSpec("felica.pmm.rom", "ROM type", .byte)
+    public let requestCode = FieldSpec("felica.request_code", "Request code", .text, layout: FeliCaCommand.Layout.requestCode)
+    public let requestData = FieldSpec("felica.request_data", "Request data", .text, layout: FeliCaResponse.Layout.requestData)
+    public let reserved = FieldSpec("felica.reserved", "Reserved", .text, layout: FeliCaCommand.Layout.reserved)
+    public let searchResult = FieldSpec("felica.search_result", "Node", .text)
+    public let service = FieldSpec("felica.service", "Service", .text)
+    public let serviceCount = FieldSpec("felica.service_count", "Number of services", .text, layout: FeliCaCommand.Layout.count)
+    public let services = FieldSpec("felica.services", "Service code list", .text)
+    public let sf1 = FieldSpec("felica.sf1", "Status flag 1", .byte, layout: FeliCaResponse.Layout.statusFlag1)
+    public let sf2 = FieldSpec("felica.sf2", "Status flag 2", .text, layout: FeliCaResponse.Layout.statusFlag2)
+    public let statusData = FieldSpec("felica.status_data", "Status data", .text)
+    public let systemCode = FieldSpec("felica.system_code", "System code", .text)
+    public let systemCodes = FieldSpec("felica.system_codes", "System code list", .text)
+    public let systemCount = FieldSpec("felica.system_count", "Number of systems", .text, layout: FeliCaCommand.Layout.count)
+    public let timeSlots = FieldSpec("felica.time_slots", "Time slot number", .text, layout: FeliCaCommand.Layout.timeSlots)
+}
+
+extension FieldSpec {
+    /// `felica.*`
+    public static let felica = FeliCaFields()
+}
