@@ -20,7 +20,7 @@ public struct ClassicClearView: Sendable {
             switch event {
             case .frame(let f):
                 if let clear = f.decrypted { decrypted[f.number] = clear }
-                if f.fields.first(key: "mfc.auth.nr") != nil { readerAuthentications.insert(f.number) }
+                if f.fields.first(FieldSpec.mfc.authNr) != nil { readerAuthentications.insert(f.number) }
             case .session(let s):
                 if case .mifareClassic(let r)? = s.reconstruction {
                     for k in r.keys where !keys.contains(k) { keys.append(k) }

@@ -12,7 +12,9 @@ import NFCCore
 /// `ignore KEY` accepts a difference in fields with that key. `substitute KEY` accepts it too, and
 /// from then on replaces the recorded bytes of that field by the target's in the reader frames
 /// sent (CRCs recomputed): the way a replay follows another tag's UID or IDm. Keys may use `*`
-/// (`*.signature`, `felica.idm*`). A rules file can sit beside a trace (`NAME.rules` for
+/// (`*.signature`, `felica.idm*`). A key that no dissector writes (`FieldRegistry`, listed by
+/// `nfctrace dissect --list-fields`) is an error naming the closest known key, not a rule that
+/// silently never matches; so is a pattern that matches none. A rules file can sit beside a trace (`NAME.rules` for
 /// `NAME.nfctrace` / `NAME.pcap`) or be given with `--rules`.
 public struct ReplayRules: Sendable, Equatable {
     public enum Verb: String, Sendable, Equatable { case ignore, substitute }
@@ -53,8 +55,22 @@ public struct ReplayRules: Sendable, Equatable {
             guard pattern.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "." || $0 == "_" || $0 == "*" }) else {
                 throw ParseError(file: file, line: n, message: "a field key holds letters, digits, . _ and *, not \"\(pattern)\"")
             }
+            if let problem = Self.unknownKeyProblem(pattern) {
+                throw ParseError(file: file, line: n, message: problem)
+            }
             rules.append(Rule(verb: verb, pattern: pattern, source: "\(file):\(n)"))
         }
+    }
+
+    /// Why `pattern` can never match a field, or nil when some registered key matches it.
+    static func unknownKeyProblem(_ pattern: String) -> String? {
+        if pattern.contains("*") {
+            if FieldRegistry.byKey.keys.contains(where: { matches(pattern, $0) }) { return nil }
+            return "no field key matches \"\(pattern)\" (nfctrace dissect --list-fields lists them)"
+        }
+        if FieldRegistry.spec(forKey: pattern) != nil { return nil }
+        let closest = FieldRegistry.closestKey(to: pattern).map { "; the closest known key is \($0)" } ?? ""
+        return "unknown field key \"\(pattern)\"\(closest) (nfctrace dissect --list-fields lists them)"
     }
 
     public static func + (a: ReplayRules, b: ReplayRules) -> ReplayRules { ReplayRules(rules: a.rules + b.rules) }

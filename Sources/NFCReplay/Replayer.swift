@@ -396,7 +396,7 @@ public final class Replayer {
         let request = rec.request ?? FrameDissection(number: p.number, frame: p.request)
         guard p.answer != nil, let recordedAnswer, let actual = act else {
             // A MIFARE Classic card stays silent when the reader's answer does not fit its key.
-            let reason = request.fields.first(key: "mfc.auth.ar") != nil
+            let reason = request.fields.first(FieldSpec.mfc.authAr) != nil
                 ? "the target refused the reader's {nR}{aR}: it does not hold the key the recorded card authenticated with"
                 : "the tag answered, the target stayed silent"
             return ReplayDivergence(frame: recordedNumber, reason: reason, request: request,
@@ -431,13 +431,13 @@ public final class Replayer {
         if unaccepted || actual.crc.isBad {
             let shown = differences.filter { $0.acceptedBy == nil } + differences.filter { $0.acceptedBy != nil }
             var reason = actual.crc.isBad ? "the target's answer has a wrong CRC" : "the answers differ"
-            if recordedAnswer.fields.first(key: "mfc.auth.nt_encrypted") != nil {
+            if recordedAnswer.fields.first(FieldSpec.mfc.authNtEncrypted) != nil {
                 // A nested nonce goes out encrypted under the sector key: another nonce or key shows here.
                 reason = "the nested authentication's encrypted nonce differs: the target does not hold the key the recorded card encrypted it with"
-            } else if recordedAnswer.fields.first(key: "ntag.auth_cipher") != nil {
+            } else if recordedAnswer.fields.first(FieldSpec.ntag.authCipher) != nil {
                 // ek(RndB) is a random number under the tag's key: only the recorded tag repeats it.
                 reason = "the target's AUTHENTICATE challenge differs: RndB is random (and the key may differ); the recorded reader answer cannot fit it"
-            } else if request.fields.first(key: "ntag.auth_data") != nil, actual.fields.first(key: "ntag.nak") != nil {
+            } else if request.fields.first(FieldSpec.ntag.authData) != nil, actual.fields.first(FieldSpec.ntag.nak) != nil {
                 reason = "the target refused the reader's ek(RndA ‖ RndB′): it does not hold the key the recorded tag authenticated with"
             }
             return ReplayDivergence(frame: recordedNumber, reason: reason,

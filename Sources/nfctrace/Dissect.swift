@@ -13,13 +13,18 @@ struct Dissect: ParsableCommand {
             frame and per tag session (docs/json-output.md).
 
             A damaged file is dissected up to the damage, then reported with its byte offset (exit 65).
+
+            --list-fields [PROTOCOL] prints the field keys instead (as tshark -G fields does): a P \
+            line per protocol (title, prefix) and an F line per field (label, key, value kind, \
+            protocol, where its codec places it), tab-separated; with --format json one object per \
+            field. Replay rules name these keys.
             """
     )
 
     enum OutputFormat: String, ExpressibleByArgument, CaseIterable { case text, json }
     enum FailLevel: String, ExpressibleByArgument, CaseIterable { case warning, error }
 
-    @Argument(help: "Capture to read, or - for standard input.")
+    @Argument(help: "Capture to read, or - for standard input. With --list-fields: a protocol prefix (ntag, mfc, felica …).")
     var file: String = "-"
 
     @OptionGroup var input: InputOptions
@@ -41,10 +46,25 @@ struct Dissect: ParsableCommand {
     @Flag(name: .customLong("show-keys"), help: "Print MIFARE Classic keys recovered from the trace whole (they are masked by default: keys you were not given are secrets).")
     var showKeys = false
 
+    @Flag(name: .customLong("list-fields"), help: "List the field keys dissections carry (of one protocol if one is named) and exit.")
+    var listFields = false
+
     @Flag(name: .customLong("show-secrets"), help: "Print card numbers and cardholder data inside APDUs whole (masked by default: first 6 and last 4 digits of a card number).")
     var showSecrets = false
 
     func run() throws {
+        if listFields {
+            let name = file == "-" ? nil : file
+            let tables = FieldListing.tables(named: name)
+            if let name, tables.isEmpty {
+                let names = FieldRegistry.tables.map(\.name).sorted().joined(separator: ", ")
+                throw CLIFailure.usage("no protocol \"\(PrintableText.forTerminal(name))\" (\(names))")
+            }
+            let out = ByteOutput.standardOutput()
+            out.write(Array(FieldListing.render(tables, format: format == .json ? .json : .text).utf8))
+            try out.finish()
+            return
+        }
         let reader = try Capture.open(file, options: input.readOptions)
         let out = ByteOutput.standardOutput()
         let detail: DissectionDetail = verbose || format == .json ? .full : .summary

@@ -194,7 +194,14 @@ final class NoWrapTag: EmulatedTag {
 
     @Test func rulesFileErrorsNameTheLine() {
         #expect(throws: ReplayRules.ParseError(file: "x.rules", line: 2, message: "unknown rule \"drop\" (ignore, substitute)")) {
-            try ReplayRules(text: "ignore a.b\ndrop c\n", file: "x.rules")
+            try ReplayRules(text: "ignore ntag.pack\ndrop c\n", file: "x.rules")
+        }
+        // A misspelled key would never match: it is refused with the key meant.
+        #expect(throws: ReplayRules.ParseError(file: "y.rules", line: 1, message: "unknown field key \"ntag.signatur\"; the closest known key is ntag.signature (nfctrace dissect --list-fields lists them)")) {
+            try ReplayRules(text: "ignore ntag.signatur\n", file: "y.rules")
+        }
+        #expect(throws: ReplayRules.ParseError(file: "z.rules", line: 2, message: "no field key matches \"*.signatur\" (nfctrace dissect --list-fields lists them)")) {
+            try ReplayRules(text: "ignore *.signature\nignore *.signatur\n", file: "z.rules")
         }
         #expect(ReplayRules.matches("*.crc", "ntag.crc") && ReplayRules.matches("felica.idm*", "felica.idm.system"))
         #expect(!ReplayRules.matches("ntag.*", "iso14443a.uid_cln"))

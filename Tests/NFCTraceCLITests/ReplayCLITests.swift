@@ -57,6 +57,32 @@ import Testing
         let r = try CLI.run(["replay", "Traces/ntag215-password-read.pcap", "--rules", badRules])
         #expect(r.status == 2)
         #expect(r.stderr.contains(":1: unknown rule \"forget\" (ignore, substitute)"))
+        // A misspelled key (issue 45): refused with the key meant, instead of never matching.
+        let misspelled = CLI.temporaryFile(Array("ignore ntag.pack\nsubstitute iso14443a.uid_cl\n".utf8))
+        let m = try CLI.run(["replay", "Traces/ntag215-password-read.pcap", "--rules", misspelled])
+        #expect(m.status == 2)
+        #expect(m.stderr.contains(":2: unknown field key \"iso14443a.uid_cl\"; the closest known key is iso14443a.uid_cln"), "\(m.stderr)")
+    }
+
+    /// `dissect --list-fields [PROTOCOL]` (issue 45): the registry as `tshark -G fields` prints its
+    /// fields, and as JSON Lines; every key a replay rule above uses is in it.
+    @Test func listFields() throws {
+        let all = try CLI.run(["dissect", "--list-fields"])
+        #expect(all.status == 0)
+        let lines = all.stdout.split(separator: "\n")
+        #expect(lines.contains("P\tISO 14443-3A\tiso14443a"))
+        #expect(lines.contains("F\tPage\tntag.page\tbyte\tntag\tbyte 1 (page address)"), "\(lines.prefix(20))")
+        for key in ["iso14443a.uid_cln", "iso14443a.bcc", "ntag.page_data", "ntag.pack", "ntag.nak", "ntag.ack", "mfc.auth.nr", "felica.idm"] {
+            #expect(lines.contains { $0.split(separator: "\t").dropFirst(2).first == Substring(key) }, "\(key) is not listed")
+        }
+        let one = try CLI.run(["dissect", "--list-fields", "felica", "--format", "json"])
+        #expect(one.status == 0)
+        let objects = try one.stdout.split(separator: "\n").map { try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        #expect(objects.count > 10)
+        #expect(objects.allSatisfy { ($0?["key"] as? String)?.hasPrefix("felica.") == true && $0?["protocol"] as? String == "felica" })
+        let unknown = try CLI.run(["dissect", "--list-fields", "topaz9"])
+        #expect(unknown.status == 2)
+        #expect(unknown.stderr.contains("no protocol \"topaz9\""))
     }
 
     // Issue 20: a divergence report shows card data masked as dissect does (text and JSON).

@@ -11,7 +11,7 @@ public struct DESFireFields: FieldTable {
     public let file = FieldSpec("desfire.file", "File number", .text)
     public let fileSettings = FieldSpec("desfire.file_settings", "File settings", .text)
     public let fileSettingsAccess = FieldSpec("desfire.file_settings.access", "Access rights", .text)
-    public let fileSettingsSize = FieldSpec("desfire.file_settings.size", "Size", .text)
+    public let fileSettingsSize = FieldSpec("desfire.file_settings.size", "Size", .hex)
     public let framing = FieldSpec("desfire.framing", "Framing", .text)
     public let key = FieldSpec("desfire.key", "Key number", .text)
     public let length = FieldSpec("desfire.length", "Length", .text)
@@ -19,10 +19,10 @@ public struct DESFireFields: FieldTable {
     public let offset = FieldSpec("desfire.offset", "Offset", .text)
     public let responseData = FieldSpec("desfire.response_data", "Data", .hex)
     public let status = FieldSpec("desfire.status", "Status", .code)
-    public let value = FieldSpec("desfire.value", "Value", .text)
+    public let value = FieldSpec("desfire.value", "Value", .hex)
     public let version = FieldSpec("desfire.version", "GET VERSION (3 parts joined)", .text)
     public let versionProduction = FieldSpec("desfire.version.production", "Production", .text)
-    public let versionStorage = FieldSpec("desfire.version.storage", "Storage", .text)
+    public let versionStorage = FieldSpec("desfire.version.storage", "Storage", .hex)
     public let versionUid = FieldSpec("desfire.version.uid", "UID", .hex)
 }
 

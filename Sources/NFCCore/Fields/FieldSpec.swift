@@ -14,12 +14,23 @@ public struct FieldSpec: Sendable, Hashable, CustomStringConvertible {
     /// Where the value sits in its payload when that place is fixed: the codec's row, so the
     /// dissector's byte range comes from the same table decode reads.
     public let layout: FieldLayout?
+    /// The names of the values a code field can hold (a command's opcodes), from its codec:
+    /// `--list-fields` prints them as `tshark -G values` does.
+    public let values: [(value: UInt64, name: String)]
 
-    public init(_ key: String, _ label: String, _ kind: FieldKind, layout: FieldLayout? = nil) {
+    public init(_ key: String, _ label: String, _ kind: FieldKind, layout: FieldLayout? = nil,
+                values: [(value: UInt64, name: String)] = []) {
         self.key = key
         self.label = label
         self.kind = kind
         self.layout = layout
+        self.values = values
+    }
+
+    /// The names of a codec's code enum (`Type2Command.Code`), by raw value.
+    public static func names<Code: CaseIterable & RawRepresentable>(_ code: Code.Type, _ name: (Code) -> String) -> [(value: UInt64, name: String)]
+    where Code.RawValue: FixedWidthInteger {
+        code.allCases.map { (UInt64($0.rawValue), name($0)) }
     }
 
     /// The protocol part of the key (`ntag` of `ntag.page`).

@@ -8,7 +8,7 @@ public struct ISODEPFields: FieldTable {
     public let crc = FieldSpec("isodep.crc", "CRC", .hex)
     public let data = FieldSpec("isodep.data", "Data", .hex)
     public let fragment = FieldSpec("isodep.fragment", "Fragment", .hex)
-    public let inf = FieldSpec("isodep.inf", "INF (repeated)", .text)
+    public let inf = FieldSpec("isodep.inf", "INF (repeated)", .hex)
     public let nad = FieldSpec("isodep.nad", "NAD", .byte)
     public let pcb = FieldSpec("isodep.pcb", "PCB", .byte)
     public let pcbAck = FieldSpec("isodep.pcb.ack", "ACK/NAK", .text)

@@ -5,7 +5,7 @@ public struct ISO14443BFields: FieldTable {
     public var title: String { "ISO 14443-3B" }
 
     public let adc = FieldSpec("iso14443b.adc", "ADC", .text)
-    public let afi = FieldSpec("iso14443b.afi", "AFI", .text)
+    public let afi = FieldSpec("iso14443b.afi", "AFI", .hex)
     public let aidCrc = FieldSpec("iso14443b.aid_crc", "CRC_B(AID)", .hex)
     public let applications = FieldSpec("iso14443b.applications", "Applications", .text)
     public let atqb = FieldSpec("iso14443b.atqb", "ATQB", .text)

@@ -7,7 +7,7 @@ public struct SRxFields: FieldTable {
     public let block = FieldSpec("srx.block", "Block", .text)
     public let chipId = FieldSpec("srx.chip_id", "Chip_ID", .byte)
     public let command = FieldSpec("srx.command", "Command", .text)
-    public let counter = FieldSpec("srx.counter", "Counter", .text)
+    public let counter = FieldSpec("srx.counter", "Counter", .hex)
     public let data = FieldSpec("srx.data", "Data", .hex)
     public let model = FieldSpec("srx.model", "Model", .text)
     public let random = FieldSpec("srx.random", "Random", .hex)

@@ -9,7 +9,7 @@ public struct Type5TagFields: FieldTable {
     public let cc = FieldSpec("t5t.cc", "Capability Container", .hex)
     public let ccFeatures = FieldSpec("t5t.cc.features", "CC3 features", .text, layout: Type5CapabilityContainer.Layout.features)
     public let ccMagic = FieldSpec("t5t.cc.magic", "CC0 magic", .byte, layout: Type5CapabilityContainer.Layout.magic)
-    public let ccMlen = FieldSpec("t5t.cc.mlen", "MLEN", .text)
+    public let ccMlen = FieldSpec("t5t.cc.mlen", "MLEN", .byte)
     public let ccReadAccess = FieldSpec("t5t.cc.read_access", "CC1 read access", .text, layout: Type5CapabilityContainer.Layout.versionAndAccess)
     public let ccRfu = FieldSpec("t5t.cc.rfu", "RFU", .hex, layout: Type5CapabilityContainer.Layout.rfu)
     public let ccVersion = FieldSpec("t5t.cc.version", "CC1 version", .text, layout: Type5CapabilityContainer.Layout.versionAndAccess)

@@ -11,11 +11,11 @@ public struct APDUFields: FieldTable {
     public let lc = FieldSpec("apdu.lc", "Lc", .text)
     public let le = FieldSpec("apdu.le", "Le", .text)
     public let p1 = FieldSpec("apdu.p1", "P1", .text)
-    public let p2 = FieldSpec("apdu.p2", "P2", .text)
+    public let p2 = FieldSpec("apdu.p2", "P2", .byte)
     public let reassembled = FieldSpec("apdu.reassembled", "Reassembled", .text)
-    public let responseData = FieldSpec("apdu.response_data", "Data", .text)
+    public let responseData = FieldSpec("apdu.response_data", "Data", .hex)
     public let sw = FieldSpec("apdu.sw", "Status word", .text)
-    public let tlv = FieldSpec("apdu.tlv", "Tlv", .text)
+    public let tlv = FieldSpec("apdu.tlv", "Tlv", .hex)
 }
 
 extension FieldSpec {

@@ -4,7 +4,7 @@ public struct EMVFields: FieldTable {
     public var name: String { "emv" }
     public var title: String { "EMV payment applications" }
 
-    public let dolValue = FieldSpec("emv.dol_value", "Dol value", .text)
+    public let dolValue = FieldSpec("emv.dol_value", "Dol value", .hex)
     public let dolValues = FieldSpec("emv.dol_values", "Values", .text)
     public let generateAcP1 = FieldSpec("emv.generate_ac.p1", "Cryptogram requested", .text)
 }
