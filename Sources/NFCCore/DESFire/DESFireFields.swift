@@ -1,6 +1,6 @@
 /// The fields of MIFARE DESFire (`desfire.*`): their keys are JSON keys, replay rules and filters name them
 /// (docs/json-output.md, `nfctrace dissect --list-fields desfire`).
-public struct DESFireFields: FieldTable {
+public final class DESFireFields: FieldTable {
     public var name: String { "desfire" }
     public var title: String { "MIFARE DESFire" }
 

@@ -1,6 +1,6 @@
 /// The fields of FeliCa (`felica.*`): their keys are JSON keys, replay rules and filters name them
 /// (docs/json-output.md, `nfctrace dissect --list-fields felica`).
-public struct FeliCaFields: FieldTable {
+public final class FeliCaFields: FieldTable {
     public var name: String { "felica" }
     public var title: String { "FeliCa" }
 

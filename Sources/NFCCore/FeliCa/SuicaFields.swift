@@ -1,6 +1,6 @@
 /// The fields of Suica / Japanese transit cards (`suica.*`): their keys are JSON keys, replay rules and filters name them
 /// (docs/json-output.md, `nfctrace dissect --list-fields suica`).
-public struct SuicaFields: FieldTable {
+public final class SuicaFields: FieldTable {
     public var name: String { "suica" }
     public var title: String { "Suica / Japanese transit cards" }
 

@@ -1,6 +1,6 @@
 /// The fields of NFC Forum Type 3 Tag memory (`t3t.*`): their keys are JSON keys, replay rules and filters name them
 /// (docs/json-output.md, `nfctrace dissect --list-fields t3t`).
-public struct Type3TagFields: FieldTable {
+public final class Type3TagFields: FieldTable {
     public var name: String { "t3t" }
     public var title: String { "NFC Forum Type 3 Tag memory" }
 

@@ -57,8 +57,9 @@ public enum FieldKind: String, Sendable, CaseIterable {
     case code
 }
 
-/// The field specs of one protocol or layer, as stored properties: the table is the list, read
-/// through reflection, so a spec is written once (as its property) and listed without a second
+/// The field specs of one protocol or layer, as stored properties of a final class (one shared
+/// instance: a dissector reading `FieldSpec.ntag.page` loads one spec, where a struct table would
+/// be copied whole, every spec retained, at each use): the table is the list, read through reflection, so a spec is written once (as its property) and listed without a second
 /// enumeration to keep in step. Nested tables (the TLV fields every tag type shares) are listed
 /// with the table that holds them.
 public protocol FieldTable: Sendable {

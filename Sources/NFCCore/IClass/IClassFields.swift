@@ -1,6 +1,6 @@
 /// The fields of HID iClass / PicoPass (`iclass.*`): their keys are JSON keys, replay rules and filters name them
 /// (docs/json-output.md, `nfctrace dissect --list-fields iclass`).
-public struct IClassFields: FieldTable {
+public final class IClassFields: FieldTable {
     public var name: String { "iclass" }
     public var title: String { "HID iClass / PicoPass" }
 

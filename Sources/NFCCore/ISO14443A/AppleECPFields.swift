@@ -1,6 +1,6 @@
 /// The fields of Apple Enhanced Contactless Polling (`ecp.*`): their keys are JSON keys, replay rules and filters name them
 /// (docs/json-output.md, `nfctrace dissect --list-fields ecp`).
-public struct AppleECPFields: FieldTable {
+public final class AppleECPFields: FieldTable {
     public var name: String { "ecp" }
     public var title: String { "Apple Enhanced Contactless Polling" }
 

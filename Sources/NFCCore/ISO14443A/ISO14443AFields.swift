@@ -1,6 +1,6 @@
 /// The fields of ISO 14443-3A (`iso14443a.*`): their keys are JSON keys, replay rules and filters name them
 /// (docs/json-output.md, `nfctrace dissect --list-fields iso14443a`).
-public struct ISO14443AFields: FieldTable {
+public final class ISO14443AFields: FieldTable {
     public var name: String { "iso14443a" }
     public var title: String { "ISO 14443-3A" }
 

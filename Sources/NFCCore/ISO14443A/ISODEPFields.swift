@@ -1,6 +1,6 @@
 /// The fields of ISO-DEP (ISO 14443-4) (`isodep.*`): their keys are JSON keys, replay rules and filters name them
 /// (docs/json-output.md, `nfctrace dissect --list-fields isodep`).
-public struct ISODEPFields: FieldTable {
+public final class ISODEPFields: FieldTable {
     public var name: String { "isodep" }
     public var title: String { "ISO-DEP (ISO 14443-4)" }
 

@@ -1,6 +1,6 @@
 /// The fields of ISO 14443-3B (`iso14443b.*`): their keys are JSON keys, replay rules and filters name them
 /// (docs/json-output.md, `nfctrace dissect --list-fields iso14443b`).
-public struct ISO14443BFields: FieldTable {
+public final class ISO14443BFields: FieldTable {
     public var name: String { "iso14443b" }
     public var title: String { "ISO 14443-3B" }
 

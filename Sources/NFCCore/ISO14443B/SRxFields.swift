@@ -1,6 +1,6 @@
 /// The fields of ST SRx (SRI512, SRIX4K …) (`srx.*`): their keys are JSON keys, replay rules and filters name them
 /// (docs/json-output.md, `nfctrace dissect --list-fields srx`).
-public struct SRxFields: FieldTable {
+public final class SRxFields: FieldTable {
     public var name: String { "srx" }
     public var title: String { "ST SRx (SRI512, SRIX4K …)" }
 

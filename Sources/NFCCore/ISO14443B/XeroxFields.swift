@@ -1,6 +1,6 @@
 /// The fields of Xerox memory chips (14443-B) (`xerox.*`): their keys are JSON keys, replay rules and filters name them
 /// (docs/json-output.md, `nfctrace dissect --list-fields xerox`).
-public struct XeroxFields: FieldTable {
+public final class XeroxFields: FieldTable {
     public var name: String { "xerox" }
     public var title: String { "Xerox memory chips (14443-B)" }
 

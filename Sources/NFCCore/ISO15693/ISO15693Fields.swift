@@ -1,6 +1,6 @@
 /// The fields of ISO 15693 (`iso15693.*`): their keys are JSON keys, replay rules and filters name them
 /// (docs/json-output.md, `nfctrace dissect --list-fields iso15693`).
-public struct ISO15693Fields: FieldTable {
+public final class ISO15693Fields: FieldTable {
     public var name: String { "iso15693" }
     public var title: String { "ISO 15693" }
 

@@ -1,6 +1,6 @@
 /// The fields of NFC Forum Type 5 Tag memory (`t5t.*`): their keys are JSON keys, replay rules and filters name them
 /// (docs/json-output.md, `nfctrace dissect --list-fields t5t`).
-public struct Type5TagFields: FieldTable {
+public final class Type5TagFields: FieldTable {
     public var name: String { "t5t" }
     public var title: String { "NFC Forum Type 5 Tag memory" }
     /// The TLV area (`t5t.tlv.*`).

@@ -1,6 +1,6 @@
 /// The fields of ISO 7816-4 APDUs (`apdu.*`): their keys are JSON keys, replay rules and filters name them
 /// (docs/json-output.md, `nfctrace dissect --list-fields apdu`).
-public struct APDUFields: FieldTable {
+public final class APDUFields: FieldTable {
     public var name: String { "apdu" }
     public var title: String { "ISO 7816-4 APDUs" }
 

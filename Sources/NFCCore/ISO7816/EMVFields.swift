@@ -1,6 +1,6 @@
 /// The fields of EMV payment applications (`emv.*`): their keys are JSON keys, replay rules and filters name them
 /// (docs/json-output.md, `nfctrace dissect --list-fields emv`).
-public struct EMVFields: FieldTable {
+public final class EMVFields: FieldTable {
     public var name: String { "emv" }
     public var title: String { "EMV payment applications" }
 

@@ -1,6 +1,6 @@
 /// The fields of MIFARE Classic (`mfc.*`): their keys are JSON keys, replay rules and filters name them
 /// (docs/json-output.md, `nfctrace dissect --list-fields mfc`).
-public struct MIFAREClassicFields: FieldTable {
+public final class MIFAREClassicFields: FieldTable {
     public var name: String { "mfc" }
     public var title: String { "MIFARE Classic" }
     /// The TLV area (`mfc.tlv.*`).

@@ -1,6 +1,6 @@
 /// The fields of MIFARE Plus (`mfp.*`): their keys are JSON keys, replay rules and filters name them
 /// (docs/json-output.md, `nfctrace dissect --list-fields mfp`).
-public struct MIFAREPlusFields: FieldTable {
+public final class MIFAREPlusFields: FieldTable {
     public var name: String { "mfp" }
     public var title: String { "MIFARE Plus" }
 

@@ -1,6 +1,6 @@
 /// The fields of NDEF messages and records (`ndef.*`): their keys are JSON keys, replay rules and filters name them
 /// (docs/json-output.md, `nfctrace dissect --list-fields ndef`).
-public struct NDEFFields: FieldTable {
+public final class NDEFFields: FieldTable {
     public var name: String { "ndef" }
     public var title: String { "NDEF messages and records" }
 

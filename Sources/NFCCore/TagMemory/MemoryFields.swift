@@ -1,6 +1,6 @@
 /// The fields of tag memory in session summaries (`memory.*`): their keys are JSON keys, replay rules and filters name them
 /// (docs/json-output.md, `nfctrace dissect --list-fields memory`).
-public struct MemoryFields: FieldTable {
+public final class MemoryFields: FieldTable {
     public var name: String { "memory" }
     public var title: String { "tag memory in session summaries" }
 

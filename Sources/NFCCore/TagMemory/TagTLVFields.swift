@@ -1,11 +1,11 @@
 /// The fields of a TLV area (NFC Forum Type 2/5 Tag, MIFARE Classic NDEF sectors): the same
 /// kinds under each tag type's prefix (`t2t.tlv.ndef.length`, `t5t.tlv.terminator` …).
-public struct TagTLVFields: FieldTable {
+public final class TagTLVFields: FieldTable {
     public let name: String
     public var title: String { "TLV blocks of \(name)" }
 
     /// The fields of one TLV kind with a length and a value.
-    public struct TLV: FieldTable {
+    public final class TLV: FieldTable {
         public let name: String
         public var title: String { name }
         public let base: FieldSpec

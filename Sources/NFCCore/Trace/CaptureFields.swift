@@ -1,6 +1,6 @@
 /// The fields of capture records (`capture.*`): their keys are JSON keys, replay rules and filters name them
 /// (docs/json-output.md, `nfctrace dissect --list-fields capture`).
-public struct CaptureFields: FieldTable {
+public final class CaptureFields: FieldTable {
     public var name: String { "capture" }
     public var title: String { "capture records" }
 

@@ -1,6 +1,6 @@
 /// The fields of the tag of a session summary (`tag.*`): their keys are JSON keys, replay rules and filters name them
 /// (docs/json-output.md, `nfctrace dissect --list-fields tag`).
-public struct TagSummaryFields: FieldTable {
+public final class TagSummaryFields: FieldTable {
     public var name: String { "tag" }
     public var title: String { "the tag of a session summary" }
 

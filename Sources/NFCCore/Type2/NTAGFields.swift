@@ -1,6 +1,6 @@
 /// The fields of NTAG / MIFARE Ultralight commands (`ntag.*`): their keys are JSON keys, replay rules and filters name them
 /// (docs/json-output.md, `nfctrace dissect --list-fields ntag`).
-public struct NTAGFields: FieldTable {
+public final class NTAGFields: FieldTable {
     public var name: String { "ntag" }
     public var title: String { "NTAG / MIFARE Ultralight commands" }
 

@@ -1,6 +1,6 @@
 /// The fields of NFC Forum Type 2 Tag memory (`t2t.*`): their keys are JSON keys, replay rules and filters name them
 /// (docs/json-output.md, `nfctrace dissect --list-fields t2t`).
-public struct Type2TagFields: FieldTable {
+public final class Type2TagFields: FieldTable {
     public var name: String { "t2t" }
     public var title: String { "NFC Forum Type 2 Tag memory" }
     /// The TLV area (`t2t.tlv.*`).

@@ -1,6 +1,6 @@
 /// The fields of NFC Forum Type 4 Tag files (`t4t.*`): their keys are JSON keys, replay rules and filters name them
 /// (docs/json-output.md, `nfctrace dissect --list-fields t4t`).
-public struct Type4TagFields: FieldTable {
+public final class Type4TagFields: FieldTable {
     public var name: String { "t4t" }
     public var title: String { "NFC Forum Type 4 Tag files" }
 
