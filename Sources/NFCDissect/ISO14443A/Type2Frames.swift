@@ -337,15 +337,14 @@ enum Type2Frames {
             let bytes = data[i * 4..<i * 4 + 4]
             var value = FieldValue.hex(bytes)
             if region == .pwd || region == .pack { value = .hex(bytes, suffix: " (PWD and PACK always read as zeros)") }
-            if region == .capabilityContainer, bytes[bytes.startIndex] == 0xE1 {
-                let version = bytes[bytes.startIndex + 1], size = bytes[bytes.startIndex + 2]
+            if region == .capabilityContainer, let cc = try? Type2CapabilityContainer.decode(bytes), cc.isNDEF {
                 var note = TextWriter(capacity: 64)
                 note.write(" (NDEF magic, mapping ")
-                note.decimal(Int(version >> 4))
+                note.decimal(Int(cc.majorVersion))
                 note.write(".")
-                note.decimal(Int(version & 0xF))
+                note.decimal(Int(cc.minorVersion))
                 note.write(", data area ")
-                note.decimal(Int(size) * 8)
+                note.decimal(cc.dataAreaSize)
                 note.write(" bytes)")
                 value = .hex(bytes, suffix: note.string)
             }
