@@ -141,7 +141,7 @@ public enum IClass {
     /// PAGESEL, UPDATE without MAC), as they go on air.
     public static func frame(_ command: IClassCommand) -> [UInt8] {
         let bytes = command.encode()
-        return command.carriesCRC ? bytes + CRC.bytes(.iclass, bytes.dropFirst()) : bytes
+        return command.carriesCRC ? CRCBytes(payload: bytes, kind: .iclass, coveringFrom: crcStart(fromReader: true)).bytes : bytes
     }
 
     /// The anticollision CSN that IDENTIFY returns: the CSN rotated right by 3 bits across its 8 bytes.
