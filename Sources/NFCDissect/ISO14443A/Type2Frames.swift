@@ -92,7 +92,7 @@ enum Type2Frames {
         case .compatibilityWrite(let page):
             ctx.sink.add(Field("ntag.page", "Page", pageText(page, s), range: Type2Command.Layout.page.range))
         case .compatibilityWriteData(let data):
-            ctx.sink.add(Field("ntag.data", "Data", "\(Hex.string(data.prefix(4))) (only these 4 bytes are written)", range: Type2Command.Layout.compatibilityData.range))
+            ctx.sink.add(Field("ntag.data", "Data", "\(Hex.string(data[Type2Command.Layout.compatibilityData.range.clamped(to: data.indices)])) (only these 4 bytes are written)", range: Type2Command.Layout.compatibilityData.range))
             ctx.sink.add(Field("ntag.padding", "Ignored", Hex.string(data.dropFirst(Type2Command.Layout.compatibilityData.width)), range: Type2Command.Layout.compatibilityPadding.range))
         case .readCounter(let n), .checkTearingEvent(let n):
             ctx.sink.add(Field("ntag.counter_number", "Counter", "\(n)", range: Type2Command.Layout.counter.range))
@@ -257,7 +257,7 @@ enum Type2Frames {
             ctx.summary = "ACK, send the 16 data bytes next"
         case .compatibilityWriteData(let data):
             if let p = s.compatibilityWritePage {
-                s.memory.store(page: Int(p), data: data.prefix(4))
+                s.memory.store(page: Int(p), data: data[Type2Command.Layout.compatibilityData.range.clamped(to: data.indices)])
                 s.writtenPages.insert(Int(p))
                 ctx.memory = MemoryAccess(offset: Int(p) * 4, count: 4, write: true)
                 ctx.summary = "ACK, page \(Hex.byte(p)) written"
