@@ -170,26 +170,34 @@ struct NFCADialect: FrameDialect {
 
     func answer(to request: FuzzFrame?, _ m: inout MutationContext) -> FuzzFrame? {
         let payload = request.map { Array($0.payloadDroppingValidCRC()) } ?? []
-        func t(_ p: [UInt8], crc: Bool = true, bits: UInt8 = 8) -> FuzzFrame { .data(.tag, technology, payload: p, crc: crc, lastByteBits: bits) }
+        func t(_ p: [UInt8], crc: Bool = true) -> FuzzFrame { .data(.tag, technology, payload: p, crc: crc) }
+        // Answers through their codecs, as the session seeds are built.
+        func t(_ answer: Type2Response) -> FuzzFrame {
+            let (bytes, bits) = answer.encode()
+            return .data(.tag, technology, payload: bytes, crc: answer.carriesCRC, lastByteBits: bits)
+        }
         if let iso = try? ISO14443ACommand.decode(payload, lastByteBits: request?.lastByteBits ?? 8) {
             switch iso {
-            case .reqa, .wupa: return t([m.random.pick(0x44, 0x04, 0x42), 0x00], crc: false)
-            case .anticollision: let u = [0x88] + m.random.bytes(3); return t(u + [UIDLevelData.bcc(of: u)], crc: false)
-            case .select: return t([m.random.pick(0x00, 0x04, 0x20, 0x08)])
-            case .rats: return t([0x05, 0x78, 0x80, 0x70, 0x02])
+            case .reqa, .wupa: return t(ATQA(value: m.random.pick(0x0044, 0x0004, 0x0042)).encode(), crc: false)
+            case .anticollision:
+                let level = UIDLevelData(bytes: [ISO14443A.cascadeTag] + m.random.bytes(3))
+                return t(level.bytes + [level.bcc], crc: false)
+            case .select: return t(SAK(m.random.pick(0x00, 0x04, 0x20, 0x08)).encode())
+            case .rats: return t(ATS(t0: 0x78, ta1: 0x80, tb1: 0x70, tc1: 0x02).encode())
             default: return nil
             }
         }
+        let acknowledgements: [Type2Acknowledgement] = [.ack, .nak(.invalidArgument), .nak(.parityOrCRCError), .nak(.authenticationCounterOverflow)]
         switch try? Type2Command.decode(payload) {
-        case .read?: return t(Array(memory.generate(&m).prefix(16)))
-        case .fastRead(let s, let e)?: return t(m.random.bytes(min(252, 4 * max(1, Int(e) - Int(s) + 1))))
-        case .write?, .compatibilityWrite?, .writeSignature?, .incrementCounter?: return t([m.random.pick(0x0A, 0x00, 0x01, 0x04)], crc: false, bits: 4)
-        case .getVersion?: return t([0x00, 0x04, 0x04, 0x02, 0x01, 0x00, m.random.pick(0x0F, 0x11, 0x13, 0x0B), 0x03])
-        case .pwdAuth?: return t(m.random.bytes(2))
-        case .readSignature?: return t(m.random.bytes(32))
+        case .read?: return t(.pages(firstPage: 0, data: Array(memory.generate(&m).prefix(16))))
+        case .fastRead(let s, let e)?: return t(.pages(firstPage: s, data: m.random.bytes(min(252, 4 * max(1, Int(e) - Int(s) + 1)))))
+        case .write?, .compatibilityWrite?, .writeSignature?, .incrementCounter?: return t(.acknowledgement(m.random.pick(acknowledgements[0], acknowledgements[1], acknowledgements[2], acknowledgements[3])))
+        case .getVersion?: return t(.version(Type2Version(bytes: [0x00, 0x04, 0x04, 0x02, 0x01, 0x00, m.random.pick(0x0F, 0x11, 0x13, 0x0B), 0x03])))
+        case .pwdAuth?: return t(.pack(m.random.bytes(2)))
+        case .readSignature?: return t(.signature(m.random.bytes(32)))
         case .readCounter?: return t(m.random.bytes(3))
-        case .checkTearingEvent?: return t([0xBD])
-        default: return t([m.random.pick(0x00, 0x0A, 0x01)], crc: false, bits: 4)
+        case .checkTearingEvent?: return t(.tearingFlag(0xBD))
+        default: return t(.acknowledgement(m.random.pick(acknowledgements[1], acknowledgements[0], acknowledgements[2])))
         }
     }
 }
