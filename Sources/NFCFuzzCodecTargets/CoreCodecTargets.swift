@@ -127,7 +127,7 @@ public enum CoreCodecTargets {
                 }
             }
             _ = MIFAREClassicNDEF.area(sectors: sectors, blocks: blocks)
-            return .expect(mad.crcIsValid == (CRC.mad(body[1..<32]) == body[0]), "the MAD's CRC check disagrees with CRC.mad")
+            return .expect(mad.crcIsValid == (MIFAREApplicationDirectory.crc(of: body[1..<32]) == body[0]), "the MAD's CRC check disagrees with its CRC-8")
         }
     }
 

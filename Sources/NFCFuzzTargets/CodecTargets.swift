@@ -33,7 +33,7 @@ enum CodecTargets {
             _ = FieldTreeText.render(TagMemoryDescriber.describe(layout, image: image))
             guard image.known == nil else { continue }
             if let cc = layout.capabilityContainer {
-                check = .all(check, .expect(cc.bytes == Array(input[12..<16]), "the CC re-encodes differently — \(Hex.string(input[12..<16])) as \(Hex.string(cc.bytes))"))
+                check = .all(check, .expect(cc.bytes == Array(input[Type2Memory.capabilityContainerRange]), "the CC re-encodes differently — \(Hex.string(input[Type2Memory.capabilityContainerRange])) as \(Hex.string(cc.bytes))"))
             }
             // A complete, valid NDEF message rebuilt into a fresh image reads back the same.
             guard let cc = layout.capabilityContainer, cc.isNDEF, let ndef = layout.ndef, ndef.tlv.isComplete,

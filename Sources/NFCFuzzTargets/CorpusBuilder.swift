@@ -168,7 +168,8 @@ public enum CorpusBuilder {
             case .pcapRecord:
                 out += frames.prefix(12).compactMap { technology == .iso14443a ? ISO14443PseudoHeader.encode($0) : NFCTracePseudoHeader.encode($0) }
             case .felica where technology == .felica, .iso15693 where technology == .iso15693:
-                out += frames.filter(\.isReaderFrame).compactMap { $0.crcStripped ? $0.bytes : Array($0.bytes.dropLast(2)) }.prefix(16)
+                // A reader frame whose CRC is wrong is no command the codec would take.
+                out += frames.filter(\.isReaderFrame).compactMap { $0.payload(ifValidCRC: nil).map(Array.init) }.prefix(16)
             case .ndef, .type2, .type3, .type5:
                 for r in images(frames) {
                     guard let image = image(r) else { continue }

@@ -219,7 +219,7 @@ public final class LibNFCTarget: ReplayTarget {
         // A whole byte alone is an ISO-DEP R- or S-block then (REQA and WUPA have 7 bits).
         let stripped = frame.crcStripped && frame.lastByteBits == 8
             && (frame.technology != .iso14443a || frame.bytes.count == 1 || ISO14443ACommand.carriesCRC(frame.bytes, lastByteBits: frame.lastByteBits))
-        let payload = stripped ? CRC.appending(frame.technology.crcKind, to: frame.bytes) : frame.bytes
+        let payload = stripped ? CRCBytes(payload: frame.bytes, kind: frame.crcKind).bytes : frame.bytes
         let plain = Array(frame.payloadDroppingValidCRC())
         if frame.technology == .iso14443a, plain.count == 1, frame.lastByteBits == 7 { try setClassicSession(false) }   // REQA/WUPA
         var answer = [UInt8](repeating: 0, count: 300)

@@ -281,7 +281,7 @@ public final class PCSCTarget: ReplayTarget {
     private func classicMap(_ frame: Frame, number: Int, payload: [UInt8], progress: inout ClassicProgress) -> Mapping {
         if classicView.readerAuthentications.contains(number) { return .byReader("authentication ({nR}{aR}: the reader runs Crypto1)") }
         var clear = payload
-        if let d = classicView.decrypted[number] { clear = d.count > 2 && CRC.isValid(.a, d) ? Array(d.dropLast(2)) : d }
+        if let d = classicView.decrypted[number] { clear = Array(CRCBytes(d, kind: .a).payloadDroppingValidCRC()) }
         let continuation = progress.continuation
         progress.continuation = .none
         guard let command = try? MIFAREClassicCommand.decode(clear, continuation: continuation) else {

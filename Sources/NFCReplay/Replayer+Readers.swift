@@ -91,8 +91,7 @@ extension Replayer {
     /// An answer in clear against the recorded one as the dissector decrypted it (its CRC aside).
     func judgeClear(_ p: Pending, _ clear: (bytes: [UInt8], lastByteBits: UInt8), recorded: Frame, number: Int) -> ReplayDivergence? {
         let recordedClear = clearView.decrypted[number] ?? recorded.bytes
-        var expected = recordedClear
-        if recorded.lastByteBits == 8, expected.count > 2, CRC.isValid(.a, expected) { expected.removeLast(2) }
+        let expected = recorded.lastByteBits == 8 ? Array(CRCBytes(recordedClear, kind: .a).payloadDroppingValidCRC()) : recordedClear
         if clear.lastByteBits == 4 || recorded.lastByteBits == 4 {
             if clear.lastByteBits == recorded.lastByteBits, (clear.bytes.first ?? 0) & 0x0F == (expected.first ?? 0) & 0x0F { return nil }
         } else if clear.bytes == expected {

@@ -311,7 +311,7 @@ public final class Replayer {
     private func sameAnswer(_ recorded: Frame, _ actual: Frame) -> Bool {
         if recorded.bytes == actual.bytes { return true }
         guard !target.answersCarryCRC || actual.crcStripped, recorded.hasValidCRC() else { return false }
-        return recorded.bytes.dropLast(2).elementsEqual(actual.bytes)
+        return recorded.payloadDroppingValidCRC().elementsEqual(actual.bytes)
     }
 
     private func append(recorded: Frame, number: Int, actual: Frame?) {

@@ -179,7 +179,7 @@ struct NDEFCommand: ParsableCommand {
                 }
                 // The header of a factory tag (an NXP UID 04 …, its BCCs, the internal byte):
                 // no NXP tag has the all-zero UID (issue 18).
-                let header = Array(Type2TagMemory.factory(m, uid: Type2Dump.defaultUID).pages.prefix(12))
+                let header = Type2FactoryImage.header(uid: Type2Dump.defaultUID)
                 do { bytes = try Type2Memory.image(model: m, message: message, header: header) } catch { throw CLIFailure.usage("\(error)") }
             case .type5:
                 do { bytes = try Type5Memory.image(message: message, memorySize: memorySize) } catch { throw CLIFailure.usage("\(error)") }

@@ -101,11 +101,11 @@ struct ISO14443TypeRecognizer {
         let bytes = frame.bytes
         if bytes.count == 1, bytes[0] == 0x26 || bytes[0] == 0x52 {
             current = .iso14443a
-        } else if bytes.count >= 3, !CRC.isValid(current.crcKind, bytes) {
+        } else if bytes.count >= 3, !CRCBytes(bytes, kind: current.crcKind).hasValidCRC() {
             // Only a frame whose CRC fits the other type and not this one switches, so a frame
             // that fits the current type needs no second CRC (writers run this on every frame).
             let other: Technology = current == .iso14443a ? .iso14443b : .iso14443a
-            if CRC.isValid(other.crcKind, bytes) { current = other }
+            if CRCBytes(bytes, kind: other.crcKind).hasValidCRC() { current = other }
         }
         return current
     }

@@ -34,6 +34,16 @@ extension ByteCursor {
         return try readUInt8(field.expected)
     }
 
+    public mutating func readUInt16BE(_ field: FieldLayout) throws(DecodeError) -> UInt16 {
+        try at(field)
+        return try readUInt16BE(field.expected)
+    }
+
+    public mutating func readUInt16LE(_ field: FieldLayout) throws(DecodeError) -> UInt16 {
+        try at(field)
+        return try readUInt16LE(field.expected)
+    }
+
     public mutating func readUInt24LE(_ field: FieldLayout) throws(DecodeError) -> UInt32 {
         try at(field)
         return try readUInt24LE(field.expected)

@@ -141,7 +141,7 @@ public enum IClass {
     /// PAGESEL, UPDATE without MAC), as they go on air.
     public static func frame(_ command: IClassCommand) -> [UInt8] {
         let bytes = command.encode()
-        return command.carriesCRC ? bytes + CRC.bytes(.iclass, bytes.dropFirst()) : bytes
+        return command.carriesCRC ? CRCBytes(payload: bytes, kind: .iclass, coveringFrom: crcStart(fromReader: true)).bytes : bytes
     }
 
     /// The anticollision CSN that IDENTIFY returns: the CSN rotated right by 3 bits across its 8 bytes.
@@ -153,17 +153,64 @@ public enum IClass {
     public static let csnBlock: UInt8 = 0, configurationBlock: UInt8 = 1, epurseBlock: UInt8 = 2
     public static let debitKeyBlock: UInt8 = 3, creditKeyBlock: UInt8 = 4, issuerBlock: UInt8 = 5
 
-    /// Block 1, byte by byte (Proxmark3 `picopass_hdr_t`, Flipper's picopass).
+    /// Block 1, the configuration block (Proxmark3 `picopass_hdr_t`, Flipper's picopass): one
+    /// layout table that decode, encode and the dissector's byte ranges read.
     public struct Configuration: Sendable, Hashable {
-        public var bytes: [UInt8]
-        public init(bytes: [UInt8]) { self.bytes = bytes }
-        public var applicationLimit: UInt8 { bytes[0] }
-        public var otp: UInt16 { UInt16(bytes[2]) << 8 | UInt16(bytes[1]) }
-        public var writeLock: UInt8 { bytes[3] }
-        public var chip: UInt8 { bytes[4] }
-        public var memory: UInt8 { bytes[5] }
-        public var eas: UInt8 { bytes[6] }
-        public var fuses: UInt8 { bytes[7] }
+        public var applicationLimit: UInt8
+        /// Little-endian.
+        public var otp: UInt16
+        public var writeLock: UInt8
+        public var chip: UInt8
+        public var memory: UInt8
+        public var eas: UInt8
+        public var fuses: UInt8
+
+        public enum Layout {
+            public static let applicationLimit = FieldLayout(0, 1, "application limit")
+            public static let otp = FieldLayout(1, 2, "OTP (2 bytes, LSB first)")
+            public static let writeLock = FieldLayout(3, 1, "block write lock")
+            public static let chip = FieldLayout(4, 1, "chip configuration")
+            public static let memory = FieldLayout(5, 1, "memory configuration")
+            public static let eas = FieldLayout(6, 1, "EAS")
+            public static let fuses = FieldLayout(7, 1, "fuses")
+            /// The two bytes `cardType` reads.
+            public static let cardType = FieldLayout(4, 2, "chip and memory configuration")
+        }
+
+        public init(applicationLimit: UInt8, otp: UInt16, writeLock: UInt8, chip: UInt8, memory: UInt8, eas: UInt8, fuses: UInt8) {
+            self.applicationLimit = applicationLimit
+            self.otp = otp
+            self.writeLock = writeLock
+            self.chip = chip
+            self.memory = memory
+            self.eas = eas
+            self.fuses = fuses
+        }
+
+        /// Reads the 8 bytes of block 1.
+        public static func decode(_ bytes: [UInt8]) throws(DecodeError) -> Configuration {
+            var c = ByteCursor(bytes)
+            let limit = try c.readUInt8(Layout.applicationLimit)
+            let otp = try c.readUInt16LE(Layout.otp)
+            let config = Configuration(applicationLimit: limit, otp: otp, writeLock: try c.readUInt8(Layout.writeLock),
+                                       chip: try c.readUInt8(Layout.chip), memory: try c.readUInt8(Layout.memory),
+                                       eas: try c.readUInt8(Layout.eas), fuses: try c.readUInt8(Layout.fuses))
+            try c.expectEnd("the 8-byte configuration block")
+            return config
+        }
+
+        public func encode() -> [UInt8] {
+            var w = PayloadWriter()
+            w.put(applicationLimit, Layout.applicationLimit)
+            w.putLE(UInt32(otp), Layout.otp)
+            w.put(writeLock, Layout.writeLock)
+            w.put(chip, Layout.chip)
+            w.put(memory, Layout.memory)
+            w.put(eas, Layout.eas)
+            w.put(fuses, Layout.fuses)
+            return w.bytes
+        }
+
         /// Fuses b4…b5: 0 no authentication, 1 non-secured page, 2 secured (keys locked), 3 secured.
         public var cryptMode: UInt8 { (fuses >> 3) & 0x03 }
         public var personalisationMode: Bool { fuses & 0x80 != 0 }

@@ -189,6 +189,10 @@ public struct ATQB: Sendable, Hashable {
 
     public var afi: UInt8 { applicationData.first ?? 0 }
     public var applicationCount: UInt8 { applicationData.count > 3 ? applicationData[3] : 0 }
+    /// CRC_B(AID), from the application data (its place in the table, relative to that field).
+    public var aidCRC: [UInt8] {
+        Array(applicationData[Layout.aidCRC.range(at: -Layout.applicationData.offset).clamped(to: applicationData.indices)])
+    }
     public var bitRateCapability: UInt8 { protocolInfo.first ?? 0 }
     /// Protocol info byte 2 b5…b8: FSCI, the card's maximum frame size code.
     public var maximumFrameSizeCode: UInt8 { protocolInfo.count > 1 ? protocolInfo[1] >> 4 : 0 }
@@ -241,6 +245,7 @@ public enum ISO14443B {
 
     /// The answer to HLTB: one byte `00`.
     public static let haltAnswer: UInt8 = 0x00
+    public static let haltAnswerLayout = FieldLayout(0, 1, "HLTB answer 00")
 }
 
 // MARK: - ST SRx / ST25TB
@@ -351,14 +356,63 @@ public enum SRxCommand: Sendable, Hashable {
     }
 
     /// The answer's length, or nil when the card stays silent.
-    public var answerLength: Int? {
-        switch self {
-        case .initiate, .pcall16, .slotMarker, .select: return 1
-        case .getUID: return 8
-        case .readBlock: return 4
-        case .authenticate: return 3
+    public var answerLength: Int? { SRxAnswer.layout(answering: self)?.width }
+}
+
+/// An ST SRx card's answer (CRC_B excluded), decoded against the command it answers: nothing
+/// in the answer says what it is (SRI/SRIX and ST25TB datasheets, command set).
+public enum SRxAnswer: Sendable, Hashable {
+    /// INITIATE, PCALL16, SLOT_MARKER and SELECT: the card's Chip_ID.
+    case chipID(UInt8)
+    /// GET UID: 8 bytes, least significant first.
+    case uid(SRxUID)
+    /// READ_BLK: 4 bytes, least significant first.
+    case block([UInt8])
+    /// AUTHENTICATE (SRIX4K): a 3-byte signature.
+    case signature([UInt8])
+
+    public enum Layout {
+        public static let chipID = FieldLayout(0, 1, "Chip_ID")
+        public static let uid = FieldLayout(0, 8, "UID (8 bytes, least significant first)")
+        public static let block = FieldLayout(0, 4, "block data (4 bytes)")
+        public static let signature = FieldLayout(0, 3, "signature (3 bytes)")
+    }
+
+    /// The one field of the answer to `command`; nil when the card stays silent.
+    public static func layout(answering command: SRxCommand) -> FieldLayout? {
+        switch command {
+        case .initiate, .pcall16, .slotMarker, .select: return Layout.chipID
+        case .getUID: return Layout.uid
+        case .readBlock: return Layout.block
+        case .authenticate: return Layout.signature
         case .writeBlock, .completion, .resetToInventory: return nil
         }
+    }
+
+    public static func decode(_ payload: [UInt8], answering command: SRxCommand) throws(DecodeError) -> SRxAnswer {
+        guard let field = layout(answering: command) else {
+            throw DecodeError(offset: 0, expected: "no answer to \(command.name)", found: "\(payload.count) bytes")
+        }
+        var c = ByteCursor(payload)
+        let value = try c.readBytes(field)
+        try c.expectEnd("the answer to \(command.name)")
+        switch field {
+        case Layout.uid: return .uid(SRxUID(bytes: value))
+        case Layout.block: return .block(value)
+        case Layout.signature: return .signature(value)
+        default: return .chipID(value.first ?? 0)
+        }
+    }
+
+    public func encode() -> [UInt8] {
+        var w = PayloadWriter()
+        switch self {
+        case .chipID(let id): w.put(id, Layout.chipID)
+        case .uid(let uid): w.put(uid.bytes, Layout.uid)
+        case .block(let data): w.put(data, Layout.block)
+        case .signature(let data): w.put(data, Layout.signature)
+        }
+        return w.bytes
     }
 }
 
@@ -369,14 +423,24 @@ public struct SRxUID: Sendable, Hashable {
     public var bytes: [UInt8]
     public init(bytes: [UInt8]) { self.bytes = bytes }
 
+    /// Where the UID's parts sit as sent (least significant first): the product code, then
+    /// ST's manufacturer code `02` and the `D0` prefix last.
+    public enum Layout {
+        public static let productCode = FieldLayout(5, 1, "product code")
+        public static let manufacturer = FieldLayout(6, 1, "manufacturer code 02 (ST)")
+        public static let prefix = FieldLayout(7, 1, "UID prefix D0")
+    }
+
     /// Most significant first, as printed on datasheets (`D0 02 …`).
     public var printed: [UInt8] { bytes.reversed() }
-    public var isST: Bool { bytes.count == 8 && bytes[7] == 0xD0 && bytes[6] == 0x02 }
+    public var isST: Bool {
+        bytes.count == SRxAnswer.Layout.uid.width && bytes[Layout.prefix.offset] == 0xD0 && bytes[Layout.manufacturer.offset] == 0x02
+    }
 
     /// Block count (without the system block 255) and name, from the product code.
     public var model: (name: String, blocks: Int)? {
         guard isST else { return nil }
-        let code = bytes[5]
+        let code = bytes[Layout.productCode.offset]
         switch code {
         case 0x1B: return ("ST25TB512-AC", 16)
         case 0x33: return ("ST25TB512-AT", 16)

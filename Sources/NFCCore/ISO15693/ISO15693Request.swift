@@ -136,7 +136,7 @@ public struct ISO15693Request: Sendable, Hashable {
     }
 
     /// The request as sent: payload and CRC (ISO/IEC 13239, low byte first).
-    public func frame() -> [UInt8] { CRC.appending(.b, to: encode()) }
+    public func frame() -> [UInt8] { CRCBytes(payload: encode(), kind: .b).bytes }
 
     /// A dense one-line description: `Read Multiple Blocks 0–4`, `Write Single Block 0: E1 40 30 01`.
     public var summary: String {

@@ -157,5 +157,5 @@ public struct ISO15693Response: Sendable, Hashable {
     }
 
     /// The answer as sent: payload and CRC (ISO/IEC 13239, low byte first).
-    public func frame() -> [UInt8] { CRC.appending(.b, to: encode()) }
+    public func frame() -> [UInt8] { CRCBytes(payload: encode(), kind: .b).bytes }
 }

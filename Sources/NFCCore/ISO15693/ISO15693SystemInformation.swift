@@ -20,17 +20,16 @@ public struct ISO15693MemorySize: Sendable, Hashable {
 
     public var byteCount: Int { blockCount * blockSize }
 
-    static func decode(_ c: inout ByteCursor, wideCount: Bool) throws(DecodeError) -> ISO15693MemorySize {
-        let count = wideCount ? Int(try c.readUInt16LE("number of blocks − 1 (2 bytes, LSB first)")) + 1
-            : Int(try c.readUInt8("number of blocks − 1")) + 1
-        let size = try c.readUInt8("block size − 1 (b5–b1)")
-        return ISO15693MemorySize(blockCount: count, blockSize: Int(size & 0x1F) + 1, wideCount: wideCount, rfuBits: size & 0xE0)
+    static func decode(_ c: inout ByteCursor, count: FieldLayout, size: FieldLayout) throws(DecodeError) -> ISO15693MemorySize {
+        let wide = count.width == 2
+        let n = wide ? Int(try c.readUInt16LE(count)) + 1 : Int(try c.readUInt8(count)) + 1
+        let sizeByte = try c.readUInt8(size)
+        return ISO15693MemorySize(blockCount: n, blockSize: Int(sizeByte & 0x1F) + 1, wideCount: wide, rfuBits: sizeByte & 0xE0)
     }
 
-    func encode() -> [UInt8] {
-        let n = blockCount - 1
-        let count = wideCount ? [UInt8(truncatingIfNeeded: n), UInt8(truncatingIfNeeded: n >> 8)] : [UInt8(truncatingIfNeeded: n)]
-        return count + [UInt8(truncatingIfNeeded: blockSize - 1) & 0x1F | rfuBits & 0xE0]
+    func write(_ w: inout PayloadWriter, count: FieldLayout, size: FieldLayout) {
+        w.putLE(UInt32(truncatingIfNeeded: blockCount - 1), count)
+        w.put(UInt8(truncatingIfNeeded: blockSize - 1) & 0x1F | rfuBits & 0xE0, size)
     }
 }
 
@@ -103,41 +102,88 @@ public struct ISO15693SystemInformation: Sendable, Hashable {
         self.trailing = trailing
     }
 
+    /// Where each field the information flags announce sits in the answer (offsets from the
+    /// response flags byte, as `ISO15693Response.Layout`): the one description decode, encode
+    /// and the dissector read. Absent fields are nil; the CSI information (`3B` b7) and any
+    /// bytes the flags do not announce run from `rest` to the end.
+    public struct Fields: Sendable, Hashable {
+        public var dsfid: FieldLayout?
+        public var afi: FieldLayout?
+        /// Number of blocks − 1: 1 byte, or 2 (LSB first) in `3B` answers and with the `2B` b5 flag.
+        public var blockCount: FieldLayout?
+        /// Block size − 1 in b5–b1, RFU b8–b6.
+        public var blockSize: FieldLayout?
+        public var icReference: FieldLayout?
+        public var commandList: FieldLayout?
+        /// Where the CSI information (when announced) or the unannounced bytes start.
+        public var rest: Int
+
+        /// The memory size's two fields together.
+        public var memorySize: Range<Int>? {
+            guard let count = blockCount, let size = blockSize else { return nil }
+            return count.offset..<size.end
+        }
+
+        public init(infoFlags flags: UInt8, layout: Layout) {
+            var at = ISO15693Response.Layout.uid.end
+            func next(_ present: Bool, _ width: Int, _ expected: String) -> FieldLayout? {
+                guard present else { return nil }
+                defer { at += width }
+                return FieldLayout(at, width, expected)
+            }
+            dsfid = next(flags & dsfidFlag != 0, 1, "DSFID (information flag b1)")
+            afi = next(flags & afiFlag != 0, 1, "AFI (information flag b2)")
+            let memory = flags & memorySizeFlag != 0
+            let wide = layout == .extended || flags & b5Flag != 0
+            blockCount = next(memory, wide ? 2 : 1, wide ? "number of blocks − 1 (2 bytes, LSB first)" : "number of blocks − 1")
+            blockSize = next(memory, 1, "block size − 1 (b5–b1)")
+            icReference = next(flags & icReferenceFlag != 0, 1, "IC reference (information flag b4)")
+            commandList = next(layout == .extended && flags & commandListFlag != 0, 4, "VICC command list (4 bytes, information flag b6)")
+            rest = at
+        }
+    }
+
+    /// The layout of this answer's fields.
+    public var fields: Fields { Fields(infoFlags: infoFlags, layout: layout) }
+
     /// `3B` b5: the VICC needs 2-byte block numbers.
     public var twoByteAddressing: Bool? { layout == .extended ? infoFlags & Self.b5Flag != 0 : nil }
 
-    /// Reads the body after the response flags.
+    /// Reads the body after the response flags; `c` stands at the information flags and reports
+    /// offsets from the response flags byte (`ISO15693Response.decode`).
     public static func decode(_ c: inout ByteCursor, layout: Layout) throws(DecodeError) -> ISO15693SystemInformation {
-        let flags = try c.readUInt8("information flags")
-        let uid = try c.readBytes(8, "UID (8 bytes, LSB first)")
+        let flags = try c.readUInt8(ISO15693Response.Layout.infoFlags)
+        let uid = try c.readBytes(ISO15693Response.Layout.uid)
         var info = ISO15693SystemInformation(layout: layout, infoFlags: flags, uid: ISO15693UID(onAir: uid) ?? ISO15693UID(value: 0))
-        if flags & dsfidFlag != 0 { info.dsfid = try c.readUInt8("DSFID (information flag b1)") }
-        if flags & afiFlag != 0 { info.afi = try c.readUInt8("AFI (information flag b2)") }
-        if flags & memorySizeFlag != 0 {
-            let wide = layout == .extended || flags & b5Flag != 0
-            info.memorySize = try ISO15693MemorySize.decode(&c, wideCount: wide)
-        }
-        if flags & icReferenceFlag != 0 { info.icReference = try c.readUInt8("IC reference (information flag b4)") }
-        if layout == .extended {
-            if flags & commandListFlag != 0 { info.commandList = try c.readBytes(4, "VICC command list (4 bytes, information flag b6)") }
-            if flags & csiFlag != 0 {
-                info.csiInformation = c.readRest()
-                return info
-            }
+        let f = Fields(infoFlags: flags, layout: layout)
+        if let l = f.dsfid { info.dsfid = try c.readUInt8(l) }
+        if let l = f.afi { info.afi = try c.readUInt8(l) }
+        if let count = f.blockCount, let size = f.blockSize { info.memorySize = try ISO15693MemorySize.decode(&c, count: count, size: size) }
+        if let l = f.icReference { info.icReference = try c.readUInt8(l) }
+        if let l = f.commandList { info.commandList = try c.readBytes(l) }
+        if layout == .extended, flags & csiFlag != 0 {
+            info.csiInformation = c.readRest()
+            return info
         }
         info.trailing = c.readRest()
         return info
     }
 
+    /// The body after the response flags, written through the same `Fields`.
     public func encode() -> [UInt8] {
-        var out: [UInt8] = [infoFlags] + uid.onAir
-        if let dsfid { out.append(dsfid) }
-        if let afi { out.append(afi) }
-        if let memorySize { out += memorySize.encode() }
-        if let icReference { out.append(icReference) }
-        if let commandList { out += commandList }
-        if let csiInformation { out += csiInformation }
-        return out + trailing
+        let f = fields
+        var w = PayloadWriter()
+        w.put(infoFlags, ISO15693Response.Layout.infoFlags)
+        w.put(uid.onAir, ISO15693Response.Layout.uid)
+        if let v = dsfid, let l = f.dsfid { w.put(v, l) }
+        if let v = afi, let l = f.afi { w.put(v, l) }
+        if let m = memorySize, let count = f.blockCount, let size = f.blockSize { m.write(&w, count: count, size: size) }
+        if let v = icReference, let l = f.icReference { w.put(v, l) }
+        if let v = commandList, let l = f.commandList { w.put(v, l) }
+        if let csi = csiInformation { w.put(csi, FieldLayout(max(f.rest, w.bytes.count), csi.count, "CSI information")) }
+        if !trailing.isEmpty { w.put(trailing, FieldLayout(max(f.rest, w.bytes.count), trailing.count, "trailing bytes")) }
+        // The writer counts from the response flags byte; the body starts after it.
+        return Array(w.bytes[ISO15693Response.Layout.infoFlags.offset...])
     }
 
     /// Names of the information flags that are set, in bit order.

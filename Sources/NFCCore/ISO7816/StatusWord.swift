@@ -97,7 +97,9 @@ public struct ResponseAPDU: Sendable, Hashable {
         guard bytes.count >= 2 else {
             throw DecodeError(offset: bytes.count, expected: "SW1 SW2 (every response APDU ends with them)", found: "\(bytes.count) byte\(bytes.count == 1 ? "" : "s")")
         }
-        return ResponseAPDU(data: Array(bytes.dropLast(2)), status: StatusWord(bytes[bytes.count - 2], bytes[bytes.count - 1]))
+        let dataCount = bytes.count - Layout.statusCount
+        let sw = Layout.status(count: dataCount)
+        return ResponseAPDU(data: Array(bytes[Layout.data(count: dataCount)]), status: StatusWord(bytes[sw.lowerBound], bytes[sw.lowerBound + 1]))
     }
 
     public func encode() -> [UInt8] { data + [status.sw1, status.sw2] }

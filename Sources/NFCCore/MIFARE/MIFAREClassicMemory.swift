@@ -206,6 +206,8 @@ public struct MIFAREApplicationDirectory: Sendable, Hashable {
     /// AIDs as the 16-bit value PM3 and libfreefare show (bytes read little-endian: `03 E1` → 0xE103).
     public let aids: [UInt16]
     public let crcIsValid: Bool
+    /// The CRC-8 the body needs.
+    public let expectedCRC: UInt8
     public let version: Int
 
     /// `bytes`: the 32 bytes of blocks 1–2 (MAD1) or the 48 of blocks 64–66 (MAD2).
@@ -214,7 +216,8 @@ public struct MIFAREApplicationDirectory: Sendable, Hashable {
         version = bytes.count == 32 ? 1 : 2
         crc = bytes[0]
         info = bytes[1]
-        crcIsValid = CRC.mad(bytes[1...]) == crc
+        expectedCRC = Self.crc(of: bytes[1...])
+        crcIsValid = expectedCRC == crc
         aids = stride(from: 2, to: bytes.count, by: 2).map { UInt16(bytes[$0]) | UInt16(bytes[$0 + 1]) << 8 }
     }
 

@@ -66,6 +66,13 @@ public struct NDEFBluetoothOOB: Sendable, Hashable {
         }
     }
 
+    /// The LE Bluetooth Device Address element (AD type 1Bh, Bluetooth Core Supplement Part A
+    /// §1.16): the 6-byte address, LSB first, then the address type (b0: random).
+    public enum LEDeviceAddressLayout {
+        public static let address = FieldLayout(0, 6, "LE device address (6 bytes)")
+        public static let type = FieldLayout(6, 1, "LE address type")
+    }
+
     /// `AA:BB:CC:DD:EE:FF`, most significant byte first (the field is sent LSB first).
     public static func addressText(_ lsbFirst: some Collection<UInt8>) -> String {
         Hex.string(lsbFirst.reversed(), separator: ":")

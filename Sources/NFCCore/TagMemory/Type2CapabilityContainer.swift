@@ -16,17 +16,33 @@ public struct Type2CapabilityContainer: Sendable, Hashable {
         self.access = access
     }
 
+    /// Where each CC byte sits (NFC Forum T2T §6.1; offsets inside the CC, page 3 of the tag).
+    public enum Layout {
+        public static let magic = FieldLayout(0, 1, "CC0 (magic)")
+        public static let version = FieldLayout(1, 1, "CC1 (version)")
+        public static let size = FieldLayout(2, 1, "CC2 (data area size)")
+        public static let access = FieldLayout(3, 1, "CC3 (access)")
+        /// The CC in a memory image: page 3, bytes 12–15.
+        public static let imageRange = 12..<16
+    }
+
     /// Reads the 4 CC bytes.
-    public static func decode(_ bytes: [UInt8]) throws(DecodeError) -> Type2CapabilityContainer {
-        var cursor = ByteCursor(bytes)
-        let cc = Type2CapabilityContainer(magic: try cursor.readUInt8("CC0 (magic)"), version: try cursor.readUInt8("CC1 (version)"),
-                                          size: try cursor.readUInt8("CC2 (data area size)"),
-                                          access: try cursor.readUInt8("CC3 (access)"))
+    public static func decode<C: Collection>(_ bytes: C) throws(DecodeError) -> Type2CapabilityContainer where C.Element == UInt8 {
+        var cursor = ByteCursor(Array(bytes))
+        let cc = Type2CapabilityContainer(magic: try cursor.readUInt8(Layout.magic), version: try cursor.readUInt8(Layout.version),
+                                          size: try cursor.readUInt8(Layout.size), access: try cursor.readUInt8(Layout.access))
         try cursor.expectEnd("the 4-byte capability container")
         return cc
     }
 
-    public var bytes: [UInt8] { [magic, version, size, access] }
+    public var bytes: [UInt8] {
+        var w = PayloadWriter()
+        w.put(magic, Layout.magic)
+        w.put(version, Layout.version)
+        w.put(size, Layout.size)
+        w.put(access, Layout.access)
+        return w.bytes
+    }
 
     public var isNDEF: Bool { magic == 0xE1 }
     public var majorVersion: UInt8 { version >> 4 }
@@ -83,18 +99,18 @@ public struct Type2CapabilityContainer: Sendable, Hashable {
     /// What a reader must make of this CC (T2T §6.1, protocols.md §3.1), at image offsets 12–15.
     func check(into issues: inout [TagMemoryIssue]) {
         if !isNDEF {
-            issues.append(TagMemoryIssue(.warning, "t2t.cc.magic", "CC0 \(Hex.byte(magic)) is not E1: the tag is not NDEF formatted", range: 12..<13))
+            issues.append(TagMemoryIssue(.warning, "t2t.cc.magic", "CC0 \(Hex.byte(magic)) is not E1: the tag is not NDEF formatted", range: Layout.magic.range(at: Layout.imageRange.lowerBound)))
         }
         if isNDEF && majorVersion != 1 {
             issues.append(TagMemoryIssue(majorVersion > 1 ? .error : .warning, "t2t.cc.version",
                                          "mapping version \(versionText): readers support major version 1 and must reject a higher one",
-                                         range: 13..<14))
+                                         range: Layout.version.range(at: Layout.imageRange.lowerBound)))
         }
         if case .rfu = readAccess {
-            issues.append(TagMemoryIssue(.warning, "t2t.cc.access", "read access \(readAccess.name)", range: 15..<16))
+            issues.append(TagMemoryIssue(.warning, "t2t.cc.access", "read access \(readAccess.name)", range: Layout.access.range(at: Layout.imageRange.lowerBound)))
         }
         if case .rfu = writeAccess {
-            issues.append(TagMemoryIssue(.warning, "t2t.cc.access", "write access \(writeAccess.name)", range: 15..<16))
+            issues.append(TagMemoryIssue(.warning, "t2t.cc.access", "write access \(writeAccess.name)", range: Layout.access.range(at: Layout.imageRange.lowerBound)))
         }
     }
 }

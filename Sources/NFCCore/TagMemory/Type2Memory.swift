@@ -18,7 +18,7 @@ public struct Type2MemoryLayout: Sendable, Equatable {
 public enum Type2Memory {
     /// Bytes 0–15 are UID, lock and CC; the data area starts at page 4.
     public static let dataAreaStart = 16
-    public static let capabilityContainerRange = 12..<16
+    public static let capabilityContainerRange = Type2CapabilityContainer.Layout.imageRange
 
     /// Pages 0–2 before the CC: the UID with its two BCCs, the internal byte and the static
     /// lock bytes (NTAG213/215/216 datasheet §8.5).
@@ -77,7 +77,7 @@ public enum Type2Memory {
 
     /// A formatted memory image holding `message`: header, CC, an optional Lock Control TLV,
     /// the NDEF Message TLV, a Terminator, padding, then the model's lock and configuration
-    /// pages in their factory state.
+    /// pages in their factory state (`Type2FactoryImage.applyTail`).
     ///
     /// - Parameters:
     ///   - header: bytes 0–11 (UID, BCC, internal, static lock bytes); zeros when nil.
@@ -98,13 +98,7 @@ public enum Type2Memory {
         var image = try image(capabilityContainer: cc, message: message, header: header, prefix: lockTLV)
         let total = map.totalPages * 4
         if image.count < total { image += [UInt8](repeating: 0, count: total - image.count) }
-        if let cfg0 = map.cfg0Page, map.configFamily != nil, cfg0 * 4 + 16 <= image.count {
-            // protocols.md §2.4 factory configuration: CFG0, CFG1, PWD, PACK.
-            let factory: [UInt8] = map.configFamily == .ntag21x
-                ? [0x04, 0x00, 0x00, 0xFF, 0x00, 0x00, 0x00, 0x00, 0xFF, 0xFF, 0xFF, 0xFF, 0x00, 0x00, 0x00, 0x00]
-                : [0x00, 0x00, 0x00, 0xFF, 0x00, 0x05, 0x00, 0x00, 0xFF, 0xFF, 0xFF, 0xFF, 0x00, 0x00, 0x00, 0x00]
-            image.replaceSubrange((cfg0 * 4)..<(cfg0 * 4 + 16), with: factory)
-        }
+        Type2FactoryImage.applyTail(model, to: &image)
         return image
     }
 

@@ -67,15 +67,36 @@ public enum Type2Command: Sendable, Hashable {
             }
         }
 
-        /// Payload length (without CRC) the command must have; nil when it varies.
-        public var payloadLength: Int? {
+        /// Payload length (without CRC) the command must have, from its rows; nil when it varies.
+        public var payloadLength: Int? { rows.map { $0.last?.end ?? Layout.code.end } }
+
+        /// The command's parameters after the code byte, in payload order (NTAG213/215/216
+        /// datasheet §10, MF0ULx1 §8): the one table decode reads, encode writes and
+        /// `payloadLength` sums. Nil for AUTHENTICATE part 2, whose one row depends on the
+        /// payload's length (`Layout.authenticationData(payloadCount:)`).
+        public var rows: [FieldLayout]? { Self.rowTable[Int(rawValue)] }
+
+        private static let rowTable: [[FieldLayout]?] = {
+            var table = [[FieldLayout]?](repeating: nil, count: 256)
+            for code in allCases { table[Int(code.rawValue)] = code.tableRows }
+            return table
+        }()
+
+        private var tableRows: [FieldLayout]? {
             switch self {
-            case .getVersion: return 1
-            case .read, .readCounter, .readSignature, .checkTearingEvent, .lockSignature, .sectorSelect, .authenticate, .compatibilityWrite: return 2
-            case .fastRead: return 3
-            case .pwdAuth: return 5
-            case .write, .writeSignature, .incrementCounter: return 6
-            case .vcsl: return 21
+            case .getVersion: return []
+            case .read, .compatibilityWrite: return [Layout.page]
+            case .fastRead: return [Layout.startPage, Layout.endPage]
+            case .write: return [Layout.page, Layout.writeData]
+            case .readCounter, .checkTearingEvent: return [Layout.counter]
+            case .incrementCounter: return [Layout.counter, Layout.increment, Layout.ignored]
+            case .pwdAuth: return [Layout.password]
+            case .readSignature: return [Layout.signatureAddress]
+            case .writeSignature: return [Layout.signatureBlock, Layout.signatureData]
+            case .lockSignature: return [Layout.lockArgument]
+            case .vcsl: return [Layout.installationIdentifier, Layout.pcdCapabilities]
+            case .sectorSelect: return [Layout.sectorSelectMarker]
+            case .authenticate: return [Layout.keyNumber]
             case .authenticateContinue: return nil
             }
         }
@@ -109,6 +130,15 @@ public enum Type2Command: Sendable, Hashable {
         case compatibilityWriteData(page: UInt8)
         /// After an ACKed SECTOR_SELECT packet 1, the next reader frame is the sector packet.
         case sectorSelectSector
+
+        /// The second packet's rows (it has no command code); nil for `.none`.
+        public var rows: [FieldLayout]? {
+            switch self {
+            case .none: return nil
+            case .compatibilityWriteData: return [Layout.compatibilityBlock]
+            case .sectorSelectSector: return [Layout.sector, Layout.sectorRFU]
+            }
+        }
     }
 
     /// Where each parameter sits in a command's payload (NTAG213/215/216 datasheet §10,
@@ -147,6 +177,8 @@ public enum Type2Command: Sendable, Hashable {
         /// COMPATIBILITY_WRITE part 2 (no command code): 16 bytes, of which the tag writes 4.
         public static let compatibilityData = FieldLayout(0, 4, "16 data bytes of COMPATIBILITY_WRITE part 2")
         public static let compatibilityPadding = FieldLayout(4, 12, "16 data bytes of COMPATIBILITY_WRITE part 2")
+        /// The whole part 2 as the command carries it.
+        public static let compatibilityBlock = FieldLayout(0, 16, "16 data bytes of COMPATIBILITY_WRITE part 2")
         /// SECTOR_SELECT packet 2 (no command code).
         public static let sector = FieldLayout(0, 1, "sector number")
         public static let sectorRFU = FieldLayout(1, 3, "3 RFU bytes of SECTOR_SELECT packet 2")
@@ -187,103 +219,131 @@ public enum Type2Command: Sendable, Hashable {
 
     public static func decode(_ payload: [UInt8], continuation: Continuation = .none) throws(DecodeError) -> Type2Command {
         var c = ByteCursor(payload)
-        switch continuation {
-        case .compatibilityWriteData:
-            guard payload.count == Layout.compatibilityPadding.end else {
-                throw DecodeError(offset: 0, expected: Layout.compatibilityData.expected, found: "\(payload.count) bytes")
+        if let rows = continuation.rows {
+            // Part 2 of COMPATIBILITY_WRITE is all or nothing: 16 bytes, or not part 2.
+            if case .compatibilityWriteData = continuation, payload.count != Layout.compatibilityBlock.end {
+                throw DecodeError(offset: 0, expected: Layout.compatibilityBlock.expected, found: "\(payload.count) bytes")
             }
-            return .compatibilityWriteData(payload)
-        case .sectorSelectSector:
-            let sector = try c.readUInt8(Layout.sector)
-            let rfu = try c.readBytes(Layout.sectorRFU)
+            let values = try read(rows, &c)
             try c.expectEnd("SECTOR_SELECT packet 2")
-            return .sectorSelectSector(sector: sector, rfu: rfu)
-        case .none:
-            break
+            switch continuation {
+            case .compatibilityWriteData: return .compatibilityWriteData(values.bytes(0))
+            case .sectorSelectSector, .none: return .sectorSelectSector(sector: values.byte(0), rfu: values.bytes(1))
+            }
         }
         let raw = try c.readUInt8(Layout.code)
         guard let code = Code(rawValue: raw) else {
             throw DecodeError(offset: 0, expected: "a Type 2 / NTAG command code", found: Hex.byte(raw))
         }
-        if let n = code.payloadLength, payload.count != n {
-            throw DecodeError(
-                offset: min(payload.count, n), expected: "\(code.name) of \(n) byte\(n == 1 ? "" : "s") (without CRC)",
-                found: "\(payload.count) bytes")
+        let rows: [FieldLayout]
+        if let fixed = code.rows {
+            rows = fixed
+        } else if let layout = Layout.authenticationData(payloadCount: payload.count) {
+            rows = [layout]
+        } else {
+            throw DecodeError(offset: min(payload.count, Layout.authenticationData.end), expected: "AUTHENTICATE part 2 of 17 or 33 bytes (without CRC)",
+                              found: "\(payload.count) bytes")
         }
+        let n = rows.last?.end ?? Layout.code.end
+        guard payload.count == n else {
+            throw DecodeError(offset: min(payload.count, n), expected: "\(code.name) of \(n) byte\(n == 1 ? "" : "s") (without CRC)",
+                              found: "\(payload.count) bytes")
+        }
+        let v = try read(rows, &c)
         switch code {
         case .getVersion: return .getVersion
-        case .read: return .read(page: try c.readUInt8(Layout.page))
-        case .fastRead: return .fastRead(start: try c.readUInt8(Layout.startPage), end: try c.readUInt8(Layout.endPage))
-        case .write: return .write(page: try c.readUInt8(Layout.page), data: try c.readBytes(Layout.writeData))
-        case .compatibilityWrite: return .compatibilityWrite(page: try c.readUInt8(Layout.page))
-        case .readCounter: return .readCounter(counter: try c.readUInt8(Layout.counter))
-        case .incrementCounter:
-            let n = try c.readUInt8(Layout.counter)
-            let v = try c.readUInt24LE(Layout.increment)
-            return .incrementCounter(counter: n, increment: v, ignored: try c.readUInt8(Layout.ignored))
-        case .pwdAuth: return .pwdAuth(password: try c.readBytes(Layout.password))
-        case .readSignature: return .readSignature(address: try c.readUInt8(Layout.signatureAddress))
-        case .writeSignature: return .writeSignature(block: try c.readUInt8(Layout.signatureBlock), data: try c.readBytes(Layout.signatureData))
-        case .lockSignature: return .lockSignature(argument: try c.readUInt8(Layout.lockArgument))
-        case .checkTearingEvent: return .checkTearingEvent(counter: try c.readUInt8(Layout.counter))
-        case .vcsl:
-            return .vcsl(installationIdentifier: try c.readBytes(Layout.installationIdentifier),
-                         pcdCapabilities: try c.readBytes(Layout.pcdCapabilities))
+        case .read: return .read(page: v.byte(0))
+        case .fastRead: return .fastRead(start: v.byte(0), end: v.byte(1))
+        case .write: return .write(page: v.byte(0), data: v.bytes(1))
+        case .compatibilityWrite: return .compatibilityWrite(page: v.byte(0))
+        case .readCounter: return .readCounter(counter: v.byte(0))
+        case .incrementCounter: return .incrementCounter(counter: v.byte(0), increment: v.littleEndian(1), ignored: v.byte(2))
+        case .pwdAuth: return .pwdAuth(password: v.bytes(0))
+        case .readSignature: return .readSignature(address: v.byte(0))
+        case .writeSignature: return .writeSignature(block: v.byte(0), data: v.bytes(1))
+        case .lockSignature: return .lockSignature(argument: v.byte(0))
+        case .checkTearingEvent: return .checkTearingEvent(counter: v.byte(0))
+        case .vcsl: return .vcsl(installationIdentifier: v.bytes(0), pcdCapabilities: v.bytes(1))
         case .sectorSelect:
-            let b = try c.readUInt8(Layout.sectorSelectMarker)
-            guard b == Self.sectorSelectMarker else { throw DecodeError(offset: Layout.sectorSelectMarker.offset, expected: Layout.sectorSelectMarker.expected, found: Hex.byte(b)) }
-            return .sectorSelect
-        case .authenticate: return .authenticate(keyNumber: try c.readUInt8(Layout.keyNumber))
-        case .authenticateContinue:
-            guard let layout = Layout.authenticationData(payloadCount: payload.count) else {
-                throw DecodeError(offset: min(payload.count, Layout.authenticationData.end), expected: "AUTHENTICATE part 2 of 17 or 33 bytes (without CRC)",
-                                  found: "\(payload.count) bytes")
+            guard v.byte(0) == Self.sectorSelectMarker else {
+                throw DecodeError(offset: Layout.sectorSelectMarker.offset, expected: Layout.sectorSelectMarker.expected, found: Hex.byte(v.byte(0)))
             }
-            return .authenticateContinue(try c.readBytes(layout))
+            return .sectorSelect
+        case .authenticate: return .authenticate(keyNumber: v.byte(0))
+        case .authenticateContinue: return .authenticateContinue(v.bytes(0))
         }
+    }
+
+    /// The values of a command's rows, read in table order: slices of the payload (no copies
+    /// for the one-byte parameters of the hot READ/WRITE path).
+    struct RowValues {
+        let slices: [ArraySlice<UInt8>]
+        func bytes(_ i: Int) -> [UInt8] { i < slices.count ? Array(slices[i]) : [] }
+        func byte(_ i: Int) -> UInt8 { i < slices.count ? slices[i].first ?? 0 : 0 }
+        /// A little-endian number (INCR_CNT's 24-bit increment).
+        func littleEndian(_ i: Int) -> UInt32 {
+            guard i < slices.count else { return 0 }
+            return slices[i].reversed().reduce(0) { $0 << 8 | UInt32($1) }
+        }
+    }
+
+    private static func read(_ rows: [FieldLayout], _ c: inout ByteCursor) throws(DecodeError) -> RowValues {
+        var slices: [ArraySlice<UInt8>] = []
+        slices.reserveCapacity(rows.count)
+        for row in rows {
+            guard c.offset == row.offset else { throw c.error(row.expected, found: "a layout table out of order at byte \(c.offset)") }
+            slices.append(c.bytes[try c.readRange(row.width, row.expected)])
+        }
+        return RowValues(slices: slices)
     }
 
     /// The second byte of SECTOR_SELECT packet 1.
     static let sectorSelectMarker: UInt8 = 0xFF
 
-    /// The payload (without CRC), written through `Layout`; the code byte is `code.rawValue`.
+    /// The value of each row, in the order of `code.rows` (or the continuation's rows).
+    private enum RowValue {
+        case byte(UInt8)
+        case bytes([UInt8])
+        case littleEndian(UInt32)
+    }
+
+    private var rowValues: (rows: [FieldLayout], values: [RowValue]) {
+        switch self {
+        case .compatibilityWriteData(let d): return ([Layout.compatibilityBlock], [.bytes(d)])
+        case .sectorSelectSector(let s, let rfu): return ([Layout.sector, Layout.sectorRFU], [.byte(s), .bytes(rfu)])
+        case .authenticateContinue(let d):
+            return ([Layout.code, Layout.authenticationData(payloadCount: d.count + 1) ?? Layout.authenticationData], [.byte(code.rawValue), .bytes(d)])
+        default: break
+        }
+        let values: [RowValue]
+        switch self {
+        case .getVersion, .compatibilityWriteData, .sectorSelectSector, .authenticateContinue: values = []
+        case .read(let p), .compatibilityWrite(let p): values = [.byte(p)]
+        case .fastRead(let s, let e): values = [.byte(s), .byte(e)]
+        case .write(let p, let d): values = [.byte(p), .bytes(d)]
+        case .readCounter(let n), .checkTearingEvent(let n): values = [.byte(n)]
+        case .incrementCounter(let n, let v, let x): values = [.byte(n), .littleEndian(v), .byte(x)]
+        case .pwdAuth(let p): values = [.bytes(p)]
+        case .readSignature(let a): values = [.byte(a)]
+        case .writeSignature(let b, let d): values = [.byte(b), .bytes(d)]
+        case .lockSignature(let a): values = [.byte(a)]
+        case .vcsl(let iid, let caps): values = [.bytes(iid), .bytes(caps)]
+        case .sectorSelect: values = [.byte(Self.sectorSelectMarker)]
+        case .authenticate(let k): values = [.byte(k)]
+        }
+        return ([Layout.code] + (code.rows ?? []), [.byte(code.rawValue)] + values)
+    }
+
+    /// The payload (without CRC), written through the same rows decode reads.
     public func encode() -> [UInt8] {
         var w = PayloadWriter()
-        switch self {
-        case .compatibilityWriteData(let d): return d
-        case .sectorSelectSector(let s, let rfu):
-            w.put(s, Layout.sector)
-            w.put(rfu, Layout.sectorRFU)
-            return w.bytes
-        default:
-            w.put(code.rawValue, Layout.code)
-        }
-        switch self {
-        case .getVersion, .compatibilityWriteData, .sectorSelectSector: break
-        case .read(let p), .compatibilityWrite(let p): w.put(p, Layout.page)
-        case .fastRead(let s, let e):
-            w.put(s, Layout.startPage)
-            w.put(e, Layout.endPage)
-        case .write(let p, let d):
-            w.put(p, Layout.page)
-            w.put(d, Layout.writeData)
-        case .readCounter(let n), .checkTearingEvent(let n): w.put(n, Layout.counter)
-        case .incrementCounter(let n, let v, let x):
-            w.put(n, Layout.counter)
-            w.putLE(v, Layout.increment)
-            w.put(x, Layout.ignored)
-        case .pwdAuth(let p): w.put(p, Layout.password)
-        case .readSignature(let a): w.put(a, Layout.signatureAddress)
-        case .writeSignature(let b, let d):
-            w.put(b, Layout.signatureBlock)
-            w.put(d, Layout.signatureData)
-        case .lockSignature(let a): w.put(a, Layout.lockArgument)
-        case .vcsl(let iid, let caps):
-            w.put(iid, Layout.installationIdentifier)
-            w.put(caps, Layout.pcdCapabilities)
-        case .sectorSelect: w.put(Self.sectorSelectMarker, Layout.sectorSelectMarker)
-        case .authenticate(let k): w.put(k, Layout.keyNumber)
-        case .authenticateContinue(let d): w.put(d, Layout.authenticationData(payloadCount: d.count + 1) ?? Layout.authenticationData)
+        let (rows, values) = rowValues
+        for (row, value) in zip(rows, values) {
+            switch value {
+            case .byte(let b): w.put(b, row)
+            case .bytes(let d): w.put(d, row)
+            case .littleEndian(let v): w.putLE(v, row)
+            }
         }
         return w.bytes
     }

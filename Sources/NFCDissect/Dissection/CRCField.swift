@@ -11,21 +11,25 @@ struct CRCSplit {
 
     /// `expected`: whether this kind of frame carries a CRC on air.
     init(_ frame: borrowing Frame, expected: Bool, kind: CRC.Kind) {
-        let bytes = frame.bytes
-        range = nil
-        payload = bytes
         guard expected else {
+            payload = frame.bytes
+            range = nil
             status = .notExpected
             return
         }
-        let state = frame.crcState(kind)
+        self = CRCSplit(frame, state: frame.crcState(kind), kind: kind)
+    }
+
+    /// The payload and CRC parts for a CRC `state` NFCCore found (`CRCFramed`).
+    private init(_ frame: borrowing Frame, state: FrameCRC, kind: CRC.Kind) {
+        payload = frame.bytes
+        range = nil
         switch state {
         case .stripped: status = .stripped
         case .tooShort: status = .unknown
         case .valid, .mismatch:
-            let n = bytes.count
-            payload = Array(bytes[0..<n - 2])
-            range = n - 2..<n
+            payload = Array(frame.bytesBeforeCRC)
+            range = frame.crcRange
             if case .mismatch(let e, let f) = state {
                 status = .mismatch(kind, expected: e, found: f)
             } else {
@@ -37,25 +41,7 @@ struct CRCSplit {
     /// A CRC at the end that covers the bytes from `start` on (iClass reader frames leave the
     /// opcode out); the payload is the frame without it.
     init(_ frame: borrowing Frame, kind: CRC.Kind, coveringFrom start: Int) {
-        let bytes = frame.bytes
-        payload = bytes
-        range = nil
-        if frame.crcStripped {
-            status = .stripped
-            return
-        }
-        switch CRC.check(kind, bytes, range: min(start, bytes.count)..<bytes.count) {
-        case .tooShort:
-            status = .unknown
-        case .ok:
-            status = .ok(kind)
-            payload = Array(bytes.dropLast(2))
-            range = bytes.count - 2..<bytes.count
-        case .mismatch(let expected, let found):
-            status = .mismatch(kind, expected: expected, found: found)
-            payload = Array(bytes.dropLast(2))
-            range = bytes.count - 2..<bytes.count
-        }
+        self = CRCSplit(frame, state: frame.crcState(kind, coveringFrom: start), kind: kind)
     }
 
     /// For frames of unknown kind: a valid CRC at the end is taken as one, otherwise none is claimed.

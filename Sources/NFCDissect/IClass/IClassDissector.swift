@@ -28,7 +28,7 @@ struct IClassSession: DissectorSession {
         lastFrame = frame
     }
 
-    var configuration: IClass.Configuration? { blocks[IClass.configurationBlock].map(IClass.Configuration.init) }
+    var configuration: IClass.Configuration? { blocks[IClass.configurationBlock].flatMap { try? IClass.Configuration.decode($0) } }
 }
 
 /// HID iClass / PicoPass (ISO 15693 air interface, own command set and CRC): every command and
@@ -214,11 +214,11 @@ final class IClassDissector: SessionDissector {
     private func describeBlock(_ b: UInt8, _ data: [UInt8], _ range: Range<Int>, _ ctx: inout FrameContext, _ s: IClassSession) {
         ctx.sink.add(Field(.iclass.data, label: "Block \(blockName(b, s))", Hex.string(data), range: range))
         ctx.summary = "block \(blockName(b, s)): \(Hex.string(data))"
-        if b == IClass.configurationBlock, data.count == 8 {
-            let c = IClass.Configuration(bytes: data)
-            ctx.sink.add(Field(.iclass.configAppLimit, "block \(c.applicationLimit) ends application area 1", range: range.lowerBound..<range.lowerBound + 1))
-            ctx.sink.add(Field(.iclass.configCard, c.cardType, range: range.lowerBound + 4..<range.lowerBound + 6))
-            ctx.sink.add(Field(.iclass.configCrypt, IClassSessionSummary.cryptModeName(c.cryptMode), range: range.lowerBound + 7..<range.lowerBound + 8))
+        if b == IClass.configurationBlock, let c = try? IClass.Configuration.decode(data) {
+            typealias L = IClass.Configuration.Layout
+            ctx.sink.add(Field(.iclass.configAppLimit, "block \(c.applicationLimit) ends application area 1", range: L.applicationLimit.range(at: range.lowerBound)))
+            ctx.sink.add(Field(.iclass.configCard, c.cardType, range: L.cardType.range(at: range.lowerBound)))
+            ctx.sink.add(Field(.iclass.configCrypt, IClassSessionSummary.cryptModeName(c.cryptMode), range: L.fuses.range(at: range.lowerBound)))
         }
         if b > IClass.issuerBlock, let limit = s.configuration?.applicationLimit, b <= limit, b >= 7, b <= 9,
            let enc = s.blocks[6]?.last, enc == 0x15 || enc == 0x17 {

@@ -99,7 +99,7 @@ enum MIFAREClassicSummary {
         let declared = gpb.map { $0 & 0x80 != 0 } ?? false
         guard declared || mad.crcIsValid else { return nil }
         if !mad.crcIsValid {
-            diagnostics.append(Diagnostic(.warning, "MAD CRC \(Hex.byte(mad.crc)) is wrong, expected \(Hex.byte(CRC.mad((b1 + b2)[1...])))"))
+            diagnostics.append(Diagnostic(.warning, "MAD CRC \(Hex.byte(mad.crc)) is wrong, expected \(Hex.byte(mad.expectedCRC))"))
         }
         var children: [Field] = [
             Field(.mfc.madCrc, .byte(mad.crc, suffix: mad.crcIsValid ? " (correct)" : " (wrong)")),

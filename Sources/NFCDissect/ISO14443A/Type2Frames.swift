@@ -92,7 +92,7 @@ enum Type2Frames {
         case .compatibilityWrite(let page):
             ctx.sink.add(Field(.ntag.page, pageText(page, s)))
         case .compatibilityWriteData(let data):
-            ctx.sink.add(Field(.ntag.data, "\(Hex.string(data.prefix(4))) (only these 4 bytes are written)", range: Type2Command.Layout.compatibilityData.range))
+            ctx.sink.add(Field(.ntag.data, "\(Hex.string(data[Type2Command.Layout.compatibilityData.range.clamped(to: data.indices)])) (only these 4 bytes are written)", range: Type2Command.Layout.compatibilityData.range))
             ctx.sink.add(Field(.ntag.padding, Hex.string(data.dropFirst(Type2Command.Layout.compatibilityData.width))))
         case .readCounter(let n), .checkTearingEvent(let n):
             ctx.sink.add(Field(.ntag.counterNumber, "\(n)"))
@@ -257,7 +257,7 @@ enum Type2Frames {
             ctx.summary = "ACK, send the 16 data bytes next"
         case .compatibilityWriteData(let data):
             if let p = s.compatibilityWritePage {
-                s.memory.store(page: Int(p), data: data.prefix(4))
+                s.memory.store(page: Int(p), data: data[Type2Command.Layout.compatibilityData.range.clamped(to: data.indices)])
                 s.writtenPages.insert(Int(p))
                 ctx.memory = MemoryAccess(offset: Int(p) * 4, count: 4, write: true)
                 ctx.summary = "ACK, page \(Hex.byte(p)) written"
@@ -337,15 +337,14 @@ enum Type2Frames {
             let bytes = data[i * 4..<i * 4 + 4]
             var value = FieldValue.hex(bytes)
             if region == .pwd || region == .pack { value = .hex(bytes, suffix: " (PWD and PACK always read as zeros)") }
-            if region == .capabilityContainer, bytes[bytes.startIndex] == 0xE1 {
-                let version = bytes[bytes.startIndex + 1], size = bytes[bytes.startIndex + 2]
+            if region == .capabilityContainer, let cc = try? Type2CapabilityContainer.decode(bytes), cc.isNDEF {
                 var note = TextWriter(capacity: 64)
                 note.write(" (NDEF magic, mapping ")
-                note.decimal(Int(version >> 4))
+                note.decimal(Int(cc.majorVersion))
                 note.write(".")
-                note.decimal(Int(version & 0xF))
+                note.decimal(Int(cc.minorVersion))
                 note.write(", data area ")
-                note.decimal(Int(size) * 8)
+                note.decimal(cc.dataAreaSize)
                 note.write(" bytes)")
                 value = .hex(bytes, suffix: note.string)
             }

@@ -326,7 +326,7 @@ final class ISO14443BDissector: SessionDissector {
             }
         case .command(.halt)?:
             if payload == [ISO14443B.haltAnswer] {
-                ctx.sink.add(Field(.iso14443b.haltAnswer, "00: halted", range: 0..<1))
+                ctx.sink.add(Field(.iso14443b.haltAnswer, "00: halted", range: ISO14443B.haltAnswerLayout.range))
                 ctx.summary = "HLTB answer: card halted"
                 s.halted = true
                 return
@@ -354,7 +354,7 @@ final class ISO14443BDissector: SessionDissector {
         ctx.sink.add(Field(.iso14443b.atqb, "PUPI \(Hex.string(atqb.pupi))", range: L.code.range))
         ctx.sink.add(Field(.iso14443b.pupi, Hex.string(atqb.pupi), range: L.pupi.range))
         ctx.sink.add(Field(.iso14443b.afi, Hex.byte(atqb.afi), range: L.afi.range))
-        ctx.sink.add(Field(.iso14443b.aidCrc, Hex.string(atqb.applicationData.dropFirst().prefix(2)), range: L.aidCRC.range))
+        ctx.sink.add(Field(.iso14443b.aidCrc, Hex.string(atqb.aidCRC), range: L.aidCRC.range))
         let apps = atqb.applicationCount
         ctx.sink.add(Field(.iso14443b.applications, "\(apps >> 4) for this AFI, \(apps & 0x0F) in all", range: L.applicationCount.range))
         let rates = atqb.bitRateCapability
@@ -390,42 +390,42 @@ final class ISO14443BDissector: SessionDissector {
     }
 
     private func describeAnswer(to command: SRxCommand, _ payload: [UInt8], _ ctx: inout FrameContext, _ s: inout ISO14443BSession) -> Bool {
-        guard let length = command.answerLength, payload.count == length else { return false }
+        guard let answer = try? SRxAnswer.decode(payload, answering: command) else { return false }
+        typealias L = SRxAnswer.Layout
         ctx.layer = "ST SRx"
-        switch command {
-        case .initiate, .pcall16, .slotMarker:
-            s.chipID = payload[0]
-            ctx.sink.add(Field(.srx.chipId, Hex.byte(payload[0]), range: 0..<1))
-            ctx.summary = "Chip_ID \(Hex.byte(payload[0]))"
-        case .select(let id):
-            s.chipID = payload[0]
+        switch (command, answer) {
+        case (.select(let id), .chipID(let chip)):
+            s.chipID = chip
             s.selected = true
-            ctx.sink.add(Field(.srx.chipId, Hex.byte(payload[0]), range: 0..<1))
-            ctx.summary = "selected, Chip_ID \(Hex.byte(payload[0]))"
-            if payload[0] != id { ctx.warn("SELECT asked for Chip_ID \(Hex.byte(id))", range: 0..<1) }
-        case .getUID:
-            let uid = SRxUID(bytes: payload)
+            ctx.sink.add(Field(.srx.chipId, Hex.byte(chip), range: L.chipID.range))
+            ctx.summary = "selected, Chip_ID \(Hex.byte(chip))"
+            if chip != id { ctx.warn("SELECT asked for Chip_ID \(Hex.byte(id))", range: L.chipID.range) }
+        case (_, .chipID(let chip)):
+            s.chipID = chip
+            ctx.sink.add(Field(.srx.chipId, Hex.byte(chip), range: L.chipID.range))
+            ctx.summary = "Chip_ID \(Hex.byte(chip))"
+        case (_, .uid(let uid)):
             s.uid = uid
-            ctx.sink.add(Field(.srx.uid, Hex.string(uid.printed) + " (sent least significant byte first)", range: payload.indices))
+            ctx.sink.add(Field(.srx.uid, Hex.string(uid.printed) + " (sent least significant byte first)", range: L.uid.range))
             if let model = uid.model {
-                ctx.sink.add(Field(.srx.model, "\(model.name), \(model.blocks) blocks of 4 bytes", range: 5..<6))
+                ctx.sink.add(Field(.srx.model, "\(model.name), \(model.blocks) blocks of 4 bytes", range: SRxUID.Layout.productCode.range))
                 ctx.summary = "UID \(Hex.string(uid.printed)): \(model.name)"
             } else {
                 ctx.summary = "UID \(Hex.string(uid.printed))"
                 if !uid.isST { ctx.note("the UID does not start D0 02 (ST's manufacturer code)") }
             }
-        case .readBlock(let a):
-            s.blocks[a] = payload
-            if s.blocksAsFound[a] == nil, !s.writtenBlocks.contains(a) { s.blocksAsFound[a] = payload }
-            ctx.memory = MemoryAccess(offset: Int(a) * payload.count, count: payload.count, write: false)
-            let value = payload.reversed().reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
-            ctx.sink.add(Field(.srx.data, Hex.string(payload), range: payload.indices))
-            if a == 5 || a == 6 { ctx.sink.add(Field(.srx.counter, "\(value)", range: payload.indices)) }
-            ctx.summary = "block \(a): \(Hex.string(payload))"
-        case .authenticate:
-            ctx.sink.add(Field(.srx.signature, Hex.string(payload), range: payload.indices))
+        case (.readBlock(let a), .block(let data)):
+            s.blocks[a] = data
+            if s.blocksAsFound[a] == nil, !s.writtenBlocks.contains(a) { s.blocksAsFound[a] = data }
+            ctx.memory = MemoryAccess(offset: Int(a) * data.count, count: data.count, write: false)
+            let value = data.reversed().reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
+            ctx.sink.add(Field(.srx.data, Hex.string(data), range: L.block.range))
+            if a == 5 || a == 6 { ctx.sink.add(Field(.srx.counter, "\(value)", range: L.block.range)) }
+            ctx.summary = "block \(a): \(Hex.string(data))"
+        case (_, .signature(let signature)):
+            ctx.sink.add(Field(.srx.signature, Hex.string(signature), range: L.signature.range))
             ctx.summary = "AUTHENTICATE answer"
-        case .writeBlock, .completion, .resetToInventory:
+        case (_, .block):
             return false
         }
         return true

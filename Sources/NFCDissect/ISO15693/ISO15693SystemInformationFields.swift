@@ -9,47 +9,44 @@ enum ISO15693SystemInformationFields {
         ctx.sink.add(Field(.iso15693.infoFlags,
                            "\(Hex.byte(info.infoFlags)): " + (info.flagNames.isEmpty ? "none" : info.flagNames.joined(separator: ", "))))
         ctx.sink.add(ISO15693RequestFields.uidField(info.uid, range: ISO15693Response.Layout.uid.range))
-        var at = ISO15693Response.Layout.uid.end
-        if let v = info.dsfid {
-            ctx.sink.add(Field(.iso15693.dsfid, Hex.byte(v), range: at..<at + 1))
+        // Every range from the codec's layout of the fields these flags announce.
+        let f = info.fields
+        if let v = info.dsfid, let l = f.dsfid {
+            ctx.sink.add(Field(.iso15693.dsfid, Hex.byte(v), range: l.range))
             parts.append("DSFID \(Hex.byte(v))")
-            at += 1
         }
-        if let v = info.afi {
-            ctx.sink.add(Field(.iso15693.afi, "\(Hex.byte(v))" + (v == 0 ? " (all families)" : ""), range: at..<at + 1))
+        if let v = info.afi, let l = f.afi {
+            ctx.sink.add(Field(.iso15693.afi, "\(Hex.byte(v))" + (v == 0 ? " (all families)" : ""), range: l.range))
             parts.append("AFI \(Hex.byte(v))")
-            at += 1
         }
-        if let m = info.memorySize {
-            let countBytes = m.wideCount ? 2 : 1
+        if let m = info.memorySize, let countField = f.blockCount, let sizeField = f.blockSize, let whole = f.memorySize {
             let count = m.blockCount - 1
             ctx.sink.add(Field(.iso15693.memorySize, "\(m.blockCount) blocks × \(m.blockSize) bytes = \(m.byteCount) bytes",
-                               range: at..<at + countBytes + 1, children: [
-                Field(.iso15693.memorySizeBlocks, "\(m.blockCount) (sent as 0x\(Hex.value(count, digits: 2 * countBytes)) = count − 1)",
-                      range: at..<at + countBytes),
+                               range: whole, children: [
+                Field(.iso15693.memorySizeBlocks, "\(m.blockCount) (sent as 0x\(Hex.value(count, digits: 2 * countField.width)) = count − 1)",
+                      range: countField.range),
                 Field(.iso15693.memorySizeBlockSize, "\(m.blockSize) bytes (b5–b1 sent as \(Hex.byte(UInt8(m.blockSize - 1))) = size − 1)",
-                      range: at + countBytes..<at + countBytes + 1),
+                      range: sizeField.range),
             ]))
-            if m.rfuBits != 0 { ctx.note("block-size byte sets RFU bits b8–b6 (\(Hex.byte(m.rfuBits)))", range: at + countBytes..<at + countBytes + 1) }
+            if m.rfuBits != 0 { ctx.note("block-size byte sets RFU bits b8–b6 (\(Hex.byte(m.rfuBits)))", range: sizeField.range) }
             parts.append("\(m.blockCount) blocks × \(m.blockSize) bytes")
-            at += countBytes + 1
         }
-        if let v = info.icReference {
-            ctx.sink.add(Field(.iso15693.icReference, Hex.byte(v), range: at..<at + 1))
+        if let v = info.icReference, let l = f.icReference {
+            ctx.sink.add(Field(.iso15693.icReference, Hex.byte(v), range: l.range))
             parts.append("IC reference \(Hex.byte(v))")
-            at += 1
         }
-        if let list = info.commandList {
-            ctx.sink.add(Field(.iso15693.commandList, Hex.string(list), range: at..<at + 4))
-            at += 4
+        if let list = info.commandList, let l = f.commandList {
+            ctx.sink.add(Field(.iso15693.commandList, Hex.string(list), range: l.range))
         }
+        var rest = f.rest
         if let csi = info.csiInformation {
-            ctx.sink.add(Field(.iso15693.csi, Hex.string(csi), range: at..<at + csi.count))
-            at += csi.count
+            ctx.sink.add(Field(.iso15693.csi, Hex.string(csi), range: rest..<rest + csi.count))
+            rest += csi.count
         }
         if !info.trailing.isEmpty {
-            ctx.sink.add(Field(.iso15693.trailing, Hex.string(info.trailing), range: at..<at + info.trailing.count))
-            ctx.warn("\(info.trailing.count) byte\(info.trailing.count == 1 ? "" : "s") after the fields the information flags announce", range: at..<at + info.trailing.count)
+            let trailing = rest..<rest + info.trailing.count
+            ctx.sink.add(Field(.iso15693.trailing, Hex.string(info.trailing), range: trailing))
+            ctx.warn("\(info.trailing.count) byte\(info.trailing.count == 1 ? "" : "s") after the fields the information flags announce", range: trailing)
         }
         if info.infoFlags & ISO15693SystemInformation.memorySizeFlag == 0 {
             ctx.note("no memory size: block reads are split by their length")

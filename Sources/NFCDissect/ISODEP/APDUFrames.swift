@@ -125,10 +125,7 @@ enum APDUFrames {
         guard apdu.ins == ISO7816Instruction.select else { return hex }
         if apdu.data == Type4Tag.ndefApplication { return hex + " (NFC Forum NDEF Tag Application, mapping 2.0+)" }
         if apdu.data == Type4Tag.ndefApplicationV1 { return hex + " (NFC Forum NDEF Tag Application, mapping 1.0)" }
-        if apdu.data.count == 2 {
-            let fid = UInt16(apdu.data[0]) << 8 | UInt16(apdu.data[1])
-            if fid == Type4Tag.ccFile { return hex + " (Type 4 CC file)" }
-        }
+        if (try? Type4Command.fileID(apdu.data)) == Type4Tag.ccFile { return hex + " (Type 4 CC file)" }
         if apdu.data.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return hex + " (\"\(String(decoding: apdu.data, as: UTF8.self))\")" }
         if let app = KnownApplications.name(apdu.data) { return hex + " (\(app))" }
         return hex

@@ -30,9 +30,10 @@ enum ISODEPFrames {
     /// looks like, sent by a reader that still believes in an ISO-DEP session (the Proxmark3
     /// names it so in `hf_mfdes_sniff.trace`).
     static func isLoneDeselect(_ frame: Frame) -> Bool {
-        guard CRC.check(.a, frame.bytes) == .ok, let first = frame.bytes.first,
+        guard let payload = frame.payload(ifValidCRC: .a), let first = payload.first,
               let block = ISODEPBlock(pcb: first), case .s(.deselect, let cid) = block else { return false }
-        return frame.bytes.count == (cid ? 4 : 3) && (!cid || frame.bytes[1] & 0x0F <= 14)
+        let cidByte = payload.dropFirst().first
+        return payload.count == (cid ? 2 : 1) && (!cid || (cidByte ?? 0xFF) & 0x0F <= 14)
     }
 
     /// Whether a reader frame of a session without an ATS is ISO-DEP after all (issue 18: NFCGate

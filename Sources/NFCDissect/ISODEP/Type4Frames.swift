@@ -18,14 +18,13 @@ enum Type4Frames {
         let app = s.isoDEP.application
         guard apdu.isInterindustry else { return }
         switch apdu.ins {
-        case ISO7816Instruction.select where apdu.p1 == 0x04:
+        case ISO7816Instruction.select where apdu.p1 == Type4Command.selectByName:
             if apdu.data == Type4Tag.ndefApplication || apdu.data == Type4Tag.ndefApplicationV1 {
                 ctx.layer = layer
                 ctx.summary = "SELECT NDEF Tag Application (mapping \(apdu.data == Type4Tag.ndefApplication ? "2.0+" : "1.0"))"
             }
-        case ISO7816Instruction.select where apdu.p1 == 0x00 && apdu.data.count == 2:
-            let fid = UInt16(apdu.data[0]) << 8 | UInt16(apdu.data[1])
-            if app.type4, let name = fileName(fid, app) {
+        case ISO7816Instruction.select where apdu.p1 == Type4Command.selectByFileID:
+            if app.type4, let fid = try? Type4Command.fileID(apdu.data), let name = fileName(fid, app) {
                 ctx.layer = layer
                 ctx.summary = "SELECT \(name) \(Hex.value(fid, digits: 4))"
             }
@@ -35,8 +34,7 @@ enum Type4Frames {
             ctx.layer = layer
             let n = apdu.ins == ISO7816Instruction.readBinary ? (apdu.le ?? 0) : apdu.data.count
             ctx.summary = "\(apdu.ins == ISO7816Instruction.readBinary ? "READ" : "UPDATE") BINARY \(name), offset \(offset), \(n) bytes"
-            if name == "NDEF file", apdu.ins == ISO7816Instruction.updateBinary, offset == 0, apdu.data.count == 2 {
-                let nlen = Int(apdu.data[0]) << 8 | Int(apdu.data[1])
+            if name == "NDEF file", apdu.ins == ISO7816Instruction.updateBinary, offset == 0, let nlen = try? Type4Command.nlen(apdu.data) {
                 ctx.summary += nlen == 0 ? ": NLEN 0 (message being written)" : ": NLEN \(nlen)"
             }
         default:
@@ -51,7 +49,7 @@ enum Type4Frames {
         var app = s.isoDEP.application
         defer { s.isoDEP.application = app }
         switch apdu.ins {
-        case ISO7816Instruction.select where apdu.p1 == 0x04:
+        case ISO7816Instruction.select where apdu.p1 == Type4Command.selectByName:
             app.selectedApplication = apdu.data
             app.selectedFile = nil
             if apdu.data == Type4Tag.ndefApplication || apdu.data == Type4Tag.ndefApplicationV1 {
@@ -61,8 +59,8 @@ enum Type4Frames {
             } else {
                 app.type4 = false
             }
-        case ISO7816Instruction.select where apdu.p1 == 0x00 && apdu.data.count == 2:
-            app.selectedFile = UInt16(apdu.data[0]) << 8 | UInt16(apdu.data[1])
+        case ISO7816Instruction.select where apdu.p1 == Type4Command.selectByFileID:
+            if let fid = try? Type4Command.fileID(apdu.data) { app.selectedFile = fid }
         case ISO7816Instruction.readBinary:
             guard app.type4, let fid = app.selectedFile, let (sfi, offset) = ISO7816Instruction.binaryOffset(p1: apdu.p1, p2: apdu.p2), sfi == nil else { return }
             ctx.layer = layer

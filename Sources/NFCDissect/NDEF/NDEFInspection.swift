@@ -33,7 +33,7 @@ public struct NDEFInspection: Sendable {
     /// a Type 3 attribute block with a valid checksum; anything else is read as an NDEF message.
     public static func detect(_ bytes: [UInt8]) -> Kind {
         if bytes.count >= 16, bytes.count % 4 == 0, bytes[12] == 0xE1, bytes[13] >> 4 == 1 { return .type2 }
-        if bytes.count >= 16, bytes.count % 16 == 0, (try? Type3AttributeInformationBlock.decode(Array(bytes[0..<16])))?.checksumIsValid == true {
+        if bytes.count >= 16, bytes.count % 16 == 0, (try? Type3AttributeInformationBlock.decode(Array(bytes[Type3AttributeInformationBlock.Layout.all.range])))?.checksumIsValid == true {
             return .type3
         }
         if bytes.count >= 8, bytes[0] == 0xE1 || bytes[0] == 0xE2, bytes[1] >> 6 == 1 { return .type5 }

@@ -30,7 +30,7 @@ public enum NDEFSummary {
             var s = b.transport == .easyPairing ? "Bluetooth BR/EDR" : "Bluetooth LE"
             if let a = b.deviceAddress { s += " " + NDEFBluetoothOOB.addressText(a) }
             if let e = b.elements.first(where: { $0.type == 0x1B }), e.data.count == 7 {
-                s += " " + NDEFBluetoothOOB.addressText(e.data.prefix(6))
+                s += " " + NDEFBluetoothOOB.addressText(e.data[NDEFBluetoothOOB.LEDeviceAddressLayout.address.range])
             }
             if let name = b.localName { s += " \(quoted(name))" }
             return s

@@ -88,7 +88,7 @@ public final class CardDataMasking {
             // the rest of this test.
             let bytes = frame.bytes
             guard let first = bytes.first else { return false }
-            let crc = frame.crcStripped ? 0 : 2
+            let crc = frame.crcWidth
             if direction == .readerToTag {
                 if frame.lastByteBits == 7, first == ISO14443A.reqa || first == ISO14443A.wupa {
                     recent = []

@@ -31,10 +31,10 @@ public final class IClassCard: EmulatedTag {
     public func respond(to frame: Frame) -> Frame? {
         guard case .data(.readerToTag) = frame.event, frame.technology == .iclass else { return nil }
         var bytes = frame.bytes
-        if IClass.readerFrameCarriesCRC(length: bytes.count) {
+        if !frame.crcStripped, IClass.readerFrameCarriesCRC(length: bytes.count) {
             // Reader frames of these lengths end in a CRC over all but the opcode.
-            guard CRC.check(.iclass, bytes, range: IClass.crcStart(fromReader: true)..<bytes.count) == .ok else { return nil }
-            bytes.removeLast(2)
+            guard let payload = frame.payload(ifValidCRC: .iclass, coveringFrom: IClass.crcStart(fromReader: true)) else { return nil }
+            bytes = Array(payload)
         }
         guard let command = try? IClassCommand.decode(bytes) else { return nil }
         let csn = reconstruction.csn

@@ -94,18 +94,18 @@ public final class ISO14443BCard: EmulatedTag {
         switch command {
         case .initiate, .pcall16:
             selected = false
-            return answer([chip], to: frame)
+            return answer(SRxAnswer.chipID(chip).encode(), to: frame)
         case .slotMarker:
             return nil
         case .select(let id):
             selected = id == chip
-            return selected ? answer([chip], to: frame) : nil
+            return selected ? answer(SRxAnswer.chipID(chip).encode(), to: frame) : nil
         case .getUID:
             guard selected, let uid = reconstruction.uid else { return nil }
-            return answer(uid, to: frame)
+            return answer(SRxAnswer.uid(SRxUID(bytes: uid)).encode(), to: frame)
         case .readBlock(let a):
             guard selected, let data = blocks[a] else { return nil }
-            return answer(data, to: frame)
+            return answer(SRxAnswer.block(data).encode(), to: frame)
         case .writeBlock(let a, let data):
             if selected { blocks[a] = data }
             return nil

@@ -45,7 +45,7 @@ public final class MIFAREClassicReader {
     /// (4-bit answers as one byte) or nil for silence.
     @discardableResult
     public func send(_ payload: [UInt8], bits: UInt8 = 8, crc: Bool = true) -> [UInt8]? {
-        var bytes = crc ? CRC.appending(.a, to: payload) : payload
+        var bytes = crc ? CRCBytes(payload: payload, kind: .a).bytes : payload
         var parityErrors: [Int] = []
         if var c = cipher {
             let (sent, parity) = c.encrypt(bytes)

@@ -164,7 +164,7 @@ public final class MIFAREClassicTag: EmulatedTag {
         var frame = Frame(.data(.tagToReader), technology: technology, crcStripped: crc && request.crcStripped)
         frame.setPayload(payload, crc: crc)
         guard var c = cipher else { return frame }
-        let plain = crc && request.crcStripped ? CRC.appending(.a, to: payload) : frame.bytes
+        let plain = crc && request.crcStripped ? CRCBytes(payload: payload, kind: .a).bytes : frame.bytes
         let (sent, parity) = c.encrypt(plain)
         frame.bytes = Array(sent.prefix(frame.bytes.count))
         frame.parityErrors = Crypto1.parityErrors(sent: frame.bytes, parity: parity)

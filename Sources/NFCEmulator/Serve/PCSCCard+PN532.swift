@@ -191,7 +191,7 @@ extension PCSCContactlessCard {
             guard let answer = classic.send(data) else { return (.timeout, []) }
             if answer.count == 1 { return answer[0] == Type2Acknowledgement.ack.nibble ? (.ok, []) : (.timeout, []) }
             // The chip checks the answer's CRC (in clear, after Crypto1) and drops it.
-            return CRC.isValid(.a, answer) ? (.ok, Array(answer.dropLast(2))) : (.crc, [])
+            return CRCBytes(answer, kind: .a).payload(ifValidCRC: .a).map { (.ok, Array($0)) } ?? (.crc, [])
         }
         // `A0 page data(16)`: the chip writes in two phases (COMPATIBILITY_WRITE on a Type 2 tag),
         // as for MIFARE Classic.

@@ -32,44 +32,10 @@ public struct Type2TagMemory: Sendable, Equatable {
         self.failedAuthentications = failedAuthentications
     }
 
-    /// A factory-fresh tag of `model` with `uid` (7 bytes): NDEF formatted (CC and an empty NDEF
-    /// TLV as NXP ships them), no password protection, default configuration (protocols.md §2.4).
+    /// A factory-fresh tag of `model` with `uid` (7 bytes): NFCCore's one factory image
+    /// (`Type2FactoryImage`: CC and empty NDEF TLV as NXP ships them, default configuration).
     public static func factory(_ model: Type2TagModel, uid: [UInt8]) -> Type2TagMemory {
-        let map = model.memoryMap
-        var pages = [UInt8](repeating: 0, count: map.totalPages * 4)
-        let u = uid.count == 7 ? uid : [0x04, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00]
-        let bcc0 = ISO14443A.cascadeTag ^ u[0] ^ u[1] ^ u[2]
-        let bcc1 = u[3] ^ u[4] ^ u[5] ^ u[6]
-        pages.replaceSubrange(0..<12, with: [u[0], u[1], u[2], bcc0, u[3], u[4], u[5], u[6], bcc1, 0x48, 0x00, 0x00])
-        // Factory CC2 (data area / 8) as NXP ships the tags: NTAG215 says 496 bytes, not 504 (§2.4).
-        let ccSize: UInt8
-        switch model {
-        case .ntag210: ccSize = 0x06
-        case .ntag212: ccSize = 0x10
-        case .ntag213, .ntag213F: ccSize = 0x12
-        case .ntag215: ccSize = 0x3E
-        case .ntag216, .ntag216F: ccSize = 0x6D
-        default: ccSize = UInt8(clamping: map.userBytes / 8)
-        }
-        if model.isNTAG { pages.replaceSubrange(12..<16, with: [0xE1, 0x10, ccSize, 0x00]) }
-        if model == .ntag213 || model == .ntag213F {
-            pages.replaceSubrange(16..<24, with: [0x01, 0x03, 0xA0, 0x0C, 0x34, 0x03, 0x00, 0xFE])
-        } else if model.isNTAG {
-            pages.replaceSubrange(16..<20, with: [0x03, 0x00, 0xFE, 0x00])
-        }
-        if let dyn = map.dynamicLockPage, model.isNTAG { pages[dyn * 4 + 3] = 0xBD }
-        if model == .ultralightC, let counter = map.ulcCounterPage {
-            // MF0ICU2 as delivered: AUTH0 30h (no page protected), AUTH1 0, the factory key.
-            pages[(counter + 1) * 4] = 0x30
-            pages.replaceSubrange((counter + 3) * 4..<(counter + 7) * 4, with: UltralightKey.wellKnown[0].pageOrder)
-        }
-        if let c0 = map.cfg0Page, let family = map.configFamily {
-            let cfg0: [UInt8] = family == .ntag21x ? [0x04, 0x00, 0x00, 0xFF] : [0x00, 0x00, 0x00, 0xFF]
-            pages.replaceSubrange(c0 * 4..<c0 * 4 + 4, with: cfg0)
-            pages.replaceSubrange((c0 + 1) * 4..<(c0 + 1) * 4 + 4, with: [0x00, 0x05, 0x00, 0x00])
-            pages.replaceSubrange((c0 + 2) * 4..<(c0 + 2) * 4 + 4, with: [0xFF, 0xFF, 0xFF, 0xFF])
-        }
-        return Type2TagMemory(model: model, pages: pages)
+        Type2TagMemory(model: model, pages: Type2FactoryImage.pages(model, uid: uid))
     }
 
     public var map: Type2MemoryMap { model.memoryMap }

@@ -43,24 +43,25 @@ public final class Type4NDEFApplication: APDUApplication {
     }
 
     private func select(_ apdu: CommandAPDU) -> ResponseAPDU {
-        switch apdu.p1 {
-        case 0x04:
+        switch try? Type4Command.decode(apdu) {
+        case .selectApplication(let asked)?:
             // Mapping 2.0 answers the 2.0 name; the 1.0 name only a 1.0 tag (T4T 2.0 §5.5).
             let name = memory.capabilityContainer.mappingVersion >> 4 >= 2 ? Type4Tag.ndefApplication : Type4Tag.ndefApplicationV1
-            guard apdu.data == name else {
+            guard asked == name else {
                 application = Application()
                 return ResponseAPDU(status: .fileNotFound)
             }
             application = Application(ndefSelected: true, file: nil)
             return ResponseAPDU(status: .success)
-        case 0x00:
-            guard application.ndefSelected, apdu.data.count == 2 else { return ResponseAPDU(status: .fileNotFound) }
-            let fid = UInt16(apdu.data[0]) << 8 | UInt16(apdu.data[1])
-            guard fid == Type4Tag.ccFile || fid == memory.capabilityContainer.ndefFile.fileID else { return ResponseAPDU(status: .fileNotFound) }
+        case .selectFile(let fid)?:
+            guard application.ndefSelected, fid == Type4Tag.ccFile || fid == memory.capabilityContainer.ndefFile.fileID else {
+                return ResponseAPDU(status: .fileNotFound)
+            }
             application.file = fid
             return ResponseAPDU(status: .success)
         default:
-            return ResponseAPDU(status: .incorrectP1P2)
+            // A file identifier of another length than two bytes names no file.
+            return apdu.p1 == Type4Command.selectByFileID ? ResponseAPDU(status: .fileNotFound) : ResponseAPDU(status: .incorrectP1P2)
         }
     }
 

@@ -51,32 +51,42 @@ struct NFCADialect: FrameDialect {
         let image = memory.sessionContent(&m)
         let header = Array((image + [UInt8](repeating: 0, count: 16)).prefix(16))
         let uid = Array(header[0..<3]) + Array(header[4..<8])
-        let cl1 = [0x88] + Array(uid[0..<3])
-        let cl2 = Array(uid[3..<7])
-        func r(_ p: [UInt8], crc: Bool = true, bits: UInt8 = 8) -> FuzzFrame { .data(.reader, technology, payload: p, crc: crc, lastByteBits: bits) }
-        func t(_ p: [UInt8], crc: Bool = true, bits: UInt8 = 8) -> FuzzFrame { .data(.tag, technology, payload: p, crc: crc, lastByteBits: bits) }
-        var frames: [FuzzFrame] = [FuzzFrame(.fieldOn, technology),
-            r([0x26], crc: false, bits: 7), t([0x44, 0x00], crc: false),
-            r([0x93, 0x20], crc: false), t(cl1 + [UIDLevelData.bcc(of: cl1)], crc: false),
-            r([0x93, 0x70] + cl1 + [UIDLevelData.bcc(of: cl1)]), t([0x04]),
-            r([0x95, 0x20], crc: false), t(cl2 + [UIDLevelData.bcc(of: cl2)], crc: false),
-            r([0x95, 0x70] + cl2 + [UIDLevelData.bcc(of: cl2)]), t([0x00])]
-        if m.random.chance(60) { frames += [r([0x60]), t([0x00, 0x04, 0x04, 0x02, 0x01, 0x00, m.random.pick(0x0F, 0x11, 0x13), 0x03])] }
-        if m.random.chance(20) { frames += [r([0x1B] + m.random.bytes(4)), t([0x80, 0x80])] }
+        let levels = UIDLevelData.levels(forUID: uid) ?? []
+        // Every frame through its codec: the reader's commands, the tag's answers.
+        func r(_ command: ISO14443ACommand) -> FuzzFrame {
+            let (bytes, bits) = command.encode()
+            return .data(.reader, technology, payload: bytes, crc: ISO14443ACommand.carriesCRC(bytes, lastByteBits: bits), lastByteBits: bits)
+        }
+        func r(_ command: Type2Command) -> FuzzFrame { .data(.reader, technology, payload: command.encode(), crc: true) }
+        func t(_ p: [UInt8], crc: Bool = true) -> FuzzFrame { .data(.tag, technology, payload: p, crc: crc) }
+        func t(_ answer: Type2Response) -> FuzzFrame {
+            let (bytes, bits) = answer.encode()
+            return .data(.tag, technology, payload: bytes, crc: answer.carriesCRC, lastByteBits: bits)
+        }
+        let sak = SAK(0x00)
+        var frames: [FuzzFrame] = [FuzzFrame(.fieldOn, technology), r(.reqa), t(ATQA(value: 0x0044).encode(), crc: false)]
+        for (i, level) in zip([CascadeLevel.one, .two], levels) {
+            frames += [r(.anticollision(level: i, nvb: NVB(bytes: 2, bits: 0), knownBits: [])), t(level.bytes + [level.bcc], crc: false),
+                       r(.select(level: i, uid: level)), t((i == .one ? SAK.cascade(sak) : sak).encode())]
+        }
+        if m.random.chance(60) {
+            frames += [r(.getVersion), t(.version(Type2Version(bytes: [0x00, 0x04, 0x04, 0x02, 0x01, 0x00, m.random.pick(0x0F, 0x11, 0x13), 0x03])))]
+        }
+        if m.random.chance(20) { frames += [r(.pwdAuth(password: m.random.bytes(4))), t(.pack([0x80, 0x80]))] }
         let pages = image.count / 4
         if m.random.chance(50) {
             var page = 3
             while page < min(pages, 3 + 4 * 12) {
-                frames += [r([0x30, UInt8(page)]), t(Self.read(image, page: page))]
+                frames += [r(.read(page: UInt8(page))), t(Self.read(image, page: page))]
                 page += 4
             }
         } else {
             let end = min(pages - 1, 3 + m.random.below(40))
             let lower = min(12, image.count)
-            frames += [r([0x3A, 0x03, UInt8(clamping: max(3, end))]), t(Array(image[lower..<max(lower, min(image.count, (end + 1) * 4))]))]
+            frames += [r(.fastRead(start: 0x03, end: UInt8(clamping: max(3, end)))), t(Array(image[lower..<max(lower, min(image.count, (end + 1) * 4))]))]
         }
-        if m.random.chance(20) { frames += [r([0xA2, 0x04] + m.random.bytes(4)), t([0x0A], crc: false, bits: 4)] }
-        if m.random.chance(70) { frames.append(r([0x50, 0x00])) }
+        if m.random.chance(20) { frames += [r(.write(page: 0x04, data: m.random.bytes(4))), t(.acknowledgement(.ack))] }
+        if m.random.chance(70) { frames.append(r(.hlta)) }
         frames.append(FuzzFrame(.fieldOff, technology))
         return frames
     }
@@ -160,26 +170,34 @@ struct NFCADialect: FrameDialect {
 
     func answer(to request: FuzzFrame?, _ m: inout MutationContext) -> FuzzFrame? {
         let payload = request.map { Array($0.payloadDroppingValidCRC()) } ?? []
-        func t(_ p: [UInt8], crc: Bool = true, bits: UInt8 = 8) -> FuzzFrame { .data(.tag, technology, payload: p, crc: crc, lastByteBits: bits) }
+        func t(_ p: [UInt8], crc: Bool = true) -> FuzzFrame { .data(.tag, technology, payload: p, crc: crc) }
+        // Answers through their codecs, as the session seeds are built.
+        func t(_ answer: Type2Response) -> FuzzFrame {
+            let (bytes, bits) = answer.encode()
+            return .data(.tag, technology, payload: bytes, crc: answer.carriesCRC, lastByteBits: bits)
+        }
         if let iso = try? ISO14443ACommand.decode(payload, lastByteBits: request?.lastByteBits ?? 8) {
             switch iso {
-            case .reqa, .wupa: return t([m.random.pick(0x44, 0x04, 0x42), 0x00], crc: false)
-            case .anticollision: let u = [0x88] + m.random.bytes(3); return t(u + [UIDLevelData.bcc(of: u)], crc: false)
-            case .select: return t([m.random.pick(0x00, 0x04, 0x20, 0x08)])
-            case .rats: return t([0x05, 0x78, 0x80, 0x70, 0x02])
+            case .reqa, .wupa: return t(ATQA(value: m.random.pick(0x0044, 0x0004, 0x0042)).encode(), crc: false)
+            case .anticollision:
+                let level = UIDLevelData(bytes: [ISO14443A.cascadeTag] + m.random.bytes(3))
+                return t(level.bytes + [level.bcc], crc: false)
+            case .select: return t(SAK(m.random.pick(0x00, 0x04, 0x20, 0x08)).encode())
+            case .rats: return t(ATS(t0: 0x78, ta1: 0x80, tb1: 0x70, tc1: 0x02).encode())
             default: return nil
             }
         }
+        let acknowledgements: [Type2Acknowledgement] = [.ack, .nak(.invalidArgument), .nak(.parityOrCRCError), .nak(.authenticationCounterOverflow)]
         switch try? Type2Command.decode(payload) {
-        case .read?: return t(Array(memory.generate(&m).prefix(16)))
-        case .fastRead(let s, let e)?: return t(m.random.bytes(min(252, 4 * max(1, Int(e) - Int(s) + 1))))
-        case .write?, .compatibilityWrite?, .writeSignature?, .incrementCounter?: return t([m.random.pick(0x0A, 0x00, 0x01, 0x04)], crc: false, bits: 4)
-        case .getVersion?: return t([0x00, 0x04, 0x04, 0x02, 0x01, 0x00, m.random.pick(0x0F, 0x11, 0x13, 0x0B), 0x03])
-        case .pwdAuth?: return t(m.random.bytes(2))
-        case .readSignature?: return t(m.random.bytes(32))
+        case .read?: return t(.pages(firstPage: 0, data: Array(memory.generate(&m).prefix(16))))
+        case .fastRead(let s, let e)?: return t(.pages(firstPage: s, data: m.random.bytes(min(252, 4 * max(1, Int(e) - Int(s) + 1)))))
+        case .write?, .compatibilityWrite?, .writeSignature?, .incrementCounter?: return t(.acknowledgement(m.random.pick(acknowledgements[0], acknowledgements[1], acknowledgements[2], acknowledgements[3])))
+        case .getVersion?: return t(.version(Type2Version(bytes: [0x00, 0x04, 0x04, 0x02, 0x01, 0x00, m.random.pick(0x0F, 0x11, 0x13, 0x0B), 0x03])))
+        case .pwdAuth?: return t(.pack(m.random.bytes(2)))
+        case .readSignature?: return t(.signature(m.random.bytes(32)))
         case .readCounter?: return t(m.random.bytes(3))
-        case .checkTearingEvent?: return t([0xBD])
-        default: return t([m.random.pick(0x00, 0x0A, 0x01)], crc: false, bits: 4)
+        case .checkTearingEvent?: return t(.tearingFlag(0xBD))
+        default: return t(.acknowledgement(m.random.pick(acknowledgements[1], acknowledgements[0], acknowledgements[2])))
         }
     }
 }

@@ -50,7 +50,9 @@ public struct FuzzFrame: Sendable, Equatable {
 }
 
 /// CRCs are split, checked and appended as for capture frames (NFCCore's `CRCFramed`).
-extension FuzzFrame: CRCFramed {}
+extension FuzzFrame: CRCFramed {
+    public var crcKind: CRC.Kind { technology.crcKind }
+}
 
 /// The binary format of frame-sequence fuzz inputs (dissector and emulator targets):
 ///

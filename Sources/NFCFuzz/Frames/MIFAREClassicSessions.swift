@@ -14,7 +14,7 @@ enum MIFAREClassicSessions {
         var cipher: Crypto1?
 
         mutating func add(_ kind: FuzzFrame.Kind, _ payload: [UInt8], crc: Bool = true, bits: UInt8 = 8) {
-            var bytes = crc ? CRC.appending(.a, to: payload) : payload
+            var bytes = crc ? CRCBytes(payload: payload, kind: .a).bytes : payload
             if var c = cipher {
                 bytes = bits == 4 ? [c.crypt(bits: 4, of: bytes.first ?? 0)] : c.crypt(bytes)
                 cipher = c
@@ -138,8 +138,8 @@ enum MIFAREClassicSessions {
                     continue
                 }
                 let plain = c.crypt(f.bytes)
-                guard plain.count >= 3, CRC.check(.a, plain) == .ok,
-                      let command = try? MIFAREClassicCommand.decode(Array(plain.dropLast(2)), continuation: continuation) else { return false }
+                guard let payload = CRCBytes(plain, kind: .a).payload(ifValidCRC: .a),
+                      let command = try? MIFAREClassicCommand.decode(Array(payload), continuation: continuation) else { return false }
                 continuation = command.continuation
                 cipher = c
                 if case .authenticate = command {

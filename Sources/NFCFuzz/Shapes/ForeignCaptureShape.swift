@@ -76,8 +76,8 @@ public struct ForeignCaptureShape: ShapeMutator {
             let block = m.random.byte()
             let data = (0..<8).map { _ in m.random.byte() }
             return [FuzzFrame(.reader, .iclass, bytes: IClass.frame(.actall)), FuzzFrame(.reader, .iclass, bytes: IClass.frame(.identify)),
-                    FuzzFrame(.tag, .iclass, bytes: data + CRC.bytes(.iclass, data)),
-                    FuzzFrame(.reader, .iclass, bytes: IClass.frame(.read(block: block))), FuzzFrame(.tag, .iclass, bytes: data + CRC.bytes(.iclass, data))]
+                    FuzzFrame.data(.tag, .iclass, payload: data, crc: true),
+                    FuzzFrame(.reader, .iclass, bytes: IClass.frame(.read(block: block))), FuzzFrame.data(.tag, .iclass, payload: data, crc: true)]
         }
     }
 

@@ -41,7 +41,7 @@ public struct MIFAREClassicShape: ShapeMutator {
         let record: [UInt8] = [0xD1, 0x01, UInt8(uri.count + 1), 0x55, 0x04] + uri
         var data: [UInt8] = [0x03, UInt8(record.count)] + record + [0xFE]
         data += [UInt8](repeating: 0, count: max(0, min(3, ndefSectors) * 48 - data.count))
-        return [3, CRC.mad(body)] + body + data
+        return [3, MIFAREApplicationDirectory.crc(of: body)] + body + data
     }
 
     public func seeds() -> [[UInt8]] {
@@ -100,7 +100,7 @@ public struct MIFAREClassicShape: ShapeMutator {
             let at = 3 + 2 * m.random.below(15)
             out[at] = m.random.pick(0x03, 0x01, 0x00, m.random.byte())
             out[at + 1] = m.random.pick(0xE1, 0x3D, 0x00, m.random.byte())
-            out[1] = CRC.mad(out[2..<33])
+            out[1] = MIFAREApplicationDirectory.crc(of: out[2..<33])
         }
         return out
     }

@@ -50,7 +50,8 @@ import Testing
         }
         let ntag213 = try Type2Memory.image(model: .ntag213, message: [])
         #expect(Array(ntag213[12..<24]) == Hex.parse("E1 10 12 00 01 03 A0 0C 34 03 00 FE")!, "factory state, §2.4")
-        #expect(Array(ntag213[0x29 * 4..<0x2D * 4]) == Hex.parse("04 00 00 FF 00 00 00 00 FF FF FF FF 00 00 00 00")!)
+        // The one factory image (Type2FactoryImage): CFG1 byte 1 reads 05 on real tags (issue 45).
+        #expect(Array(ntag213[0x29 * 4..<0x2D * 4]) == Hex.parse("04 00 00 FF 00 05 00 00 FF FF FF FF 00 00 00 00")!)
         // Lock Control TLV (5) + T, L (2) + 139 bytes: no room left, not even for a Terminator.
         #expect(throws: TagMemoryEncodingError.messageTooLarge(needed: 146, available: 144)) {
             try Type2Memory.image(model: .ntag213, message: [UInt8](repeating: 0, count: 139))

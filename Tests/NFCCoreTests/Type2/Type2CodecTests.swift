@@ -61,6 +61,39 @@ import PropertyBased
         #expect(throws: DecodeError.self) { try Type2Command.decode([0xAF] + [UInt8](repeating: 0, count: 20)) }
     }
 
+    /// Decode and encode read one table: each code's rows follow the code byte without gap or
+    /// overlap, and any payload of a code's length decodes and encodes back to itself.
+    @Test func oneRowTableForDecodeAndEncode() async {
+        for code in Type2Command.Code.allCases {
+            guard let rows = code.rows else { continue }
+            var end = Type2Command.Layout.code.end
+            for row in rows {
+                #expect(row.offset == end, "\(code.name): \(row.expected) at \(row.offset), expected \(end)")
+                end = row.end
+            }
+            #expect(code.payloadLength == end)
+        }
+        for continuation in [Type2Command.Continuation.compatibilityWriteData(page: 4), .sectorSelectSector] {
+            #expect(continuation.rows?.first?.offset == 0)
+        }
+        await propertyCheck(count: 1000, input: Gen.int(in: 0...(Type2Command.Code.allCases.count - 1)), Gen<UInt8>.value().array(of: 40)) { i, bytes in
+            let code = Type2Command.Code.allCases[i]
+            let length = code.payloadLength ?? 17
+            var payload = [code.rawValue] + Array(bytes.prefix(length - 1))
+            if code == .sectorSelect { payload[1] = 0xFF }
+            let decoded = try? Type2Command.decode(payload)
+            #expect(decoded?.encode() == payload, "\(code.name) \(Hex.string(payload))")
+        }
+        let sector = Type2Command.sectorSelectSector(sector: 2, rfu: [1, 2, 3])
+        #expect((try? Type2Command.decode(sector.encode(), continuation: .sectorSelectSector)) == sector)
+        #expect(throws: DecodeError(offset: 1, expected: "3 RFU bytes of SECTOR_SELECT packet 2", found: "2 bytes")) {
+            try Type2Command.decode([0x01, 0, 0], continuation: .sectorSelectSector)
+        }
+        #expect(throws: DecodeError(offset: 4, expected: "end of SECTOR_SELECT packet 2", found: "1 extra byte")) {
+            try Type2Command.decode([0x01, 0, 0, 0, 0], continuation: .sectorSelectSector)
+        }
+    }
+
     @Test func secondPacketsDecodeInContext() throws {
         let data = Array(0..<16).map(UInt8.init)
         #expect(try Type2Command.decode(data, continuation: .compatibilityWriteData(page: 4)) == .compatibilityWriteData(data))
