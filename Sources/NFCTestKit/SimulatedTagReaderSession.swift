@@ -196,7 +196,7 @@ public final class SimulatedTagReaderSession: NFCTagReaderSession {
     }
 
     private func activate14443A(_ air: SimulatedAir) -> ISO14443AActivation? {
-        ReaderSide.activate14443A { payload, bits, crc, answerCRC in
+        ReaderActivation.activate14443A { payload, bits, crc, answerCRC in
             try? air.transceive(payload, bits: bits, crc: crc, answerCRC: answerCRC, fromApp: false)
         }
     }
@@ -217,7 +217,7 @@ public final class SimulatedTagReaderSession: NFCTagReaderSession {
             }
             return SimulatedMiFareTag(session: self, air: air, activation: activation, family: .ultralight)
         }
-        guard let ats = ReaderSide.requestATS({ payload, bits, crc, answerCRC in
+        guard let ats = ReaderActivation.requestATS({ payload, bits, crc, answerCRC in
             try? air.transceive(payload, bits: bits, crc: crc, answerCRC: answerCRC, fromApp: false)
         }) else { return nil }
         activation.ats = ats
@@ -264,7 +264,7 @@ public final class SimulatedTagReaderSession: NFCTagReaderSession {
     }
 
     private func discover15693(_ air: SimulatedAir) -> SimulatedTag? {
-        let inventory = ReaderSide.inventory15693
+        let inventory = ReaderActivation.inventory15693
         guard let answer = try? air.transceive(inventory.encode(), fromApp: false),
               let response = try? ISO15693Response.decode(answer.bytes, answering: inventory),
               case .inventory(_, let uid) = response.body else { return nil }
