@@ -58,7 +58,7 @@ public struct NFCReaderError: Error, CustomNSError, Hashable, CustomStringConver
 
     /// Errors are equal by code and details, as Core NFC's compare by domain and code; the
     /// message is prose.
-    public static func == (a: NFCReaderError, b: NFCReaderError) -> Bool { a.code == b.code && a.details == b.details }
+    public static func == (lhs: NFCReaderError, rhs: NFCReaderError) -> Bool { lhs.code == rhs.code && lhs.details == rhs.details }
     public func hash(into hasher: inout Hasher) {
         hasher.combine(code)
         hasher.combine(details)

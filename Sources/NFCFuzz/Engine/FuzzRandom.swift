@@ -13,10 +13,10 @@ public struct FuzzRandom: RandomNumberGenerator, Sendable {
     /// NFCCore's SplitMix64: full period, good enough mixing for mutation choices.
     public mutating func next() -> UInt64 { source.next() }
 
-    /// 0..<n; 0 when n ≤ 0, so callers never have to guard empty collections twice.
-    public mutating func below(_ n: Int) -> Int {
-        guard n > 0 else { return 0 }
-        return Int(next() % UInt64(n))
+    /// 0..<count; 0 when count ≤ 0, so callers never have to guard empty collections twice.
+    public mutating func below(_ count: Int) -> Int {
+        guard count > 0 else { return 0 }
+        return Int(next() % UInt64(count))
     }
 
     /// lower...upper (inclusive); lower when the range is empty.

@@ -45,13 +45,13 @@ public protocol ShapeMutator: Sendable {
     /// Magic values for this shape (libFuzzer `-dict` entries and byte mutations).
     var dictionary: [[UInt8]] { get }
     /// Decode, change one typed field or part of the structure, encode: the result decodes.
-    func mutateStructure(_ input: [UInt8], _ m: inout MutationContext) -> [UInt8]?
+    func mutateStructure(_ input: [UInt8], _ context: inout MutationContext) -> [UInt8]?
     /// Decode, then encode with a deliberate inconsistency (a length, a flag, a count, a cut).
-    func breakStructure(_ input: [UInt8], _ m: inout MutationContext) -> [UInt8]?
+    func breakStructure(_ input: [UInt8], _ context: inout MutationContext) -> [UInt8]?
     /// A fresh well-formed input.
-    func generate(_ m: inout MutationContext) -> [UInt8]
+    func generate(_ context: inout MutationContext) -> [UInt8]
     /// Splices the structures of two inputs; nil when either does not decode.
-    func crossOver(_ a: [UInt8], _ b: [UInt8], _ m: inout MutationContext) -> [UInt8]?
+    func crossOver(_ first: [UInt8], _ second: [UInt8], _ context: inout MutationContext) -> [UInt8]?
     /// Whether `input` decodes as this shape without breaching its rules (what the rate tests count).
     func isWellFormed(_ input: [UInt8]) -> Bool
 }

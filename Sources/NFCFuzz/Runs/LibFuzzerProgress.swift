@@ -55,10 +55,10 @@ public struct LibFuzzerProgress: Sendable, Equatable {
     }
 
     /// `1.2M`, `15.3k`, `812`.
-    public static func short(_ n: Int) -> String {
-        if n >= 1_000_000 { return "\(n / 1_000_000).\(n / 100_000 % 10)M" }
-        if n >= 10_000 { return "\(n / 1000).\(n / 100 % 10)k" }
-        return "\(n)"
+    public static func short(_ count: Int) -> String {
+        if count >= 1_000_000 { return "\(count / 1_000_000).\(count / 100_000 % 10)M" }
+        if count >= 10_000 { return "\(count / 1000).\(count / 100 % 10)k" }
+        return "\(count)"
     }
 
     /// The stderr line `nfctrace fuzz` prints.
