@@ -1,13 +1,18 @@
 /// What one mutation may use: its random source, the size limit, the shape's dictionary, and
 /// the byte-level mutation of the environment it runs in.
 public struct MutationContext {
+    /// The mutation's random source, seeded per call.
     public var random: FuzzRandom
+    /// The longest input the mutation may produce (libFuzzer's `MaxSize`, at least 1).
     public let maxSize: Int
+    /// The shape's magic values, for byte mutations that insert them.
     public let dictionary: [[UInt8]]
     /// libFuzzer's `LLVMFuzzerMutate` inside a fuzz target; nil elsewhere (then `ByteMutator`).
     /// It gets the bytes and the size limit and mutates in place.
     public let byteMutation: ((inout [UInt8], Int) -> Void)?
 
+    /// A context seeded with `seed`, its output capped at `maxSize`, byte mutation by
+    /// `byteMutation` when given.
     public init(seed: UInt64, maxSize: Int, dictionary: [[UInt8]] = [], byteMutation: ((inout [UInt8], Int) -> Void)? = nil) {
         self.random = FuzzRandom(seed: seed)
         self.maxSize = max(1, maxSize)

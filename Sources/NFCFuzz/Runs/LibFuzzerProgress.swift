@@ -5,17 +5,26 @@
 ///
 /// The second form is fork mode's (several jobs); it also counts crashes, timeouts and OOMs.
 public struct LibFuzzerProgress: Sendable, Equatable {
+    /// Inputs run so far (`#N`).
     public var executions: Int
+    /// Coverage counters hit (`cov:`).
     public var coverage: Int?
+    /// Coverage features (`ft:`).
     public var features: Int?
+    /// Inputs in the corpus (`corp:`).
     public var corpus: Int?
+    /// Current speed (`exec/s:`).
     public var executionsPerSecond: Int?
+    /// Crash inputs found, fork mode only (`oom/timeout/crash:`).
     public var crashes: Int?
+    /// Timeouts, fork mode only.
     public var timeouts: Int?
+    /// Out-of-memory inputs, fork mode only.
     public var ooms: Int?
     /// `NEW`, `REDUCE`, `pulse`, `INITED`, `DONE` …; nil in fork mode.
     public var event: String?
 
+    /// A progress line's figures; what the line does not carry stays nil.
     public init(executions: Int, coverage: Int? = nil, features: Int? = nil, corpus: Int? = nil, executionsPerSecond: Int? = nil,
                 crashes: Int? = nil, timeouts: Int? = nil, ooms: Int? = nil, event: String? = nil) {
         self.executions = executions
