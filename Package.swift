@@ -45,7 +45,7 @@ let cli: [Target] = [
         linkerSettings: [.linkedLibrary("mimalloc", .when(platforms: [.linux]))]
     ),
     // Runs the built `nfctrace` binary: exit codes, stdin/stdout, messages.
-    .testTarget(name: "NFCTraceCLITests", dependencies: ["nfctrace"], exclude: ["Python"]),
+    .testTarget(name: "NFCTraceCLITests", dependencies: ["nfctrace", "NFCTestInputs"], exclude: ["Python"]),
 ]
 
 let package = Package(
@@ -136,20 +136,24 @@ let package = Package(
         // regression tests that replay saved crash inputs).
         .target(name: "NFCFuzzTargets", dependencies: ["NFCCore", "NFCCapture", "NFCDissect", "NFCEmulator", "NFCFuzz", "NFCFuzzCodecTargets"],
                 swiftSettings: harness),
+        // What the tests start from, shared by the test targets only: the fixed, overridable seed
+        // of every randomised test (NFCTRACE_TEST_SEED) and the check of the Traces/ files tests
+        // generate (NFCTRACE_MAKE_TRACES).
+        .target(name: "NFCTestInputs", dependencies: ["NFCCore", "NFCCapture"], path: "Tests/NFCTestInputs"),
         .testTarget(
             name: "NFCCoreTests",
-            dependencies: ["NFCCore", .product(name: "PropertyBased", package: "swift-property-based")]
+            dependencies: ["NFCCore", "NFCTestInputs", .product(name: "PropertyBased", package: "swift-property-based")]
         ),
         .testTarget(name: "NFCCaptureTests", dependencies: ["NFCCore", "NFCCapture"]),
         .testTarget(
             name: "NFCDissectTests",
-            dependencies: ["NFCCore", "NFCCrypto", "NFCCapture", "NFCDissect"],
+            dependencies: ["NFCCore", "NFCCrypto", "NFCCapture", "NFCDissect", "NFCTestInputs"],
             exclude: ["Golden"]
         ),
         // Conformance across modules: every input trace converted to every output format, read
         // back and dissected (issue 44).
         .testTarget(name: "NFCConformanceTests", dependencies: ["NFCCore", "NFCCapture", "NFCDissect", "NFCConvert", "NFCReport"]),
-        .testTarget(name: "NFCEmulatorTests", dependencies: ["NFCCore", "NFCCrypto", "NFCEmulator", "NFCDissect", "NFCCapture"]),
+        .testTarget(name: "NFCEmulatorTests", dependencies: ["NFCCore", "NFCCrypto", "NFCEmulator", "NFCDissect", "NFCCapture", "NFCTestInputs"]),
         .testTarget(name: "NFCReplayTests", dependencies: ["NFCCore", "NFCCrypto", "NFCCapture", "NFCDissect", "NFCEmulator", "NFCReplay"], exclude: ["Golden"]),
         .testTarget(
             name: "NFCFuzzTests",

@@ -73,7 +73,7 @@ public struct ReplayRules: Sendable, Equatable {
         return "unknown field key \"\(pattern)\"\(closest) (nfctrace dissect --list-fields lists them)"
     }
 
-    public static func + (a: ReplayRules, b: ReplayRules) -> ReplayRules { ReplayRules(rules: a.rules + b.rules) }
+    public static func + (lhs: ReplayRules, rhs: ReplayRules) -> ReplayRules { ReplayRules(rules: lhs.rules + rhs.rules) }
 
     /// The first rule whose pattern matches `key`.
     public func rule(for key: String) -> Rule? { rules.first { Self.matches($0.pattern, key) } }

@@ -6,7 +6,9 @@ import NFCCore
 /// the AIDs under `com.apple.developer.nfc.readersession.iso7816.select-identifiers`, both
 /// tried in the listed order.
 public struct ReaderEntitlements: Sendable, Hashable {
+    /// The Info.plist key of the FeliCa system codes Core NFC polls for.
     public static let feliCaSystemCodesKey = "com.apple.developer.nfc.readersession.felica.systemcodes"
+    /// The Info.plist key of the AIDs Core NFC selects on ISO 7816 cards.
     public static let iso7816SelectIdentifiersKey = "com.apple.developer.nfc.readersession.iso7816.select-identifiers"
 
     /// Upper-case hex, 4 digits each.
@@ -14,12 +16,16 @@ public struct ReaderEntitlements: Sendable, Hashable {
     /// Upper-case hex, 10 to 32 digits each.
     public var iso7816SelectIdentifiers: [String]
 
+    /// Entitlements listing `feliCaSystemCodes` and `iso7816SelectIdentifiers` (hex, upper-cased
+    /// here).
     public init(feliCaSystemCodes: [String] = [], iso7816SelectIdentifiers: [String] = []) {
         self.feliCaSystemCodes = feliCaSystemCodes.map { $0.uppercased() }
         self.iso7816SelectIdentifiers = iso7816SelectIdentifiers.map { $0.uppercased() }
     }
 
+    /// An Info.plist that cannot be read, or whose NFC lists are not as Core NFC requires.
     public struct PlistError: Error, CustomStringConvertible {
+        /// What is wrong with the Info.plist, naming the key.
         public var description: String
     }
 
@@ -46,6 +52,7 @@ public struct ReaderEntitlements: Sendable, Hashable {
         }
     }
 
+    /// Reads the two lists from the Info.plist file at `url`.
     public init(infoPlistAt url: URL) throws {
         try self.init(infoPlist: try Data(contentsOf: url))
     }

@@ -16,8 +16,12 @@ public enum TagRemoval: Sendable, Hashable {
 /// The time limits Core NFC imposes, in simulated seconds. Apple documents the session's 60 s;
 /// it documents no limit for one connection, so that one is off unless a test sets it.
 public struct SimulatedLimits: Sendable, Hashable {
+    /// Seconds from `begin()` until Core NFC ends the session with
+    /// `readerSessionInvalidationErrorSessionTimeout` (60 s on iOS).
     public var session: Double
+    /// Seconds a connection may last, nil for no limit (Apple documents none).
     public var connection: Double?
+    /// Limits of `session` seconds and, when given, `connection` seconds.
     public init(session: Double = 60, connection: Double? = nil) {
         self.session = session
         self.connection = connection

@@ -5,7 +5,9 @@ import NFCCore
 /// system codes, addressed by the IDm that polling returned. Commands built and answers read by
 /// NFCCore's `FeliCaCommand` / `FeliCaResponse`; LEN and CRC are Core NFC's business.
 public final class SimulatedFeliCaTag: SimulatedTag, NFCFeliCaTag {
+    /// The system code of the system the last Polling selected, 2 bytes, big-endian.
     public private(set) var currentSystemCode: Data
+    /// The 8-byte IDm of the system the last Polling selected: the card's address in every command.
     public private(set) var currentIDm: Data
     var idm: FeliCaIDm
 
@@ -51,6 +53,9 @@ public final class SimulatedFeliCaTag: SimulatedTag, NFCFeliCaTag {
         }
     }
 
+    /// Polling (command 00h) for `systemCode`: the card's PMm, and the system code (or
+    /// communication performance) `requestCode` asks for. The IDm the card answers with becomes
+    /// `currentIDm`.
     public func polling(systemCode: Data, requestCode: PollingRequestCode, timeSlot: PollingTimeSlot) async throws -> (manufactureParameter: Data, requestData: Data) {
         let code = try Self.systemCode(systemCode)
         let command = FeliCaCommand.polling(systemCode: code, requestCode: UInt8(requestCode.rawValue), timeSlots: UInt8(timeSlot.rawValue))
@@ -64,6 +69,8 @@ public final class SimulatedFeliCaTag: SimulatedTag, NFCFeliCaTag {
         return (Data(pmm.bytes), requestData.map { Data([UInt8($0 >> 8), UInt8($0 & 0xFF)]) } ?? Data())
     }
 
+    /// Request Service (02h): the key version of each area or service of `nodeCodeList` (2 bytes,
+    /// little-endian), FFFFh for one the card does not have.
     public func requestService(nodeCodeList: [Data]) async throws -> [Data] {
         guard case .requestService(_, let versions) = try exchange(.requestService(idm: idm, nodes: try Self.serviceCodes(nodeCodeList))) else {
             throw NFCReaderError(.readerTransceiveErrorTagResponseError)
@@ -71,6 +78,7 @@ public final class SimulatedFeliCaTag: SimulatedTag, NFCFeliCaTag {
         return versions.map { Data([UInt8($0 & 0xFF), UInt8($0 >> 8)]) }
     }
 
+    /// Request Response (04h): the card's current mode (0 after Polling).
     public func requestResponse() async throws -> Int {
         guard case .requestResponse(_, let mode) = try exchange(.requestResponse(idm: idm)) else {
             throw NFCReaderError(.readerTransceiveErrorTagResponseError)
@@ -87,6 +95,8 @@ public final class SimulatedFeliCaTag: SimulatedTag, NFCFeliCaTag {
         return (Int(status.sf1), Int(status.sf2), blocks.map { Data($0) })
     }
 
+    /// Write Without Encryption (08h): `blockData`, 16 bytes each, into the blocks of `blockList`;
+    /// status flags 1 and 2 returned rather than thrown.
     public func writeWithoutEncryption(serviceCodeList: [Data], blockList: [Data], blockData: [Data]) async throws -> (statusFlag1: Int, statusFlag2: Int) {
         let command = FeliCaCommand.writeWithoutEncryption(idm: idm, services: try Self.serviceCodes(serviceCodeList),
                                                            blocks: try Self.blocks(blockList), data: blockData.flatMap { Array($0) })
@@ -96,6 +106,7 @@ public final class SimulatedFeliCaTag: SimulatedTag, NFCFeliCaTag {
         return (Int(status.sf1), Int(status.sf2))
     }
 
+    /// Request System Code (0Ch): the system codes on the card, 2 bytes each, big-endian.
     public func requestSystemCode() async throws -> [Data] {
         guard case .requestSystemCode(_, let codes) = try exchange(.requestSystemCode(idm: idm)) else {
             throw NFCReaderError(.readerTransceiveErrorTagResponseError)
@@ -145,12 +156,17 @@ public final class SimulatedFeliCaTag: SimulatedTag, NFCFeliCaTag {
         return aib
     }
 
+    /// The NFC Forum Type 3 status from the Attribute Information Block (block 0 of service 000Bh):
+    /// read-only when its RWFlag says so; capacity Nmaxb × 16 bytes. `.notSupported` without such a
+    /// service or with a bad AIB checksum.
     public func queryNDEFStatus() async throws -> (NFCNDEFStatus, Int) {
         try ready()
         guard let aib = try attributeBlock() else { return (.notSupported, 0) }
         return (aib.isReadOnly ? .readOnly : .readWrite, Int(aib.nmaxb) * FeliCaBlockListElement.blockSize)
     }
 
+    /// The NDEF message of the Type 3 NDEF service: Ln bytes from block 1 on, Nbr blocks per Read
+    /// Without Encryption. Fails while the AIB's WriteF says a write is under way.
     public func readNDEF() async throws -> NFCNDEFMessage {
         try ready()
         guard let aib = try attributeBlock(), !aib.isWriting else {
@@ -171,6 +187,8 @@ public final class SimulatedFeliCaTag: SimulatedTag, NFCFeliCaTag {
         return NFCNDEFMessage(message)
     }
 
+    /// Writes `ndefMessage` by the Type 3 procedure: AIB with WriteF set, the message Nbw blocks at
+    /// a time (service 0009h), then the AIB with the new Ln and WriteF cleared.
     public func writeNDEF(_ ndefMessage: NFCNDEFMessage) async throws {
         try ready()
         guard !ndefMessage.records.isEmpty, let encoded = ndefMessage.encoded else {

@@ -7,8 +7,12 @@ import NFCCore
 /// `readerTransceiveErrorTagResponseError` with the ISO 15693 error code in the details under
 /// Core NFC's key.
 public final class SimulatedISO15693Tag: SimulatedTag, NFCISO15693Tag {
+    /// The tag's 8-byte UID (E0h, manufacturer code, serial number), as Core NFC gives it.
     public let identifier: Data
+    /// The IC manufacturer code from the UID (ISO/IEC 7816-6: 04h NXP, 02h STMicroelectronics, 07h
+    /// Texas Instruments …).
     public let icManufacturerCode: Int
+    /// The IC serial number: the UID's last 6 bytes.
     public let icSerialNumber: Data
     let uid: ISO15693UID
     private var blockSize: Int?
@@ -56,24 +60,32 @@ public final class SimulatedISO15693Tag: SimulatedTag, NFCISO15693Tag {
         return (UInt16(r.location), r.length)
     }
 
+    /// READ SINGLE BLOCK (ISO/IEC 15693-3 command 20h): block `blockNumber`'s data, its block
+    /// security status byte first when `requestFlags` has the option flag.
     public func readSingleBlock(requestFlags: RequestFlag, blockNumber: UInt8) async throws -> Data {
         try blockData(request(requestFlags, .readSingleBlock(block: UInt16(blockNumber))))
     }
+    /// WRITE SINGLE BLOCK (21h): `dataBlock`, one block long, into block `blockNumber`.
     public func writeSingleBlock(requestFlags: RequestFlag, blockNumber: UInt8, dataBlock: Data) async throws {
         try request(requestFlags, .writeSingleBlock(block: UInt16(blockNumber), data: Array(dataBlock)))
     }
+    /// READ MULTIPLE BLOCKS (23h): the blocks of `blockRange`, one `Data` each.
     public func readMultipleBlocks(requestFlags: RequestFlag, blockRange: NSRange) async throws -> [Data] {
         let (first, count) = try Self.range(blockRange)
         return try blocks(request(requestFlags, .readMultipleBlocks(first: first, count: count)))
     }
+    /// WRITE MULTIPLE BLOCKS (24h): `dataBlocks` into the blocks of `blockRange`.
     public func writeMultipleBlocks(requestFlags: RequestFlag, blockRange: NSRange, dataBlocks: [Data]) async throws {
         let (first, count) = try Self.range(blockRange)
         try request(requestFlags, .writeMultipleBlocks(first: first, count: count, data: dataBlocks.flatMap { Array($0) }))
     }
+    /// LOCK BLOCK (22h): block `blockNumber` becomes read-only for good.
     public func lockBlock(requestFlags: RequestFlag, blockNumber: UInt8) async throws {
         try request(requestFlags, .lockBlock(block: UInt16(blockNumber)))
     }
 
+    /// GET SYSTEM INFORMATION (2Bh) as one value: UID, DSFID, AFI, block size and count, IC
+    /// reference (-1 where the answer leaves a field out).
     public func systemInfo(requestFlags: RequestFlag) async throws -> NFCISO15693SystemInfo {
         guard case .systemInformation(let info) = try request(requestFlags, .getSystemInformation) else {
             throw NFCReaderError(.readerTransceiveErrorTagResponseError, message: "no system information in the answer")
@@ -84,14 +96,20 @@ public final class SimulatedISO15693Tag: SimulatedTag, NFCISO15693Tag {
                                      totalBlocks: info.memorySize?.blockCount ?? -1, icReference: info.icReference.map(Int.init) ?? -1)
     }
 
+    /// GET SYSTEM INFORMATION (2Bh) as Core NFC's tuple: DSFID, AFI, block size, block count and IC
+    /// reference, -1 for each field the answer leaves out.
     public func getSystemInfo(requestFlags: RequestFlag) async throws -> (dataStorageFormatIdentifier: Int, applicationFamilyIdentifier: Int, blockSize: Int, totalBlocks: Int, icReference: Int) {
         let i = try await systemInfo(requestFlags: requestFlags)
         return (i.dataStorageFormatIdentifier, i.applicationFamilyIdentifier, i.blockSize, i.totalBlocks, i.icReference)
     }
 
+    /// WRITE AFI (27h): the tag's Application Family Identifier.
     public func writeAFI(requestFlags: RequestFlag, afi: UInt8) async throws { try request(requestFlags, .writeAFI(afi)) }
+    /// LOCK AFI (28h): the AFI can no longer be written.
     public func lockAFI(requestFlags: RequestFlag) async throws { try request(requestFlags, .lockAFI) }
+    /// WRITE DSFID (29h): the tag's Data Storage Format Identifier.
     public func writeDSFID(requestFlags: RequestFlag, dsfid: UInt8) async throws { try request(requestFlags, .writeDSFID(dsfid)) }
+    /// LOCK DSFID (2Ah), under Core NFC's spelling `lockDFSID`: the DSFID can no longer be written.
     public func lockDFSID(requestFlags: RequestFlag) async throws { try request(requestFlags, .lockDSFID) }
 
     /// Stay Quiet has no answer: the tag is silent by design, so silence is success here.
@@ -103,6 +121,8 @@ public final class SimulatedISO15693Tag: SimulatedTag, NFCISO15693Tag {
         }
     }
 
+    /// GET MULTIPLE BLOCK SECURITY STATUS (2Ch): one block security status per block of
+    /// `blockRange` (bit 0 set: the block is locked).
     public func getMultipleBlockSecurityStatus(requestFlags: RequestFlag, blockRange: NSRange) async throws -> [NSNumber] {
         let (first, count) = try Self.range(blockRange)
         guard case .securityStatus(_, let status) = try request(requestFlags, .getMultipleBlockSecurityStatus(first: first, count: count)) else {
@@ -111,15 +131,20 @@ public final class SimulatedISO15693Tag: SimulatedTag, NFCISO15693Tag {
         return status.map { NSNumber(value: $0) }
     }
 
+    /// EXTENDED READ SINGLE BLOCK (30h): READ SINGLE BLOCK with a 16-bit block number, for tags of
+    /// more than 256 blocks.
     public func extendedReadSingleBlock(requestFlags: RequestFlag, blockNumber: Int) async throws -> Data {
         try blockData(request(requestFlags, .extendedReadSingleBlock(block: UInt16(clamping: blockNumber))))
     }
+    /// EXTENDED WRITE SINGLE BLOCK (31h): WRITE SINGLE BLOCK with a 16-bit block number.
     public func extendedWriteSingleBlock(requestFlags: RequestFlag, blockNumber: Int, dataBlock: Data) async throws {
         try request(requestFlags, .extendedWriteSingleBlock(block: UInt16(clamping: blockNumber), data: Array(dataBlock)))
     }
+    /// EXTENDED LOCK BLOCK (32h): LOCK BLOCK with a 16-bit block number.
     public func extendedLockBlock(requestFlags: RequestFlag, blockNumber: Int) async throws {
         try request(requestFlags, .extendedLockBlock(block: UInt16(clamping: blockNumber)))
     }
+    /// EXTENDED READ MULTIPLE BLOCKS (33h): READ MULTIPLE BLOCKS with 16-bit block numbers.
     public func extendedReadMultipleBlocks(requestFlags: RequestFlag, blockRange: NSRange) async throws -> [Data] {
         let (first, count) = try Self.range(blockRange)
         return try blocks(request(requestFlags, .extendedReadMultipleBlocks(first: first, count: count)))
@@ -160,6 +185,8 @@ public final class SimulatedISO15693Tag: SimulatedTag, NFCISO15693Tag {
         }
     }
 
+    /// The NFC Forum Type 5 status from the Capability Container in block 0: read-write when its
+    /// write access is "always"; capacity the data area less the NDEF TLV's header.
     public func queryNDEFStatus() async throws -> (NFCNDEFStatus, Int) {
         let (layout, _, _) = try await memoryLayout(walk: false)
         guard let cc = layout.capabilityContainer, cc.isNDEF else { return (.notSupported, 0) }
@@ -167,6 +194,8 @@ public final class SimulatedISO15693Tag: SimulatedTag, NFCISO15693Tag {
         return (cc.writeAccess == .always ? .readWrite : .readOnly, max(0, capacity))
     }
 
+    /// The NDEF message of the Type 5 tag: the CC, then the TLVs read block by block until the NDEF
+    /// Message TLV ends (addressed, high data rate).
     public func readNDEF() async throws -> NFCNDEFMessage {
         let (layout, _, _) = try await memoryLayout(walk: true)
         guard layout.capabilityContainer?.isNDEF == true, let ndef = layout.ndef, ndef.result.isValid else {
@@ -175,6 +204,8 @@ public final class SimulatedISO15693Tag: SimulatedTag, NFCISO15693Tag {
         return NFCNDEFMessage(ndef.result.message)
     }
 
+    /// Writes `ndefMessage` into the NDEF Message TLV after the CC, block by block, with a
+    /// Terminator TLV when it fits.
     public func writeNDEF(_ ndefMessage: NFCNDEFMessage) async throws {
         guard !ndefMessage.records.isEmpty, let encoded = ndefMessage.encoded else {
             throw NFCReaderError(.ndefReaderSessionErrorZeroLengthMessage, message: "an empty message")

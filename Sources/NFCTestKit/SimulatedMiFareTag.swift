@@ -5,8 +5,12 @@ import NFCEmulator
 /// A 14443-A tag as Core NFC hands it to the app as `NFCMiFareTag`: NTAG/Ultralight (Type 2),
 /// or an ISO-DEP card no AID of the app selected (DESFire, Plus, others).
 public final class SimulatedMiFareTag: SimulatedTag, NFCMiFareTag {
+    /// The chip family, as Core NFC reports it: Ultralight for NTAG/Ultralight (Type 2), DESFire or
+    /// Plus from the ATS and GET_VERSION, unknown otherwise.
     public let mifareFamily: NFCMiFareFamily
+    /// The tag's UID (4, 7 or 10 bytes) from anticollision.
     public let identifier: Data
+    /// The historical bytes of an ISO-DEP card's ATS; nil for a Type 2 tag, which has no ATS.
     public let historicalBytes: Data?
     var isoDEP: ISODEPLink?
     /// The chip, from GET_VERSION during discovery: where its dynamic lock bytes are.
@@ -38,6 +42,8 @@ public final class SimulatedMiFareTag: SimulatedTag, NFCMiFareTag {
         return Data(answer.bytes)
     }
 
+    /// An ISO 7816-4 command APDU to a MIFARE card that speaks ISO-DEP (DESFire, Plus): the
+    /// response data, SW1 and SW2. Throws `readerErrorUnsupportedFeature` on a Type 2 tag.
     public func sendMiFareISO7816Command(_ apdu: NFCISO7816APDU) async throws -> (Data, UInt8, UInt8) {
         guard isoDEP != nil else {
             throw NFCReaderError(.readerErrorUnsupportedFeature, message: "this tag does not speak ISO-DEP")
@@ -48,16 +54,23 @@ public final class SimulatedMiFareTag: SimulatedTag, NFCMiFareTag {
 
     // NDEF: the Type 2 mapping on NTAG/Ultralight, the Type 4 one on ISO-DEP cards.
 
+    /// The NFC Forum Type 2 status from the CC (page 3) on NTAG/Ultralight, the Type 4 one on an
+    /// ISO-DEP card.
     public func queryNDEFStatus() async throws -> (NFCNDEFStatus, Int) {
         if isoDEP != nil { return try Type4NDEF(tag: self).status() }
         return try Type2NDEF(tag: self).status()
     }
 
+    /// The NDEF message: the Type 2 NDEF Message TLV read with READ on NTAG/Ultralight, the Type 4
+    /// NDEF file on an ISO-DEP card.
     public func readNDEF() async throws -> NFCNDEFMessage {
         if isoDEP != nil { return try Type4NDEF(tag: self).read() }
         return try Type2NDEF(tag: self).read()
     }
 
+    /// Writes `ndefMessage` by the Type 2 procedure on NTAG/Ultralight (the NDEF Message TLV and a
+    /// Terminator TLV, WRITE to the pages they cover from page 4) or, on an ISO-DEP card, the
+    /// Type 4 one.
     public func writeNDEF(_ ndefMessage: NFCNDEFMessage) async throws {
         if isoDEP != nil { return try Type4NDEF(tag: self).write(ndefMessage) }
         try Type2NDEF(tag: self).write(ndefMessage)

@@ -15,6 +15,8 @@ public class SimulatedTag: NFCCallbackQueue {
         queue = session.queue
     }
 
+    /// The session's queue: completion handlers of the kit's forms run there, as Core NFC delivers
+    /// on it.
     public var callbackQueue: DispatchQueue { queue }
 
     /// Core NFC's `isAvailable`: the tag is still in the field and the session alive.

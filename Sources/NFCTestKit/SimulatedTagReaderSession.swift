@@ -9,12 +9,19 @@ import NFCEmulator
 /// time limits on a simulated clock, and every frame recorded: `frames`, and the file
 /// `traceURL` names when the session ends.
 public final class SimulatedTagReaderSession: NFCTagReaderSession {
+    /// The technologies the session polls for, as Core NFC's `pollingOption`.
     public let pollingOption: PollingOption
+    /// The app's delegate; held weakly, as Core NFC holds it.
     public weak var delegate: NFCTagReaderSessionDelegate?
+    /// Where delegate calls and completion handlers run.
     public let queue: DispatchQueue
+    /// The text Core NFC's scanning sheet would show; kept for tests to check.
     public var alertMessage = ""
+    /// Whether the session has begun and not been invalidated.
     public private(set) var isReady = false
+    /// The Info.plist lists discovery honours: FeliCa system codes to poll, AIDs to select.
     public let entitlements: ReaderEntitlements
+    /// The time limits applied to the simulated clock.
     public let limits: SimulatedLimits
     /// Written (as a text trace) when the session ends, so a failing test leaves a trace to dissect.
     public var traceURL: URL?
@@ -52,6 +59,7 @@ public final class SimulatedTagReaderSession: NFCTagReaderSession {
     /// Every frame so far, both ways, with field events.
     public var frames: [Frame] { air?.frames ?? [] }
 
+    /// The tag the app connected to, nil before `connect(to:)` and after `restartPolling()`.
     public var connectedTag: NFCTag? { connectedObject.map(Self.wrap) }
 
     static func wrap(_ tag: SimulatedTag) -> NFCTag {
@@ -65,6 +73,8 @@ public final class SimulatedTagReaderSession: NFCTagReaderSession {
 
     // MARK: Session
 
+    /// Starts the session on its queue: the delegate is told it is active, then the field is polled
+    /// as Core NFC would.
     public func begin() {
         queue.async { [self] in
             guard !began else { return }
@@ -75,6 +85,8 @@ public final class SimulatedTagReaderSession: NFCTagReaderSession {
         }
     }
 
+    /// Ends the session as the app does; the delegate gets
+    /// `readerSessionInvalidationErrorUserCanceled`.
     public func invalidate() { invalidate(errorMessage: "") }
 
     /// Core NFC reports an app's own invalidation to the delegate as "user canceled" (200).
@@ -93,6 +105,8 @@ public final class SimulatedTagReaderSession: NFCTagReaderSession {
     /// Simulated time passes (the user waits, the app works): the limits apply to it.
     public func advanceClock(seconds: Double) { air?.advance(seconds: seconds) }
 
+    /// Drops the detected tag, turns the field off and polls again; the delegate gets the tags
+    /// found anew.
     public func restartPolling() {
         queue.async { [self] in
             guard isReady else { return }
@@ -103,6 +117,8 @@ public final class SimulatedTagReaderSession: NFCTagReaderSession {
         }
     }
 
+    /// Connects to `tag`, the one discovery handed the delegate; fails when the session is over or
+    /// the tag has left the field.
     public func connect(to tag: NFCTag) async throws {
         guard isReady else { throw NFCReaderError(.readerTransceiveErrorSessionInvalidated, message: "the session was invalidated") }
         guard let object = tag.base as? SimulatedTag, object === detected else {
@@ -113,6 +129,8 @@ public final class SimulatedTagReaderSession: NFCTagReaderSession {
         connectedAt = object.air.clock
     }
 
+    /// Completion-handler form of `connect(to:)`: the handler runs on the session's queue with nil
+    /// or the error.
     public func connect(to tag: NFCTag, completionHandler: @escaping (Error?) -> Void) {
         let queue = self.queue
         let box = Delivered(value: (tag, completionHandler))
@@ -196,7 +214,7 @@ public final class SimulatedTagReaderSession: NFCTagReaderSession {
     }
 
     private func activate14443A(_ air: SimulatedAir) -> ISO14443AActivation? {
-        ReaderSide.activate14443A { payload, bits, crc, answerCRC in
+        ReaderActivation.activate14443A { payload, bits, crc, answerCRC in
             try? air.transceive(payload, bits: bits, crc: crc, answerCRC: answerCRC, fromApp: false)
         }
     }
@@ -217,7 +235,7 @@ public final class SimulatedTagReaderSession: NFCTagReaderSession {
             }
             return SimulatedMiFareTag(session: self, air: air, activation: activation, family: .ultralight)
         }
-        guard let ats = ReaderSide.requestATS({ payload, bits, crc, answerCRC in
+        guard let ats = ReaderActivation.requestATS({ payload, bits, crc, answerCRC in
             try? air.transceive(payload, bits: bits, crc: crc, answerCRC: answerCRC, fromApp: false)
         }) else { return nil }
         activation.ats = ats
@@ -264,7 +282,7 @@ public final class SimulatedTagReaderSession: NFCTagReaderSession {
     }
 
     private func discover15693(_ air: SimulatedAir) -> SimulatedTag? {
-        let inventory = ReaderSide.inventory15693
+        let inventory = ReaderActivation.inventory15693
         guard let answer = try? air.transceive(inventory.encode(), fromApp: false),
               let response = try? ISO15693Response.decode(answer.bytes, answering: inventory),
               case .inventory(_, let uid) = response.body else { return nil }

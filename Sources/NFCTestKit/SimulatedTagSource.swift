@@ -16,7 +16,10 @@ public enum SimulatedTagSource {
     /// A trace answering the requests it recorded (`emulate --cassette`); what it never saw gets silence.
     case cassette(URL, order: CassetteTag.Order = .relaxed)
 
+    /// A source that cannot become a tag: an unknown model, a dump or trace that cannot be read or
+    /// holds no tag.
     public struct Failure: Error, CustomStringConvertible {
+        /// What went wrong, naming the model or file.
         public var description: String
     }
 
@@ -24,6 +27,7 @@ public enum SimulatedTagSource {
     static let dumpLimit = 4 << 20
     static let frameLimit = 200_000
 
+    /// The emulated tag this source describes, as `nfctrace emulate` would build it.
     public func makeTag() throws -> EmulatedTag {
         switch self {
         case .model(let name):

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import NFCCapture
 import NFCCore
+import NFCTestInputs
 @testable import NFCDissect
 
 /// Issue 44, point 2: an imperfect sniff of a payment card — a block lost, an R(ACK) lost, a
@@ -57,23 +58,22 @@ import NFCCore
         return out
     }
 
-    /// Writes Traces/emv-chained-record.nfctrace (`scripts/make-traces`): the clean session, a
-    /// frame every 500 µs, so that the goldens and the conformance suite's masking checks (with
-    /// its damaged variants) have a payment card whose record arrives in blocks.
-    @Test(.enabled(if: ProcessInfo.processInfo.environment["NFCTRACE_MAKE_TRACES"] == "1", "set NFCTRACE_MAKE_TRACES=1 to rewrite Traces/"))
-    func writeTheTrace() throws {
+    /// Traces/emv-chained-record.nfctrace (`scripts/make-traces`) is the clean session, a frame
+    /// every 500 µs, so that the goldens and the conformance suite's masking checks (with its
+    /// damaged variants) have a payment card whose record arrives in blocks. Fails unless the
+    /// committed trace is exactly that session; `NFCTRACE_MAKE_TRACES=1` writes it anew.
+    @Test func theCommittedTraceIsTheCleanSession() throws {
         var metadata = TraceMetadata()
         metadata.entries = [.init("tag", "EMV contactless test card (Visa test number 4111 1111 1111 1111)"),
                             .init("source", "Tests/NFCDissectTests/ISODEPDamageTests.swift (blocks built with the ISO-DEP codec)"),
                             .init("description", "a reader with a 16-byte frame size (RATS FSDI 0) reads PPSE, the Visa AID and SFI 1 record 1: every answer chained"),
                             .init("tech", "14443a"), .init("timebase", "us")]
-        let writer = TextTraceWriter(output: try ByteOutput.create(GoldenTests.root + "/Traces/emv-chained-record.nfctrace"), metadata: metadata)
-        for (i, b) in Self.session().enumerated() {
+        let frames = Self.session().enumerated().map { i, b in
             var f = b.frame
             f.start = Timestamp(1_795_392_000_000_000 + Int64(i) * 500, .microseconds)
-            try writer.write(f)
+            return f
         }
-        try writer.finish()
+        try GeneratedTrace.expectCommitted("emv-chained-record.nfctrace", metadata: metadata, frames: frames)
     }
 
     /// What must never appear: the PAN as hex (spaced or not) or as digits, the name as hex or text.

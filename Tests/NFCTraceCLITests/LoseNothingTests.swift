@@ -115,29 +115,55 @@ import Testing
 
     // MARK: finding 2: writes are not atomic
 
-    /// SIGTERM, SIGINT and SIGHUP at random points of a 4-second conversion (and SIGKILL): the
-    /// old output is untouched and, but for SIGKILL, no temporary is left.
+    /// Waits until a conversion into `target` is writing: its temporary beside the target
+    /// (`.NAME.nfctrace-XXXXXX`, AtomicFile) exists and has grown between two looks while the
+    /// process still runs. Returns the temporary's name; nil when that state was not reached
+    /// within 60 s or the process ended first.
+    static func temporaryGrowing(beside target: String, while process: Process) -> String? {
+        let dir = (target as NSString).deletingLastPathComponent
+        let prefix = "." + (target as NSString).lastPathComponent + ".nfctrace-"
+        var seen: (name: String, size: UInt64)?
+        let deadline = Date().addingTimeInterval(60)
+        while process.isRunning, Date() < deadline {
+            let name = ((try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? []).first { $0.hasPrefix(prefix) }
+            if let name, let size = (try? FileManager.default.attributesOfItem(atPath: dir + "/" + name))?[.size] as? UInt64 {
+                if let earlier = seen, earlier.name == name, size > earlier.size { return name }
+                seen = (name, size)
+            }
+            usleep(2_000)
+        }
+        return nil
+    }
+
+    /// SIGTERM, SIGINT and SIGHUP in the middle of a conversion's write, once its temporary exists
+    /// and is growing (and SIGKILL): the old output is untouched and, but for SIGKILL, the
+    /// temporary is removed.
     @Test func interruptedConvertLeavesTheOldFile() throws {
         let dir = try Self.folder()
         let big = dir + "/big.nfctrace"
         Self.bigTrace(300_000, at: big)
         let target = dir + "/out.pcap"
         FileManager.default.createFile(atPath: target, contents: Data("the old file".utf8))
-        var generator = SystemRandomNumberGenerator()
-        for signal in [SIGTERM, SIGINT, SIGHUP, SIGTERM, SIGKILL] {
+        for signal in [SIGTERM, SIGINT, SIGHUP, SIGKILL] {
             let p = Process()
             p.executableURL = URL(fileURLWithPath: CLI.binary)
             p.arguments = ["convert", big, target, "--link-type", "nfctrace"]
             p.standardError = FileHandle.nullDevice
             try p.run()
-            usleep(UInt32.random(in: 100_000...900_000, using: &generator))
+            let temporary = Self.temporaryGrowing(beside: target, while: p)
             kill(p.processIdentifier, signal)
             p.waitUntilExit()
+            // The state the test is about: the signal came while the temporary was being written.
+            #expect(temporary != nil, "signal \(signal): the conversion's temporary was never seen growing")
             #expect(p.terminationReason == .uncaughtSignal, "signal \(signal) ended the conversion")
             #expect(p.terminationStatus == signal)
             #expect(String(decoding: Self.bytes(target), as: UTF8.self) == "the old file", "signal \(signal)")
-            if signal != SIGKILL {
-                #expect(Self.leftovers(dir, keep: ["big.nfctrace", "out.pcap"]) == [], "signal \(signal)")
+            let left = Self.leftovers(dir, keep: ["big.nfctrace", "out.pcap"])
+            if signal == SIGKILL {
+                // Nothing can clean up after SIGKILL: the temporary stays, and only it.
+                #expect(temporary.map { left == [$0] } ?? false, "signal \(signal): \(left)")
+            } else {
+                #expect(left == [], "signal \(signal)")
             }
         }
     }

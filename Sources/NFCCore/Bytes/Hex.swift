@@ -2,7 +2,7 @@
 public enum Hex {
     /// The uppercase hex digit of a nibble (0–15), without a table (no global to initialise).
     @inlinable @inline(__always)
-    public static func digit(ofNibble n: UInt8) -> UInt8 { n < 10 ? 0x30 &+ n : 0x37 &+ n }
+    public static func digit(ofNibble nibble: UInt8) -> UInt8 { nibble < 10 ? 0x30 &+ nibble : 0x37 &+ nibble }
 
     /// `[0x04, 0xA2]` → `"04 A2"` (uppercase, one separator between bytes).
     @inlinable

@@ -110,10 +110,10 @@ public struct FlipperISO15693File: Sendable, Equatable {
             self.lockPPL = lockPPL
         }
 
-        public static func == (a: SLIX, b: SLIX) -> Bool {
-            a.acceptsAllPasswords == b.acceptsAllPasswords && a.passwords.elementsEqual(b.passwords) { $0.name == $1.name && $0.value == $1.value }
-                && a.signature == b.signature && a.privacyMode == b.privacyMode && a.protectionPointer == b.protectionPointer
-                && a.protectionCondition == b.protectionCondition && a.lockEAS == b.lockEAS && a.lockPPL == b.lockPPL
+        public static func == (lhs: SLIX, rhs: SLIX) -> Bool {
+            lhs.acceptsAllPasswords == rhs.acceptsAllPasswords && lhs.passwords.elementsEqual(rhs.passwords) { $0.name == $1.name && $0.value == $1.value }
+                && lhs.signature == rhs.signature && lhs.privacyMode == rhs.privacyMode && lhs.protectionPointer == rhs.protectionPointer
+                && lhs.protectionCondition == rhs.protectionCondition && lhs.lockEAS == rhs.lockEAS && lhs.lockPPL == rhs.lockPPL
         }
     }
 

@@ -76,7 +76,7 @@ public enum FeliCaCommand: Sendable, Hashable {
         /// The whole list of `n` codes.
         public static func list(_ n: Int) -> Range<Int> { count.end..<count.end + 2 * n }
         /// The number of blocks, after a service list of `m` codes.
-        public static func blockCount(afterServices m: Int) -> FieldLayout { FieldLayout(list(m).upperBound, 1, "number of blocks") }
+        public static func blockCount(afterServices serviceCount: Int) -> FieldLayout { FieldLayout(list(serviceCount).upperBound, 1, "number of blocks") }
     }
 
     /// Decodes `LEN code …` (CRC_F already removed). `checkingLength: false` decodes what is there

@@ -136,9 +136,9 @@ public enum ISO14443ACommand: Sendable, Hashable {
     }
 
     /// FSDI/FSCI → frame size in bytes (ISO/IEC 14443-4 Table 1).
-    public static func frameSize(forIndex i: UInt8) -> Int {
+    public static func frameSize(forIndex index: UInt8) -> Int {
         let table = [16, 24, 32, 40, 48, 64, 96, 128, 256, 512, 1024, 2048, 4096]
-        return Int(i) < table.count ? table[Int(i)] : 4096   // 0xD…0xF: RFU, treated as 4096 (14443-4:2018)
+        return Int(index) < table.count ? table[Int(index)] : 4096   // 0xD…0xF: RFU, treated as 4096 (14443-4:2018)
     }
 
     /// Whether a reader frame starting like `bytes` is one of these commands (and not a

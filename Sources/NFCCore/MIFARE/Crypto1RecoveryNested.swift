@@ -54,9 +54,9 @@ extension Crypto1Recovery {
     }()
 
     /// Steps of the generator from `a` to `b` (0 …65,534); nil when either is no output of it.
-    public static func generatorDistance(from a: UInt32, to b: UInt32) -> Int? {
-        guard MIFARENonce.isGeneratorOutput(a), MIFARENonce.isGeneratorOutput(b) else { return nil }
-        let pa = generator.place[Int(a & 0xFFFF)], pb = generator.place[Int(b & 0xFFFF)]
+    public static func generatorDistance(from first: UInt32, to second: UInt32) -> Int? {
+        guard MIFARENonce.isGeneratorOutput(first), MIFARENonce.isGeneratorOutput(second) else { return nil }
+        let pa = generator.place[Int(first & 0xFFFF)], pb = generator.place[Int(second & 0xFFFF)]
         guard pa >= 0, pb >= 0 else { return nil }
         return (Int(pb) - Int(pa) + 0xFFFF) % 0xFFFF
     }

@@ -10,10 +10,10 @@ public struct MIFAREClassicAccessBits: Sendable, Hashable {
 
     /// The three bytes for the conditions C1C2C3 of blocks 0, 1, 2 and the trailer, inverted
     /// copies included.
-    public init(conditions c: [UInt8]) {
+    public init(conditions: [UInt8]) {
         var c1: UInt8 = 0, c2: UInt8 = 0, c3: UInt8 = 0
         for j in 0..<4 {
-            let v = j < c.count ? c[j] : 0
+            let v = j < conditions.count ? conditions[j] : 0
             c1 |= (v >> 2 & 1) << UInt8(j)
             c2 |= (v >> 1 & 1) << UInt8(j)
             c3 |= (v & 1) << UInt8(j)
@@ -103,12 +103,12 @@ public struct MIFAREClassicAccessBits: Sendable, Hashable {
         [.never, .ab, .never, .never, .never], // 111
     ]
 
-    public static func allows(_ op: DataOperation, condition c: UInt8) -> Keys {
-        dataTable[Int(c & 7)][DataOperation.allCases.firstIndex(of: op)!]
+    public static func allows(_ op: DataOperation, condition: UInt8) -> Keys {
+        dataTable[Int(condition & 7)][DataOperation.allCases.firstIndex(of: op)!]
     }
 
-    public static func allows(_ op: TrailerOperation, trailerCondition c: UInt8) -> Keys {
-        trailerTable[Int(c & 7)][TrailerOperation.allCases.firstIndex(of: op)!]
+    public static func allows(_ op: TrailerOperation, trailerCondition: UInt8) -> Keys {
+        trailerTable[Int(trailerCondition & 7)][TrailerOperation.allCases.firstIndex(of: op)!]
     }
 
     /// What a data block's condition allows, from the table: `read AB, write B (value block)`.

@@ -72,7 +72,7 @@ public struct NDEFDecodedRecord: Sendable, Equatable {
     }
 
     /// Equal when the records are: the payload view follows from the record and its context.
-    public static func == (a: NDEFDecodedRecord, b: NDEFDecodedRecord) -> Bool { a.record == b.record }
+    public static func == (lhs: NDEFDecodedRecord, rhs: NDEFDecodedRecord) -> Bool { lhs.record == rhs.record }
 
     func relocated(_ map: (Int) -> Int) -> NDEFDecodedRecord {
         var copy = self

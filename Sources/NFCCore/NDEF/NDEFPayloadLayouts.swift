@@ -39,7 +39,7 @@ extension NDEFHandoverCarrier {
         public static let format = FieldLayout(0, 1, "carrier type format")
         public static let typeLength = FieldLayout(1, 1, "carrier type length")
         public static func type(_ length: Int) -> Range<Int> { typeLength.end..<typeLength.end + length }
-        public static func data(typeLength n: Int, payloadCount: Int) -> Range<Int> { type(n).upperBound..<max(type(n).upperBound, payloadCount) }
+        public static func data(typeLength: Int, payloadCount: Int) -> Range<Int> { type(typeLength).upperBound..<max(type(typeLength).upperBound, payloadCount) }
     }
 }
 
@@ -72,6 +72,6 @@ extension NDEFWiFiPeerToPeer {
     public enum Layout {
         /// The WSC data's 2-byte length, then the WSC data, then the P2P data's length.
         public static let wscLength = FieldLayout(0, 2, "WSC data length")
-        public static func p2pLength(afterWSC n: Int) -> Range<Int> { wscLength.end + n..<wscLength.end + n + 2 }
+        public static func p2pLength(afterWSC wscSize: Int) -> Range<Int> { wscLength.end + wscSize..<wscLength.end + wscSize + 2 }
     }
 }

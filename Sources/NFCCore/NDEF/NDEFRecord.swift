@@ -91,8 +91,8 @@ public struct NDEFRecord: Sendable {
 }
 
 extension NDEFRecord: Equatable, Hashable {
-    public static func == (a: NDEFRecord, b: NDEFRecord) -> Bool {
-        a.tnf == b.tnf && a.type == b.type && a.id == b.id && a.payload == b.payload
+    public static func == (lhs: NDEFRecord, rhs: NDEFRecord) -> Bool {
+        lhs.tnf == rhs.tnf && lhs.type == rhs.type && lhs.id == rhs.id && lhs.payload == rhs.payload
     }
 
     public func hash(into hasher: inout Hasher) {

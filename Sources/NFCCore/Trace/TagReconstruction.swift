@@ -170,19 +170,19 @@ public struct Type2Reconstruction: Sendable, Equatable {
     public var knownPageCount: Int { memory.knownPages.count }
 
     /// `self`, with what `b` (a later session of the same tag) showed and `self` did not.
-    public func filled(from b: Type2Reconstruction) -> Type2Reconstruction {
+    public func filled(from other: Type2Reconstruction) -> Type2Reconstruction {
         var out = self
-        out.memory = out.memory.filled(from: b.memory)
-        out.model = out.model ?? b.model
-        out.version = out.version ?? b.version
-        out.password = out.password ?? b.password
-        out.pack = out.pack ?? b.pack
-        out.signature = out.signature ?? b.signature
-        out.atqa = out.atqa ?? b.atqa
-        out.sak = out.sak ?? b.sak
-        for (k, v) in b.counters where out.counters[k] == nil { out.counters[k] = v }
-        out.ultralightExchanges += b.ultralightExchanges
-        out.ultralightKey = out.ultralightKey ?? b.ultralightKey
+        out.memory = out.memory.filled(from: other.memory)
+        out.model = out.model ?? other.model
+        out.version = out.version ?? other.version
+        out.password = out.password ?? other.password
+        out.pack = out.pack ?? other.pack
+        out.signature = out.signature ?? other.signature
+        out.atqa = out.atqa ?? other.atqa
+        out.sak = out.sak ?? other.sak
+        for (k, v) in other.counters where out.counters[k] == nil { out.counters[k] = v }
+        out.ultralightExchanges += other.ultralightExchanges
+        out.ultralightKey = out.ultralightKey ?? other.ultralightKey
         return out
     }
 }

@@ -19,9 +19,9 @@ public enum Type2TagModel: String, Sendable, CaseIterable, Hashable {
     case ntagI2CPlus2K = "NTAG I2C plus 2K"
 
     /// Identifies a model from its 8 GET_VERSION bytes (product type, subtype, versions, size).
-    public init?(version v: [UInt8]) {
-        guard v.count == 8 else { return nil }
-        let (type, subtype, major, size) = (v[2], v[3], v[4], v[6])
+    public init?(version: [UInt8]) {
+        guard version.count == 8 else { return nil }
+        let (type, subtype, major, size) = (version[2], version[3], version[4], version[6])
         switch (type, subtype, major, size) {
         case (0x04, 0x01...0x02, 0x01, 0x0B): self = .ntag210
         case (0x04, 0x01...0x02, 0x01, 0x0E): self = .ntag212

@@ -132,13 +132,13 @@ extension MIFAREClassicDump {
     /// the size its SAK (and the blocks read) say, the blocks as first read, trailers with the
     /// keys that opened their sectors and the access bits read, and the trace's nonces to answer
     /// its authentications with, so that the recorded reader frames decrypt.
-    public init(reconstruction r: MIFAREClassicReconstruction) {
+    public init(reconstruction: MIFAREClassicReconstruction) {
         var notes: [String] = []
-        let highest = r.blocks.keys.max() ?? 0
-        var size = MIFAREClassicMemory.Size(sak: r.sak ?? 0x08)
+        let highest = reconstruction.blocks.keys.max() ?? 0
+        var size = MIFAREClassicMemory.Size(sak: reconstruction.sak ?? 0x08)
         if highest >= size.blockCount { size = MIFAREClassicMemory.Size.allCases.first { $0.blockCount > highest } ?? .fourK }
-        var memory = MIFAREClassicMemory.blank(size, uid: r.uid)
-        for (b, data) in r.blocks where b < size.blockCount && data.count == 16 {
+        var memory = MIFAREClassicMemory.blank(size, uid: reconstruction.uid)
+        for (b, data) in reconstruction.blocks where b < size.blockCount && data.count == 16 {
             if MIFAREClassicLayout.isTrailer(b) {
                 // Key A always reads as zeros; the access bits and GPB are real; key B is real
                 // only where the trailer let it be read.
@@ -151,21 +151,21 @@ extension MIFAREClassicDump {
             }
         }
         var sectorsWithKeys = Set<Int>()
-        for k in r.keys where MIFAREClassicLayout.trailer(ofSector: k.sector) < size.blockCount {
+        for k in reconstruction.keys where MIFAREClassicLayout.trailer(ofSector: k.sector) < size.blockCount {
             let t = MIFAREClassicLayout.trailer(ofSector: k.sector)
             memory.blocks[t].replaceSubrange(k.keyType == "A" ? MIFAREClassicTrailer.Layout.keyA.range : MIFAREClassicTrailer.Layout.keyB.range, with: Crypto1.key(k.value))
             sectorsWithKeys.insert(k.sector)
         }
-        let sectorsRead = Set(r.blocks.keys.map { MIFAREClassicLayout.sector(ofBlock: $0) })
+        let sectorsRead = Set(reconstruction.blocks.keys.map { MIFAREClassicLayout.sector(ofBlock: $0) })
         let keyless = sectorsRead.subtracting(sectorsWithKeys).sorted()
         if !keyless.isEmpty {
             notes.append("the trace shows no key for sector\(keyless.count == 1 ? "" : "s") \(keyless.map(String.init).joined(separator: ", ")); FFFFFFFFFFFF is assumed")
         }
-        let resolved = r.resolvedNonces()
+        let resolved = reconstruction.resolvedNonces()
         if resolved.contains(nil) {
             notes.append("a nested authentication of the trace could not be decrypted: its nonce is unknown, and a replay diverges there")
         }
-        self.init(memory: memory, uid: r.uid, atqa: r.atqa.map { ATQA(value: $0) }, sak: r.sak.map { SAK($0) }, notes: notes)
+        self.init(memory: memory, uid: reconstruction.uid, atqa: reconstruction.atqa.map { ATQA(value: $0) }, sak: reconstruction.sak.map { SAK($0) }, notes: notes)
         nonces = resolved.prefix { $0 != nil }.compactMap { $0 }
     }
 }

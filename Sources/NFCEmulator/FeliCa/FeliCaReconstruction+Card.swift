@@ -5,14 +5,14 @@ extension FeliCaDump {
     /// the PMm names one, else a FeliCa Standard card with every system, area and service the
     /// session showed, holding the blocks it read or wrote. What the trace did not show takes a
     /// neutral value, and a note says so.
-    public init(reconstruction r: FeliCaReconstruction) {
-        let family = r.pmm?.family
+    public init(reconstruction: FeliCaReconstruction) {
+        let family = reconstruction.pmm?.family
         if family == .liteS || family == .lite || family == .link {
-            self = Self.liteS(r)
+            self = Self.liteS(reconstruction)
         } else {
-            self = Self.standard(r)
+            self = Self.standard(reconstruction)
         }
-        if let rd = r.communicationPerformance { communicationPerformance = rd }
+        if let rd = reconstruction.communicationPerformance { communicationPerformance = rd }
     }
 
     static func liteS(_ r: FeliCaReconstruction) -> FeliCaDump {

@@ -98,7 +98,7 @@ public final class PCSCContactlessCard {
             felica = (idm, pmm)
             return true
         case .iso15693:
-            let inventory = ReaderSide.inventory15693
+            let inventory = ReaderActivation.inventory15693
             guard let answer = transceive(inventory.encode(), 8, true, true),
                   case .inventory(_, let uid)? = (try? ISO15693Response.decode(answer.bytes, answering: inventory))?.body else { return false }
             vicc = uid
@@ -108,14 +108,14 @@ public final class PCSCContactlessCard {
         default:
             break
         }
-        guard var a = ReaderSide.activate14443A(transceive) else {
+        guard var a = ReaderActivation.activate14443A(transceive) else {
             activation = nil
             return false
         }
         link = nil
         classic = nil
         if a.sak.supportsISODEP {
-            a.ats = ReaderSide.requestATS(transceive)
+            a.ats = ReaderActivation.requestATS(transceive)
             link = a.ats.map { _ in ISODEPReaderLink(frameSize: a.frameSize) }
         } else if a.sak.isMIFAREClassic {
             classic = MIFAREClassicReader(tag, activatedUID: a.uid)
@@ -129,7 +129,7 @@ public final class PCSCContactlessCard {
     func activateTypeB() -> Bool {
         typeB = nil
         link = nil
-        guard let b = ReaderSide.activate14443B(transceive), b.atqb.supportsISODEP else { return false }
+        guard let b = ReaderActivation.activate14443B(transceive), b.atqb.supportsISODEP else { return false }
         typeB = b
         link = ISODEPReaderLink(frameSize: ISO14443B.frameSize(code: b.atqb.maximumFrameSizeCode) ?? 256)
         return true

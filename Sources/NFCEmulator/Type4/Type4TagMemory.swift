@@ -61,16 +61,16 @@ public struct Type4Dump: TagDumpContent {
 
     /// The tag a trace showed: its CC when the trace read it (else the factory one), the NDEF
     /// file as first read over zeros, its UID and ATS.
-    public init(reconstruction r: Type4Reconstruction) {
+    public init(reconstruction: Type4Reconstruction) {
         var notes: [String] = []
-        var memory = Type4TagMemory.factory(uid: r.uid)
-        if let bytes = r.ccFile.knownPrefix(Type4CapabilityContainer.Layout.minimumLength), let cc = try? Type4CapabilityContainer.decode(bytes) {
-            memory = Type4TagMemory(uid: r.uid, capabilityContainer: cc, message: [])
+        var memory = Type4TagMemory.factory(uid: reconstruction.uid)
+        if let bytes = reconstruction.ccFile.knownPrefix(Type4CapabilityContainer.Layout.minimumLength), let cc = try? Type4CapabilityContainer.decode(bytes) {
+            memory = Type4TagMemory(uid: reconstruction.uid, capabilityContainer: cc, message: [])
         } else {
             notes.append("the trace does not read the CC file: emulating a factory CC (mapping 2.0, a 2048-byte NDEF file)")
         }
-        for i in 0..<min(r.ndefFile.count, memory.ndefFile.count) where r.ndefFile.isKnown(i) { memory.ndefFile[i] = r.ndefFile.bytes[i] }
-        if let ats = r.ats, let decoded = try? ATS.decode(ats) { memory.ats = decoded }
+        for i in 0..<min(reconstruction.ndefFile.count, memory.ndefFile.count) where reconstruction.ndefFile.isKnown(i) { memory.ndefFile[i] = reconstruction.ndefFile.bytes[i] }
+        if let ats = reconstruction.ats, let decoded = try? ATS.decode(ats) { memory.ats = decoded }
         self.init(memory: memory, notes: notes)
     }
 

@@ -8,15 +8,16 @@ import NFCCore
 public struct FuzzRandom: RandomNumberGenerator, Sendable {
     private var source: SplitMix64
 
+    /// A source that replays the same choices for the same `seed`.
     public init(seed: UInt64) { source = SplitMix64(seed: seed) }
 
     /// NFCCore's SplitMix64: full period, good enough mixing for mutation choices.
     public mutating func next() -> UInt64 { source.next() }
 
-    /// 0..<n; 0 when n ≤ 0, so callers never have to guard empty collections twice.
-    public mutating func below(_ n: Int) -> Int {
-        guard n > 0 else { return 0 }
-        return Int(next() % UInt64(n))
+    /// 0..<count; 0 when count ≤ 0, so callers never have to guard empty collections twice.
+    public mutating func below(_ count: Int) -> Int {
+        guard count > 0 else { return 0 }
+        return Int(next() % UInt64(count))
     }
 
     /// lower...upper (inclusive); lower when the range is empty.
@@ -27,12 +28,16 @@ public struct FuzzRandom: RandomNumberGenerator, Sendable {
     /// True with probability percent / 100.
     public mutating func chance(_ percent: Int) -> Bool { below(100) < percent }
 
+    /// True or false, evenly.
     public mutating func bool() -> Bool { next() & 1 == 1 }
 
+    /// Any byte value, evenly.
     public mutating func byte() -> UInt8 { UInt8(truncatingIfNeeded: next()) }
 
+    /// Any 16-bit value, evenly.
     public mutating func uint16() -> UInt16 { UInt16(truncatingIfNeeded: next()) }
 
+    /// `count` random bytes (none when `count` ≤ 0).
     public mutating func bytes(_ count: Int) -> [UInt8] { (0..<max(0, count)).map { _ in byte() } }
 
     /// One element, nil for an empty array.

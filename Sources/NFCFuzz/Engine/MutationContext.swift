@@ -1,13 +1,18 @@
 /// What one mutation may use: its random source, the size limit, the shape's dictionary, and
 /// the byte-level mutation of the environment it runs in.
 public struct MutationContext {
+    /// The mutation's random source, seeded per call.
     public var random: FuzzRandom
+    /// The longest input the mutation may produce (libFuzzer's `MaxSize`, at least 1).
     public let maxSize: Int
+    /// The shape's magic values, for byte mutations that insert them.
     public let dictionary: [[UInt8]]
     /// libFuzzer's `LLVMFuzzerMutate` inside a fuzz target; nil elsewhere (then `ByteMutator`).
     /// It gets the bytes and the size limit and mutates in place.
     public let byteMutation: ((inout [UInt8], Int) -> Void)?
 
+    /// A context seeded with `seed`, its output capped at `maxSize`, byte mutation by
+    /// `byteMutation` when given.
     public init(seed: UInt64, maxSize: Int, dictionary: [[UInt8]] = [], byteMutation: ((inout [UInt8], Int) -> Void)? = nil) {
         self.random = FuzzRandom(seed: seed)
         self.maxSize = max(1, maxSize)
@@ -45,13 +50,13 @@ public protocol ShapeMutator: Sendable {
     /// Magic values for this shape (libFuzzer `-dict` entries and byte mutations).
     var dictionary: [[UInt8]] { get }
     /// Decode, change one typed field or part of the structure, encode: the result decodes.
-    func mutateStructure(_ input: [UInt8], _ m: inout MutationContext) -> [UInt8]?
+    func mutateStructure(_ input: [UInt8], _ context: inout MutationContext) -> [UInt8]?
     /// Decode, then encode with a deliberate inconsistency (a length, a flag, a count, a cut).
-    func breakStructure(_ input: [UInt8], _ m: inout MutationContext) -> [UInt8]?
+    func breakStructure(_ input: [UInt8], _ context: inout MutationContext) -> [UInt8]?
     /// A fresh well-formed input.
-    func generate(_ m: inout MutationContext) -> [UInt8]
+    func generate(_ context: inout MutationContext) -> [UInt8]
     /// Splices the structures of two inputs; nil when either does not decode.
-    func crossOver(_ a: [UInt8], _ b: [UInt8], _ m: inout MutationContext) -> [UInt8]?
+    func crossOver(_ first: [UInt8], _ second: [UInt8], _ context: inout MutationContext) -> [UInt8]?
     /// Whether `input` decodes as this shape without breaching its rules (what the rate tests count).
     func isWellFormed(_ input: [UInt8]) -> Bool
 }

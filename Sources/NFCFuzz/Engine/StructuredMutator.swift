@@ -15,25 +15,32 @@
 /// input instead (so the fuzzer climbs back into the format), half the time byte mutation (so
 /// broken inputs still evolve). `Tests/NFCFuzzTests` measures the resulting rates per shape.
 public struct StructuredMutator: Sendable {
+    /// The shape whose inputs this engine mutates.
     public let shape: FuzzShape
     let mutator: any ShapeMutator
     /// Built once: seeds come from the encoders and are handed out again as fresh inputs.
     let seedInputs: [[UInt8]]
 
+    /// The four kinds of child the engine makes (see the table above).
     public enum Kind: Int, CaseIterable, Sendable {
         case structure, breakage, bytes, fresh
     }
 
+    /// How often each kind is chosen, out of 100.
     public static let weights: [Kind: Int] = [.structure: 55, .breakage: 20, .bytes: 20, .fresh: 5]
 
+    /// The engine for `shape`, its seeds built once.
     public init(shape: FuzzShape) {
         self.shape = shape
         self.mutator = shape.mutator
         self.seedInputs = mutator.seeds()
     }
 
+    /// The shape's magic values (libFuzzer `-dict` entries).
     public var dictionary: [[UInt8]] { mutator.dictionary }
+    /// The shape's seed inputs, built by the codecs' encoders.
     public func seeds() -> [[UInt8]] { seedInputs }
+    /// Whether `input` is a well-formed input of the shape.
     public func isWellFormed(_ input: [UInt8]) -> Bool { mutator.isWellFormed(input) }
 
     /// One child of `input`. Deterministic for a seed; never longer than `maxSize`.
@@ -50,6 +57,9 @@ public struct StructuredMutator: Sendable {
         return mutate(input, kind: kind, &m)
     }
 
+    /// One child of `input` made by `kind` within a mutation context (random source, size limit, dictionary): a structural change retried a few
+    /// times when it changes nothing, then byte mutation; the result is capped at the context's
+    /// size limit.
     public func mutate(_ input: [UInt8], kind: Kind, _ m: inout MutationContext) -> [UInt8] {
         var out: [UInt8]?
         // A structural change can land on the same bytes (a shuffle of one record, a flag set to

@@ -2,6 +2,8 @@ import NFCCore
 
 /// One frame of a fuzz input: what a capture would hold, in a compact form the fuzzer edits.
 public struct FuzzFrame: Sendable, Equatable {
+    /// What a frame is: reader to tag, tag to reader, field on or field off (the kind's 2 bits in
+    /// the sequence format).
     public enum Kind: UInt8, Sendable, CaseIterable {
         case reader = 0, tag = 1, fieldOn = 2, fieldOff = 3
 
@@ -15,6 +17,7 @@ public struct FuzzFrame: Sendable, Equatable {
             }
         }
 
+        /// The capture event this kind stands for.
         public var event: Frame.Event {
             switch self {
             case .reader: return .data(.readerToTag)
@@ -25,14 +28,18 @@ public struct FuzzFrame: Sendable, Equatable {
         }
     }
 
+    /// Direction or field event.
     public var kind: Kind
+    /// The air interface the frame was sent on.
     public var technology: Technology
     /// The bytes as on air: with the technology's CRC unless `crcStripped`.
     public var bytes: [UInt8]
+    /// Whether the capture removed the CRC (nfcpy's frontend, pcap FA/FB events).
     public var crcStripped: Bool
     /// Valid bits of the last byte (1…8).
     public var lastByteBits: UInt8
 
+    /// A frame of `kind` on `technology` with its bytes as on air.
     public init(_ kind: Kind, _ technology: Technology, bytes: [UInt8] = [], crcStripped: Bool = false, lastByteBits: UInt8 = 8) {
         self.kind = kind
         self.technology = technology
@@ -51,6 +58,7 @@ public struct FuzzFrame: Sendable, Equatable {
 
 /// CRCs are split, checked and appended as for capture frames (NFCCore's `CRCFramed`).
 extension FuzzFrame: CRCFramed {
+    /// The CRC a frame of this technology carries (CRC_A, CRC_B, FeliCa's, ISO 15693's, iClass's).
     public var crcKind: CRC.Kind { technology.crcKind }
 }
 
@@ -69,6 +77,8 @@ extension FuzzFrame: CRCFramed {
 public enum FrameSequence {
     static let technologies: [Technology] = [.iso14443a, .iso14443b, .felica, .iso15693]
 
+    /// A fuzz input of `frames` after `selector`, in the format above; bytes beyond 255 per frame
+    /// are cut (the length is one byte).
     public static func encode(selector: UInt8, frames: [FuzzFrame]) -> [UInt8] {
         var out: [UInt8] = [selector]
         for f in frames {

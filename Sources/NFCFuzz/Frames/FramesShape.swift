@@ -5,12 +5,15 @@ import NFCCore
 /// mutated memory image, single frames mutated through the technology's codec, and the
 /// sequence itself (order, field events, answers regenerated for their requests).
 public struct FramesShape: ShapeMutator {
+    /// The air interface whose frames the sequences carry.
     public let technology: Technology
     let dialect: any FrameDialect
 
     /// ISO 14443-A sessions that speak ISO-DEP (APDUs, DESFire, EMV, Type 4) instead of Type 2.
     public let isoDEP: Bool
 
+    /// Sequences of `technology`; `isoDEP` (14443-A only) makes sessions that speak ISO-DEP instead
+    /// of Type 2.
     public init(technology: Technology, isoDEP: Bool = false) {
         self.technology = technology
         self.isoDEP = isoDEP && technology == .iso14443a
@@ -27,6 +30,8 @@ public struct FramesShape: ShapeMutator {
         }
     }
 
+    /// Magic of the technology's frames: 14443-A REQA/WUPA, anticollision and SELECT, READ and
+    /// PWD_AUTH; the FeliCa or 15693 command dictionary; for ISO-DEP, APDU and DESFire/EMV values.
     public var dictionary: [[UInt8]] {
         if isoDEP { return ISO7816Shape().dictionary + [[0xE0, 0x80], [0x90, 0x60, 0x00, 0x00], [0x91, 0xAF], [0x5A, 0x08], [0x57], [0x5F, 0x20], [0x80, 0xA8], [0x70, 0x00, 0x40]] }
         switch technology {
@@ -36,11 +41,13 @@ public struct FramesShape: ShapeMutator {
         }
     }
 
+    /// Four sessions of the technology's dialect, selectors 0 to 3.
     public func seeds() -> [[UInt8]] {
         var m = MutationContext(seed: 0x4652_414D + UInt64(FrameSequence.technologies.firstIndex(of: technology) ?? 0) + (isoDEP ? 0x100 : 0), maxSize: 4096)
         return (0..<4).map { i in FrameSequence.encode(selector: UInt8(i), frames: dialect.session(&m)) }
     }
 
+    /// A fresh session (sometimes two) of the dialect with a random selector.
     public func generate(_ m: inout MutationContext) -> [UInt8] {
         var frames = dialect.session(&m)
         if m.random.chance(20) { frames += dialect.session(&m) }
@@ -60,6 +67,8 @@ public struct FramesShape: ShapeMutator {
         frames.indices.filter { frames[$0].kind == kind }
     }
 
+    /// Changes the sequence: a reader frame through its codec (its answer regenerated), frames
+    /// inserted, removed, repeated or reordered, field events, the CRC stripped or put back.
     public func mutateStructure(_ input: [UInt8], _ m: inout MutationContext) -> [UInt8]? {
         let decoded = FrameSequence.decode(input)
         guard !decoded.frames.isEmpty else { return nil }
@@ -102,6 +111,9 @@ public struct FramesShape: ShapeMutator {
         return FrameSequence.encode(selector: selector, frames: Array(frames.prefix(256)))
     }
 
+    /// Breaks one frame on purpose, mostly a reader frame: a command broken through its codec, a
+    /// CRC that does not match (as after a bit error on air), wrong valid bits, an answer without a
+    /// request, bytes cut, another technology, noise bytes.
     public func breakStructure(_ input: [UInt8], _ m: inout MutationContext) -> [UInt8]? {
         let decoded = FrameSequence.decode(input)
         guard !decoded.frames.isEmpty else { return nil }
@@ -125,6 +137,8 @@ public struct FramesShape: ShapeMutator {
         return FrameSequence.encode(selector: decoded.selector, frames: frames)
     }
 
+    /// Frames from the front of one sequence and the back of the other, at most 256, with the first
+    /// one's selector; nil when either has no frame.
     public func crossOver(_ a: [UInt8], _ b: [UInt8], _ m: inout MutationContext) -> [UInt8]? {
         let x = FrameSequence.decode(a), y = FrameSequence.decode(b)
         guard !x.frames.isEmpty, !y.frames.isEmpty else { return nil }

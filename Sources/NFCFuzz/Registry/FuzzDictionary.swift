@@ -1,6 +1,8 @@
 /// libFuzzer `-dict` files: one quoted entry per line, bytes outside printable ASCII (and the
 /// quote and backslash) written as `\xNN` (libFuzzer's dictionary syntax, as AFL's).
 public enum FuzzDictionary {
+    /// The dictionary file for `entries` under a `title` comment: duplicates, empty entries and
+    /// entries over 64 bytes (libFuzzer's limit) left out.
     public static func text(_ entries: [[UInt8]], title: String) -> String {
         var seen = Set<[UInt8]>()
         var out = "# \(title)\n# Written by `nfctrace fuzz --make-corpus`; magic values of the shape (docs/fuzzing.md).\n"

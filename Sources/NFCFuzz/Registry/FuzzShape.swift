@@ -25,6 +25,7 @@ public enum FuzzShape: String, Sendable, CaseIterable {
     case iso7816
     case applicationData = "desfire-emv"
 
+    /// The structure-aware mutator of this shape (seeds, dictionary, mutations).
     public var mutator: any ShapeMutator {
         switch self {
         case .ndef: return NDEFShape()
@@ -51,6 +52,7 @@ public enum FuzzShape: String, Sendable, CaseIterable {
         }
     }
 
+    /// What inputs of this shape are, in one line, for `nfctrace fuzz --list`.
     public var summary: String {
         switch self {
         case .ndef: return "NDEF message (records, flags, TNF, lengths, chunks, Smart Posters, Text/URI payloads)"

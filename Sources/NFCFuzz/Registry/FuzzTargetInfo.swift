@@ -2,12 +2,16 @@
 /// uses, and what it checks. `nfctrace fuzz --list` prints this table; a test keeps it in step
 /// with `FuzzTesting/Package.swift`.
 public struct FuzzTargetInfo: Sendable, Hashable {
+    /// The executable's name in FuzzTesting/ (`FuzzNDEFStrict`, `FuzzDissectNFCA` …).
     public let name: String
+    /// The shape of the target's inputs: its custom mutator, seeds and dictionary.
     public let shape: FuzzShape
+    /// What the target feeds its input to and what it checks, for `nfctrace fuzz --list`.
     public let summary: String
     /// Whether the target also re-encodes what it decoded and traps when the result differs.
     public let roundTrip: Bool
 
+    /// A target entry; `roundTrip` when the target also re-encodes and compares.
     public init(name: String, shape: FuzzShape, summary: String, roundTrip: Bool) {
         self.name = name
         self.shape = shape
@@ -15,6 +19,7 @@ public struct FuzzTargetInfo: Sendable, Hashable {
         self.roundTrip = roundTrip
     }
 
+    /// Every fuzz target of FuzzTesting/, in the order `nfctrace fuzz --list` and `--all` use.
     public static let all: [FuzzTargetInfo] = [
         .init(name: "FuzzNDEFStrict", shape: .ndef, summary: "NDEF decode, strict; valid messages re-encode to the same records", roundTrip: true),
         .init(name: "FuzzNDEFLenient", shape: .ndef, summary: "NDEF decode, lenient, and the NDEF field tree; decoded records re-encode to themselves", roundTrip: true),
@@ -57,6 +62,8 @@ public struct FuzzTargetInfo: Sendable, Hashable {
         .init(name: "FuzzPlantedBlockListStructured", shape: .felica, summary: "planted bug: 3-byte FeliCa block-list element, structure-aware", roundTrip: false),
     ]
 
+    /// The target called `name` (case-insensitive), the planted-bug benchmark targets included; nil
+    /// for an unknown name.
     public static func named(_ name: String) -> FuzzTargetInfo? {
         (all + planted).first { $0.name.lowercased() == name.lowercased() }
     }

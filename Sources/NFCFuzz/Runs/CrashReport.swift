@@ -1,8 +1,11 @@
 /// What libFuzzer (or a Swift trap) printed about one crashing input, reduced to what tells
 /// crashes apart: the kind, the reason line, and the top frames of our own code.
 public struct CrashReport: Sendable, Equatable {
+    /// How the input failed: a crash (trap or signal), a timeout, running out of memory, or a leak
+    /// LeakSanitizer found.
     public enum Kind: String, Sendable { case crash, timeout, oom, leak }
 
+    /// How the input failed.
     public var kind: Kind
     /// `Fatal error: Range requires lowerBound <= upperBound`, `deadly signal`, …
     public var reason: String

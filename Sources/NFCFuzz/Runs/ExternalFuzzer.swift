@@ -12,12 +12,18 @@ public struct ExternalFuzzer: Sendable {
         case hang
     }
 
+    /// The shape of the inputs the program reads.
     public let shape: FuzzShape
     let mutator: StructuredMutator
+    /// The inputs children are made from: the seeds, then children that ran cleanly, at most
+    /// `poolLimit`.
     public private(set) var pool: [[UInt8]]
     var random: FuzzRandom
+    /// The most inputs the pool grows to: below it, one clean child in ten joins the pool.
     public static let poolLimit = 512
 
+    /// A fuzzer over `shape`, its pool started from `seeds` and the shape's own seeds; `seed` makes
+    /// the children repeatable.
     public init(shape: FuzzShape, seeds: [[UInt8]] = [], seed: UInt64) {
         self.shape = shape
         self.mutator = StructuredMutator(shape: shape)

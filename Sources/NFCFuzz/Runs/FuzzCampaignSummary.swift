@@ -5,10 +5,15 @@ import NFCCore
 public struct FuzzTargetSummary: Sendable, Equatable {
     /// libFuzzer's figures at one moment of the run.
     public struct Sample: Sendable, Equatable {
+        /// Seconds since the run started.
         public var seconds: Int
+        /// Inputs run so far (libFuzzer's `#N`).
         public var executions: Int
+        /// Coverage counters hit so far (`cov:`), nil when libFuzzer did not print it.
         public var coverage: Int?
+        /// Coverage features so far (`ft:`), nil when not printed.
         public var features: Int?
+        /// A sample of the run's figures at `seconds`.
         public init(seconds: Int, executions: Int, coverage: Int?, features: Int?) {
             self.seconds = seconds
             self.executions = executions
@@ -19,15 +24,23 @@ public struct FuzzTargetSummary: Sendable, Equatable {
 
     /// One crash (or timeout, OOM, leak), however many inputs reached it.
     public struct Crash: Sendable, Equatable {
+        /// crash, timeout, oom or leak.
         public var kind: String
+        /// The reason line (`Fatal error: …`, `deadly signal`, `out-of-memory`).
         public var reason: String
+        /// The topmost stack frames in project code: what tells this crash from others.
         public var frames: [String]
+        /// How many crash inputs reached it.
         public var inputs: Int
+        /// The path of the smallest of those inputs.
         public var smallest: String
+        /// The command that runs the target on the smallest input again.
         public var reproduce: String
         /// The minimized input, ready for the regression folder that `swift test` replays.
         public var minimized: String?
+        /// The folder of saved crash inputs `swift test` replays for this target.
         public var regressionFolder: String
+        /// A crash with its stack, the inputs that reached it and how to reproduce and keep it.
         public init(kind: String, reason: String, frames: [String], inputs: Int, smallest: String, reproduce: String, minimized: String?, regressionFolder: String) {
             self.kind = kind
             self.reason = reason
@@ -40,6 +53,7 @@ public struct FuzzTargetSummary: Sendable, Equatable {
         }
     }
 
+    /// How the target's run ended.
     public enum Outcome: Sendable, Equatable {
         /// libFuzzer ran to its time limit and exited as a finished run does.
         case finished
@@ -52,6 +66,7 @@ public struct FuzzTargetSummary: Sendable, Equatable {
         /// The campaign ended before its turn.
         case notRun
 
+        /// The outcome in words, as the Markdown and JSON summaries show it.
         public var text: String {
             switch self {
             case .finished: return "finished"
@@ -63,18 +78,28 @@ public struct FuzzTargetSummary: Sendable, Equatable {
         }
     }
 
+    /// The fuzz target's executable name.
     public var target: String
+    /// How its run ended.
     public var outcome: Outcome
     /// Seconds the run took (wall clock), and libFuzzer's last figures.
     public var seconds: Int
+    /// Inputs run in total.
     public var executions: Int
+    /// Coverage counters hit at the end, nil when libFuzzer did not print them.
     public var coverage: Int?
+    /// Coverage features at the end, nil when not printed.
     public var features: Int?
+    /// Files in the target's corpus folder after the run.
     public var corpusFiles: Int
+    /// libFuzzer's figures over the run, for the coverage-over-time list.
     public var timeline: [Sample]
+    /// Distinct crashes, grouped by stack.
     public var crashes: [Crash]
+    /// Path of libFuzzer's full output.
     public var log: String
 
+    /// A target's summary; a target that never ran needs only its name and `.notRun`.
     public init(target: String, outcome: Outcome, seconds: Int = 0, executions: Int = 0, coverage: Int? = nil, features: Int? = nil,
                 corpusFiles: Int = 0, timeline: [Sample] = [], crashes: [Crash] = [], log: String = "") {
         self.target = target
@@ -89,6 +114,7 @@ public struct FuzzTargetSummary: Sendable, Equatable {
         self.log = log
     }
 
+    /// Executions per second over the whole run (0 when it took no time).
     public var executionsPerSecond: Int { seconds > 0 ? executions / seconds : 0 }
 
     /// Neither a crash nor a run that failed to run.
@@ -111,6 +137,8 @@ public enum FuzzCampaignSummary {
         return (0..<timelinePoints).map { samples[Int((Double($0) * step).rounded())] }
     }
 
+    /// The campaign as Markdown: a table of every target, then each target's coverage over time and
+    /// crashes with how to reproduce them.
     public static func markdown(_ runs: [FuzzTargetSummary], started: String, plannedSeconds: Int, interrupted: Bool) -> String {
         let ran = runs.filter { $0.outcome != .notRun }
         let crashes = runs.reduce(0) { $0 + $1.crashes.count }
@@ -147,6 +175,8 @@ public enum FuzzCampaignSummary {
         return out
     }
 
+    /// The campaign as one JSON object: start, planned seconds, interruption, and per target its
+    /// figures, timeline and crashes.
     public static func json(_ runs: [FuzzTargetSummary], started: String, plannedSeconds: Int, interrupted: Bool) -> String {
         func int(_ n: Int?) -> JSONValue { n.map { .number(String($0)) } ?? .null }
         let targets: [JSONValue] = runs.map { r in

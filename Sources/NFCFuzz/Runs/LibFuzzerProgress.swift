@@ -5,17 +5,26 @@
 ///
 /// The second form is fork mode's (several jobs); it also counts crashes, timeouts and OOMs.
 public struct LibFuzzerProgress: Sendable, Equatable {
+    /// Inputs run so far (`#N`).
     public var executions: Int
+    /// Coverage counters hit (`cov:`).
     public var coverage: Int?
+    /// Coverage features (`ft:`).
     public var features: Int?
+    /// Inputs in the corpus (`corp:`).
     public var corpus: Int?
+    /// Current speed (`exec/s:`).
     public var executionsPerSecond: Int?
+    /// Crash inputs found, fork mode only (`oom/timeout/crash:`).
     public var crashes: Int?
+    /// Timeouts, fork mode only.
     public var timeouts: Int?
+    /// Out-of-memory inputs, fork mode only.
     public var ooms: Int?
     /// `NEW`, `REDUCE`, `pulse`, `INITED`, `DONE` …; nil in fork mode.
     public var event: String?
 
+    /// A progress line's figures; what the line does not carry stays nil.
     public init(executions: Int, coverage: Int? = nil, features: Int? = nil, corpus: Int? = nil, executionsPerSecond: Int? = nil,
                 crashes: Int? = nil, timeouts: Int? = nil, ooms: Int? = nil, event: String? = nil) {
         self.executions = executions
@@ -55,10 +64,10 @@ public struct LibFuzzerProgress: Sendable, Equatable {
     }
 
     /// `1.2M`, `15.3k`, `812`.
-    public static func short(_ n: Int) -> String {
-        if n >= 1_000_000 { return "\(n / 1_000_000).\(n / 100_000 % 10)M" }
-        if n >= 10_000 { return "\(n / 1000).\(n / 100 % 10)k" }
-        return "\(n)"
+    public static func short(_ count: Int) -> String {
+        if count >= 1_000_000 { return "\(count / 1_000_000).\(count / 100_000 % 10)M" }
+        if count >= 10_000 { return "\(count / 1000).\(count / 100 % 10)k" }
+        return "\(count)"
     }
 
     /// The stderr line `nfctrace fuzz` prints.

@@ -7,6 +7,9 @@ public enum LibFuzzerVerdict: Sendable, Equatable, CustomStringConvertible {
     case crashed(inputs: Int)
     case failed(String)
 
+    /// The verdict on a run from how it ended: its exit status or signal, whether it was killed at
+    /// the time limit, the last progress line, whether `DONE` was seen, how many crash inputs it
+    /// wrote, and whether it ran in fork mode.
     public static func judge(status: Int32?, signal: Int32?, timedOut: Bool, last: LibFuzzerProgress?, sawDone: Bool,
                              newArtifacts: Int, forkMode: Bool) -> LibFuzzerVerdict {
         if newArtifacts > 0 { return .crashed(inputs: newArtifacts) }
@@ -19,6 +22,7 @@ public enum LibFuzzerVerdict: Sendable, Equatable, CustomStringConvertible {
         return .finished(executions: last.executions)
     }
 
+    /// The verdict in words, for the CLI's output.
     public var description: String {
         switch self {
         case .finished(let n): return "finished, \(n) executions"

@@ -6,8 +6,11 @@ import NFCCore
 /// record or template: a BER-TLV tree with card numbers, track 2 and cardholder data in it.
 /// Built with the codecs' encoders.
 public struct ApplicationDataShape: ShapeMutator {
+    /// The DESFire/EMV answer shape; it has no settings.
     public init() {}
 
+    /// DESFire and EMV magic: GET VERSION vendor and type bytes, file types and access rights, EMV
+    /// tags (5A, 57, 5F20, 9F38, 70) and data object lists.
     public var dictionary: [[UInt8]] {
         [[0x04, 0x01], [0x91, 0xAF], [0x70], [0x77], [0x57], [0x5A], [0x5F, 0x20], [0x9F, 0x6B], [0x9F, 0x38], [0x8C], [0x9F, 0x66, 0x04],
          [0x9F, 0x02, 0x06], [0xD2], [0x0F], [0x00, 0x03], [0xEE, 0xEE]]
@@ -57,12 +60,15 @@ public struct ApplicationDataShape: ShapeMutator {
         return depth == 0 ? BERTLV.encode(tag: r.pick(0x70, 0x77), value: body) : body
     }
 
+    /// Two of each: a DESFire GET VERSION, DESFire file settings, an EMV data object list with
+    /// values, EMV records with card data.
     public func seeds() -> [[UInt8]] {
         var r = FuzzRandom(seed: 0x4445_5346)
         return [[0] + Self.version(&r), [1] + Self.fileSettings(&r), [1] + Self.fileSettings(&r), [2] + Self.dataObjectList(&r),
                 [3] + Self.record(&r), [3] + Self.record(&r)]
     }
 
+    /// A fresh input of a random mode, built with the codecs' encoders.
     public func generate(_ m: inout MutationContext) -> [UInt8] {
         switch m.random.below(4) {
         case 0: return [0] + Self.version(&m.random)
@@ -78,6 +84,8 @@ public struct ApplicationDataShape: ShapeMutator {
         return (Array(body[1..<1 + n]), Array(body[(1 + n)...]))
     }
 
+    /// Whether the input decodes as its mode says: a 28-byte GET VERSION, file settings, a DOL with
+    /// values of the lengths it asks, an EMV record.
     public func isWellFormed(_ input: [UInt8]) -> Bool {
         guard let mode = input.first else { return false }
         let body = Array(input.dropFirst())
@@ -94,11 +102,15 @@ public struct ApplicationDataShape: ShapeMutator {
         }
     }
 
+    /// A fresh input of a random mode when this one is well formed (no field-level mutation yet);
+    /// nil otherwise.
     public func mutateStructure(_ input: [UInt8], _ m: inout MutationContext) -> [UInt8]? {
         guard isWellFormed(input) else { return nil }
         return generate(&m)
     }
 
+    /// Breaks the input on purpose: a GET VERSION part short, file settings cut before the access
+    /// rights end, values not as long as the DOL asks, a template length beyond its bytes.
     public func breakStructure(_ input: [UInt8], _ m: inout MutationContext) -> [UInt8]? {
         guard input.count > 3 else { return nil }
         var out = input
@@ -111,5 +123,6 @@ public struct ApplicationDataShape: ShapeMutator {
         return out
     }
 
+    /// No crossover: the modes share no structure to splice (always nil).
     public func crossOver(_ a: [UInt8], _ b: [UInt8], _ m: inout MutationContext) -> [UInt8]? { nil }
 }

@@ -7,8 +7,11 @@ public struct DumpShape: ShapeMutator {
     let type2 = Type2Shape()
     let type5 = Type5Shape()
 
+    /// The tag-dump shape; it has no settings.
     public init() {}
 
+    /// Dump magic: Flipper `.nfc` keys and device types, Proxmark3 JSON keys and file types, plus
+    /// Type 2 and Type 5 image values.
     public var dictionary: [[UInt8]] {
         ["Filetype: Flipper NFC device\n", "Version: 4\n", "Device type: ", "NTAG/Ultralight", "ISO15693-3", "SLIX", "NTAG215", "Page ", "UID: ",
          "Pages total: ", "Block Count: ", "Block Size: ", "Data Content: ", "Security Status: ", "\"FileType\"", "\"mfu\"", "\"15693 v4\"", "\"blocks\"",
@@ -65,6 +68,8 @@ public struct DumpShape: ShapeMutator {
         return .binary
     }
 
+    /// Flipper NTAG, ISO 15693/SLIX and FeliCa Lite dumps, Proxmark3 `mfu` and `15693` JSON dumps
+    /// and a raw NTAG page dump, with memory from the Type 2, Type 3 and Type 5 seeds.
     public func seeds() -> [[UInt8]] {
         let t2 = type2.seeds(), t5 = type5.seeds()
         return [Self.flipperNTAG(t2[0], model: 1), Self.flipperNTAG(t2[1], model: 0), Self.flipperISO15693(t5[0], blockSize: 4, slix: true),
@@ -72,6 +77,7 @@ public struct DumpShape: ShapeMutator {
                 Self.flipperISO15693(t5[1], blockSize: 8, slix: false), Self.proxmark3MFU(t2[2]), Self.proxmark3ISO15693(t5[2]), Self.pad(t2[3], to: 540)]
     }
 
+    /// A fresh dump of a random format, its memory from the Type 2, Type 3 or Type 5 generator.
     public func generate(_ m: inout MutationContext) -> [UInt8] {
         switch m.random.below(7) {
         case 6: return Self.flipperFeliCaLite(Type3Shape().generate(&m), idm: m.random.bytes(8))
@@ -83,6 +89,8 @@ public struct DumpShape: ShapeMutator {
         }
     }
 
+    /// Whether the dump reads as its format says: Flipper key/value lines, Proxmark3 JSON of a
+    /// known file type with hex blocks, a raw dump of a real tag's size.
     public func isWellFormed(_ input: [UInt8]) -> Bool {
         switch Self.kind(input) {
         case .flipper: return DumpMutations.flipperIsWellFormed(input)
@@ -95,6 +103,8 @@ public struct DumpShape: ShapeMutator {
         }
     }
 
+    /// Changes one field of a Flipper or Proxmark3 JSON dump (keys, pages, blocks, memory inside),
+    /// or the Type 2 image of a raw dump, keeping its size.
     public func mutateStructure(_ input: [UInt8], _ m: inout MutationContext) -> [UInt8]? {
         switch Self.kind(input) {
         case .flipper: return DumpMutations.flipper(input, shape: self, &m)
@@ -106,6 +116,8 @@ public struct DumpShape: ShapeMutator {
         }
     }
 
+    /// Breaks the dump on purpose: Flipper or JSON fields out of range or missing, or a raw dump
+    /// behind a Proxmark3 header whose page count disagrees with the pages that follow.
     public func breakStructure(_ input: [UInt8], _ m: inout MutationContext) -> [UInt8]? {
         switch Self.kind(input) {
         case .flipper: return DumpMutations.breakFlipper(input, &m)
@@ -119,6 +131,8 @@ public struct DumpShape: ShapeMutator {
         }
     }
 
+    /// Lines from the front of one Flipper dump and the back of the other; nil unless both are
+    /// Flipper dumps.
     public func crossOver(_ a: [UInt8], _ b: [UInt8], _ m: inout MutationContext) -> [UInt8]? {
         guard Self.kind(a) == .flipper, Self.kind(b) == .flipper else { return nil }
         let x = DumpMutations.lines(a), y = DumpMutations.lines(b)

@@ -3,13 +3,18 @@ import NFCCore
 /// FeliCa reader commands as `LEN code [IDm] parameters` without CRC_F (protocols.md §5.3):
 /// service lists, block lists (2- and 3-byte elements), block counts, IDm and write data.
 public struct FeliCaCommandShape: ShapeMutator {
+    /// The FeliCa command shape; it has no settings.
     public init() {}
 
+    /// FeliCa magic: command codes, system codes (12FC, FE00, 88B4), service codes of NDEF and
+    /// transit services, block-list element forms.
     public var dictionary: [[UInt8]] {
         [[0x06, 0x00, 0xFF, 0xFF, 0x01, 0x00], [0x12, 0xFC], [0xFC, 0x12], [0x0F, 0x09], [0x0B, 0x00], [0x09, 0x00], [0xFF, 0xFF], [0x88, 0xB4],
          [0x00, 0x03], [0xFE, 0x00], [0x06], [0x08], [0x02], [0x0C], [0x80, 0x00], [0x00, 0x00, 0x00], [0x01, 0x0B, 0x00, 0x01, 0x80, 0x00]]
     }
 
+    /// Polling, Read and Write Without Encryption (2- and 3-byte block-list elements), Request
+    /// Service, Request System Code and Search Service Code commands built with `FeliCaCommand`.
     public func seeds() -> [[UInt8]] {
         let idm = FeliCaIDm(rawValue: 0x0114_B3A1_2233_4455)
         let list = [FeliCaBlockListElement(serviceOrder: 0, blockNumber: 0), FeliCaBlockListElement(serviceOrder: 0, blockNumber: 1)]
@@ -24,16 +29,23 @@ public struct FeliCaCommandShape: ShapeMutator {
         return commands.map { $0.encode() }
     }
 
+    /// A random command from the FeliCa dialect, addressed to a random IDm.
     public func generate(_ m: inout MutationContext) -> [UInt8] {
         FeliCaDialect.command(&m.random, idm: FeliCaDialect.idm(&m.random)).encode()
     }
 
+    /// Whether the command decodes and its service and block lists have no problems (counts,
+    /// elements, write data).
     public func isWellFormed(_ input: [UInt8]) -> Bool {
         guard let command = try? FeliCaCommand.decode(input) else { return false }
         return command.listProblems.isEmpty
     }
 
+    /// Decodes the command and changes one typed field (IDm, services, block-list elements, write
+    /// data); the encoder recomputes LEN and the counts.
     public func mutateStructure(_ input: [UInt8], _ m: inout MutationContext) -> [UInt8]? { Self.mutate(input, &m) }
+    /// Breaks the command on purpose: LEN, the service or block count or the write data
+    /// inconsistent, or the command cut.
     public func breakStructure(_ input: [UInt8], _ m: inout MutationContext) -> [UInt8]? { Self.breakCommand(input, &m) }
 
     /// One typed field of the command changed; the encoder recomputes LEN and the counts.
@@ -97,6 +109,8 @@ public struct FeliCaCommandShape: ShapeMutator {
         return bytes
     }
 
+    /// The service and block lists of one Read Without Encryption or Request Service with the other
+    /// command's IDm; otherwise one of the two inputs.
     public func crossOver(_ a: [UInt8], _ b: [UInt8], _ m: inout MutationContext) -> [UInt8]? {
         guard let x = try? FeliCaCommand.decode(a), let y = try? FeliCaCommand.decode(b) else { return nil }
         // The lists of one command with the IDm of the other.

@@ -4,18 +4,26 @@ import NFCCore
 /// A frame as the text exports of other tools carry it (Proxmark3 listings, nfc-laboratory
 /// JSON): the model both are rendered from and parsed back into.
 public struct ForeignFrame: Sendable, Equatable {
+    /// Whether the frame went reader to tag or tag to reader, or is a field event.
     public var kind: FuzzFrame.Kind
+    /// The frame's air interface.
     public var technology: Technology
+    /// The frame's bytes as the tool shows them (CRC included).
     public var bytes: [UInt8]
+    /// Valid bits of the last byte (7 for a short frame such as REQA).
     public var lastByteBits: UInt8
+    /// Indices of bytes whose parity bit was wrong (the listing's `!`).
     public var parityErrors: [Int]
     /// Carrier periods (listings) or nanoseconds (nfc-laboratory).
     public var start: Int64
+    /// End of the frame, in the same unit as `start`.
     public var end: Int64
     /// nfc-laboratory's flags beyond the short frame, as its reader keeps them (`nfc-laboratory: encrypted, CRC error`).
     public var comment: String?
+    /// nfc-laboratory's bit rate in bit/s (106000, 212000 …), nil when not given.
     public var bitRate: Int?
 
+    /// A frame from its parts; no parity errors, comment or bit rate unless given.
     public init(kind: FuzzFrame.Kind, technology: Technology, bytes: [UInt8], lastByteBits: UInt8 = 8, parityErrors: [Int] = [],
                 start: Int64, end: Int64, comment: String? = nil, bitRate: Int? = nil) {
         self.kind = kind
@@ -35,11 +43,16 @@ public struct ForeignFrame: Sendable, Equatable {
 /// the tool's layout; mutated as frames (bytes through the dialect, times, bits, parity, flags)
 /// and as text (the layouts' variants, prose, colours, cut rows, bad numbers).
 public struct ForeignCaptureShape: ShapeMutator {
+    /// Which tool's export: a Proxmark3 `trace list` table or an nfc-laboratory JSON export.
     public enum Format: Sendable { case proxmark3Listing, nfcLaboratory }
+    /// Which tool's export this shape makes and reads.
     public let format: Format
 
+    /// The shape of `format`'s exports.
     public init(_ format: Format) { self.format = format }
 
+    /// Magic of the tool's layout: listing column headers and annotations, or nfc-laboratory's JSON
+    /// keys and frame types.
     public var dictionary: [[UInt8]] {
         let words: [String]
         switch format {
@@ -226,17 +239,22 @@ public struct ForeignCaptureShape: ShapeMutator {
 
     // MARK: ShapeMutator
 
+    /// Five exports of the dialects' sessions in the tool's layout.
     public func seeds() -> [[UInt8]] {
         var m = MutationContext(seed: format == .proxmark3Listing ? 0x504D_4C53 : 0x4E46_4C42, maxSize: 1 << 16)
         return (0..<5).map { _ in render(frames(&m), within: 4096) }
     }
 
+    /// An export of fresh frames of the dialects, within the size limit.
     public func generate(_ m: inout MutationContext) -> [UInt8] { render(frames(&m), within: m.maxSize) }
 
     /// Well-formed: the shape's own layout, exactly (parsed and rendered again, the same bytes).
     /// Anything else (prose, colours, old rows, damage) is what the breakage makes.
     public func isWellFormed(_ input: [UInt8]) -> Bool { parse(input).map { render($0) == input } ?? false }
 
+    /// Changes one frame and renders the export again in the tool's layout: its bytes, frames
+    /// inserted or removed, times at their edges, valid bits, a parity error, nfc-laboratory's
+    /// flags, the direction.
     public func mutateStructure(_ input: [UInt8], _ m: inout MutationContext) -> [UInt8]? {
         guard var frames = parse(input) else { return nil }
         let i = m.random.below(frames.count)
@@ -281,6 +299,8 @@ public struct ForeignCaptureShape: ShapeMutator {
         return Array(lines.joined(separator: [0x0A]))
     }
 
+    /// Frames from the front of one export and the back of the other, rendered again; nil when
+    /// either does not parse.
     public func crossOver(_ a: [UInt8], _ b: [UInt8], _ m: inout MutationContext) -> [UInt8]? {
         guard let x = parse(a), let y = parse(b) else { return nil }
         return render(Array(x.prefix(1 + m.random.below(x.count))) + Array(y.suffix(m.random.below(y.count + 1))), within: m.maxSize)

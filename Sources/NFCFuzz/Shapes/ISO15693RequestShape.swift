@@ -3,8 +3,11 @@ import NFCCore
 /// ISO/IEC 15693 requests as `flags code [mfg | info] [UID] parameters` without CRC
 /// (protocols.md §6.1–6.4): flags, block numbers and counts (1- and 2-byte), UIDs, AFI, masks.
 public struct ISO15693RequestShape: ShapeMutator {
+    /// The ISO 15693 request shape; it has no settings.
     public init() {}
 
+    /// ISO 15693 magic: flag bytes (inventory, addressed, option), command codes, manufacturer
+    /// codes, UIDs (E0 …) and AFI values.
     public var dictionary: [[UInt8]] {
         [[0x26, 0x01, 0x00], [0x02, 0x2B], [0x22, 0x20], [0x02, 0x23, 0x00, 0x03], [0x02, 0x30], [0x0A], [0x62], [0x12], [0xE0, 0x04], [0xE0, 0x02],
          [0xE0, 0x07], [0x04, 0x01], [0x02, 0xA0, 0x04], [0xB2], [0xBD], [0x3B], [0x3C], [0xFF, 0x00]]
@@ -58,6 +61,9 @@ public struct ISO15693RequestShape: ShapeMutator {
         return q
     }
 
+    /// Inventory, addressed Get System Information, Read Multiple Blocks, Write Single Block with
+    /// the option flag, Extended Read Multiple Blocks and a custom command, built with
+    /// `ISO15693Request`.
     public func seeds() -> [[UInt8]] {
         let uid = ISO15693UID(value: 0xE004_0108_49D0_DC81)
         let requests: [ISO15693Request] = [
@@ -71,13 +77,17 @@ public struct ISO15693RequestShape: ShapeMutator {
         return requests.map { $0.encode() }
     }
 
+    /// A random request with flags consistent with its command.
     public func generate(_ m: inout MutationContext) -> [UInt8] { Self.request(&m.random).encode() }
 
+    /// Whether the request decodes with no RFU flag set.
     public func isWellFormed(_ input: [UInt8]) -> Bool {
         guard let q = try? ISO15693Request.decode(input) else { return false }
         return !q.flags.rfu
     }
 
+    /// Decodes the request and changes one field: a flag that keeps its meaning, block numbers and
+    /// counts, data of another block size, the UID, the AFI, a mask.
     public func mutateStructure(_ input: [UInt8], _ m: inout MutationContext) -> [UInt8]? { Self.mutate(input, &m) }
 
     static func mutate(_ input: [UInt8], _ m: inout MutationContext) -> [UInt8]? {
@@ -107,6 +117,9 @@ public struct ISO15693RequestShape: ShapeMutator {
         return consistent(q, &m.random).encode()
     }
 
+    /// Breaks the request on purpose: the address flag without a UID (or a UID not announced), an
+    /// inventory mask longer than its bytes, trailing bytes, write data that does not split into
+    /// blocks.
     public func breakStructure(_ input: [UInt8], _ m: inout MutationContext) -> [UInt8]? { Self.breakRequest(input, &m) }
 
     static func breakRequest(_ input: [UInt8], _ m: inout MutationContext) -> [UInt8]? {
@@ -137,6 +150,8 @@ public struct ISO15693RequestShape: ShapeMutator {
         }
     }
 
+    /// The first request's flags and UID with the second's command, made consistent; nil when
+    /// either does not decode.
     public func crossOver(_ a: [UInt8], _ b: [UInt8], _ m: inout MutationContext) -> [UInt8]? {
         guard let x = try? ISO15693Request.decode(a), let y = try? ISO15693Request.decode(b) else { return nil }
         return Self.consistent(ISO15693Request(flags: x.flags, command: y.command, uid: x.uid ?? y.uid), &m.random).encode()

@@ -4,8 +4,11 @@ import NFCCore
 /// 0 an ISO-DEP block, 1 a command APDU, 2 a response APDU whose data is a BER-TLV tree (an FCI
 /// as a SELECT answers it), 3 a Type 4 CC file. Built with the codecs' encoders.
 public struct ISO7816Shape: ShapeMutator {
+    /// The ISO-DEP/ISO 7816-4 codec shape; it has no settings.
     public init() {}
 
+    /// ISO 7816 magic: ISO-DEP PCBs, CLA/INS bytes, status words, FCI and EMV BER-TLV tags, the
+    /// Type 4 CC file's TLV tags.
     public var dictionary: [[UInt8]] {
         [[0x02], [0x03], [0x12], [0xA2], [0xB2], [0xC2], [0xF2, 0x01], [0x00, 0xA4, 0x04, 0x00], [0x00, 0xB0], [0x00, 0xD6], [0x90, 0x00], [0x6A, 0x82],
          Type4Tag.ndefApplication, [0xE1, 0x03], [0xE1, 0x04], [0x6F], [0x84], [0xA5], [0xBF, 0x0C], [0x9F, 0x38], [0x81], [0x82], [0x00, 0x0F, 0x20], [0x04, 0x06]]
@@ -54,12 +57,15 @@ public struct ISO7816Shape: ShapeMutator {
         return [3] + cc.encode()
     }
 
+    /// Two of each mode: ISO-DEP blocks, command APDUs, response APDUs with an FCI, Type 4 CC
+    /// files.
     public func seeds() -> [[UInt8]] {
         var r = FuzzRandom(seed: 0x3738_3136)
         return [Self.block(&r), Self.block(&r), [1] + Self.command(&r), [1] + Self.command(&r), Self.response(&r), Self.response(&r),
                 Self.capabilityContainer(&r), [3, 0x00, 0x0F, 0x20, 0x00, 0x3B, 0x00, 0x34, 0x04, 0x06, 0xE1, 0x04, 0x04, 0x00, 0x00, 0x00]]
     }
 
+    /// A fresh input of a random mode, built with the codecs' encoders.
     public func generate(_ m: inout MutationContext) -> [UInt8] {
         switch m.random.below(4) {
         case 0: return Self.block(&m.random)
@@ -69,6 +75,8 @@ public struct ISO7816Shape: ShapeMutator {
         }
     }
 
+    /// Whether the body after byte 0 decodes as its mode says: an ISO-DEP frame, a command APDU, a
+    /// response APDU whose data parses as BER-TLV, a Type 4 CC file.
     public func isWellFormed(_ input: [UInt8]) -> Bool {
         guard let mode = input.first else { return false }
         let body = Array(input.dropFirst())
@@ -83,11 +91,15 @@ public struct ISO7816Shape: ShapeMutator {
         }
     }
 
+    /// A fresh input of a random mode when this one is well formed (the modes have no field-level
+    /// mutation yet); nil otherwise.
     public func mutateStructure(_ input: [UInt8], _ m: inout MutationContext) -> [UInt8]? {
         guard isWellFormed(input) else { return nil }
         return generate(&m)
     }
 
+    /// Breaks the input on purpose: Lc or Le off by one, a TLV or status word cut, the CC file's
+    /// TLV length wrong, a block cut.
     public func breakStructure(_ input: [UInt8], _ m: inout MutationContext) -> [UInt8]? {
         guard input.count > 3 else { return nil }
         var out = input
@@ -100,5 +112,6 @@ public struct ISO7816Shape: ShapeMutator {
         return out
     }
 
+    /// No crossover: the modes share no structure to splice (always nil).
     public func crossOver(_ a: [UInt8], _ b: [UInt8], _ m: inout MutationContext) -> [UInt8]? { nil }
 }

@@ -4,8 +4,11 @@ import NFCCore
 /// 0 a reader command (byte 1: 0 plain, 1 WRITE data, 2 value operand), 1 a sector trailer,
 /// 2 a value block, 3 a MAD v1 (32 bytes) followed by the data blocks of the sectors it names.
 public struct MIFAREClassicShape: ShapeMutator {
+    /// The MIFARE Classic codec shape; it has no settings.
     public init() {}
 
+    /// MIFARE Classic magic: command codes (AUTH 60/61, READ 30, WRITE A0, value operations),
+    /// transport access bits FF 07 80 69, MAD AIDs (03E1 NDEF).
     public var dictionary: [[UInt8]] {
         [[0x60], [0x61], [0x30], [0xA0], [0xC0], [0xC1], [0xC2], [0xB0], [0x50, 0x00], [0xFF, 0x07, 0x80, 0x69], [0x78, 0x77, 0x88, 0xC1],
          [0x7F, 0x07, 0x88, 0x40], [0x08, 0x77, 0x8F], [0x03, 0xE1], [0x01, 0x3D], [0xD3, 0xF7, 0xD3, 0xF7, 0xD3, 0xF7], [0x03], [0xFE], [0xD1, 0x01]]
@@ -44,12 +47,15 @@ public struct MIFAREClassicShape: ShapeMutator {
         return [3, MIFAREApplicationDirectory.crc(of: body)] + body + data
     }
 
+    /// Reader commands, sector trailers (one with transport access bits), value blocks and MADs
+    /// with NDEF sectors.
     public func seeds() -> [[UInt8]] {
         var r = FuzzRandom(seed: 0x4D46_4331)
         return [Self.command(&r), Self.command(&r), Self.trailer(&r), [1, 0, 0, 0, 0, 0, 0, 0xFF, 0x07, 0x80, 0x69, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF],
                 Self.value(&r), Self.mad(&r), Self.mad(&r)]
     }
 
+    /// A fresh input of a random mode.
     public func generate(_ m: inout MutationContext) -> [UInt8] {
         switch m.random.below(4) {
         case 0: return Self.command(&m.random)
@@ -68,6 +74,8 @@ public struct MIFAREClassicShape: ShapeMutator {
         }
     }
 
+    /// Whether the input decodes as its mode says: a command, a trailer with consistent access
+    /// bits, a value block whose copies agree, a MAD v1 with a correct CRC.
     public func isWellFormed(_ input: [UInt8]) -> Bool {
         guard let mode = input.first else { return false }
         switch mode {
@@ -80,6 +88,9 @@ public struct MIFAREClassicShape: ShapeMutator {
         }
     }
 
+    /// Changes one thing and keeps the structure valid: a fresh command, one block's access
+    /// condition (the bit copies kept consistent), a value and address, a sector's AID (the MAD CRC
+    /// recomputed).
     public func mutateStructure(_ input: [UInt8], _ m: inout MutationContext) -> [UInt8]? {
         guard isWellFormed(input) else { return nil }
         var out = input
@@ -105,6 +116,8 @@ public struct MIFAREClassicShape: ShapeMutator {
         return out
     }
 
+    /// Breaks the input on purpose: a command cut, access-bit copies that disagree, a value block's
+    /// inverted copy wrong, a MAD CRC wrong.
     public func breakStructure(_ input: [UInt8], _ m: inout MutationContext) -> [UInt8]? {
         guard input.count > 2 else { return nil }
         var out = input
@@ -118,5 +131,6 @@ public struct MIFAREClassicShape: ShapeMutator {
         return out
     }
 
+    /// No crossover: the modes share no structure to splice (always nil).
     public func crossOver(_ a: [UInt8], _ b: [UInt8], _ m: inout MutationContext) -> [UInt8]? { nil }
 }

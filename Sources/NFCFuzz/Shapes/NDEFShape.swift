@@ -8,8 +8,11 @@ public struct NDEFShape: ShapeMutator {
     /// Nested messages (Smart Posters, handovers) are mutated down to this depth.
     static let maximumNesting = 3
 
+    /// The NDEF message shape; it has no settings.
     public init() {}
 
+    /// NDEF magic: record headers (MB/ME/SR/IL flag combinations), well-known types (`T`, `U`,
+    /// `Sp`, `Hs`, `ac` …), URI prefixes and MIME types.
     public var dictionary: [[UInt8]] { Self.magic }
 
     static let magic: [[UInt8]] = [
@@ -22,6 +25,8 @@ public struct NDEFShape: ShapeMutator {
         Array("application/vnd.bluetooth.ep.oob".utf8), Array("https://".utf8), [0x10, 0x4A, 0x00, 0x01, 0x10], [0x10, 0x0E],
     ]
 
+    /// Messages built with NFCCore's record builders: Text, URI, Smart Poster, vCard, Android
+    /// application records and mixed messages.
     public func seeds() -> [[UInt8]] {
         var r = FuzzRandom(seed: 0x4E44_4546)
         var out: [[UInt8]] = []
@@ -44,10 +49,12 @@ public struct NDEFShape: ShapeMutator {
         return out.filter { !$0.isEmpty }
     }
 
+    /// A random well-formed message from the record generator, sometimes encoded in chunks.
     public func generate(_ m: inout MutationContext) -> [UInt8] {
         encode(NDEFRecordGenerator.message(&m.random), chunkSize: m.random.chance(10) ? 1 + m.random.below(40) : nil) ?? [0xD0, 0x00, 0x00]
     }
 
+    /// Whether the strict decoder accepts the message and it has at least one record.
     public func isWellFormed(_ input: [UInt8]) -> Bool {
         let result = NDEFMessage.decode(input, mode: .strict)
         return result.isValid && !result.records.isEmpty
@@ -64,6 +71,9 @@ public struct NDEFShape: ShapeMutator {
         try? NDEFMessage(records).encode(chunkSize: chunkSize)
     }
 
+    /// Decodes the message and makes one change to its records (a typed payload field, a record
+    /// added, removed or moved, TNF and TYPE, an ID, nesting in a Smart Poster or handover), then
+    /// encodes it: the framing stays valid.
     public func mutateStructure(_ input: [UInt8], _ m: inout MutationContext) -> [UInt8]? {
         mutateMessage(input, depth: 0, &m)
     }
@@ -147,6 +157,8 @@ public struct NDEFShape: ShapeMutator {
         }
     }
 
+    /// Breaks the message on purpose: inside a payload (the framing stays valid) or in the framing
+    /// itself (MB/ME/CF/SR/IL flags, lengths, chunks, a cut).
     public func breakStructure(_ input: [UInt8], _ m: inout MutationContext) -> [UInt8]? {
         guard let decoded = Self.decodedRecords(input) else { return nil }
         if m.random.bool() {
@@ -168,6 +180,8 @@ public struct NDEFShape: ShapeMutator {
         return result.records.map(\.record)
     }
 
+    /// Records from the front of one message and the back of the other, at most 8, framed again;
+    /// nil when either framing does not decode.
     public func crossOver(_ a: [UInt8], _ b: [UInt8], _ m: inout MutationContext) -> [UInt8]? {
         guard let ra = Self.framedRecords(a), let rb = Self.framedRecords(b) else { return nil }
         let records = Array(ra.prefix(1 + m.random.below(ra.count))) + Array(rb.suffix(1 + m.random.below(rb.count)))

@@ -3,8 +3,11 @@ import NFCCore
 /// One pcap record with its pseudo-header: LINKTYPE_ISO_14443 (`00 event lenBE data`) or
 /// nfctrace's LINKTYPE_USER3 (`"NF" 01 tech event flags rateBE lenBE data`).
 public struct PcapRecordShape: ShapeMutator {
+    /// The pcap-record shape; it has no settings.
     public init() {}
 
+    /// Pseudo-header magic: ISO 14443 events (FF/FE/FB/FA), the `NF` version byte, technology and
+    /// flag values.
     public var dictionary: [[UInt8]] {
         [[0x00, 0xFE], [0x00, 0xFF], [0x00, 0xFA], [0x00, 0xFB], [0x00, 0xFC], [0x00, 0xFD], [0x4E, 0x46, 0x01], [0x0A], [0x0B], [0x0F], [0x05], [0x00, 0xD4], [0x00, 0x6A]]
     }
@@ -30,20 +33,25 @@ public struct PcapRecordShape: ShapeMutator {
         return FuzzFrame(kind, .iso14443a, bytes: c.readRest(), crcStripped: stripped)
     }
 
+    /// Records of 14443-A, FeliCa and 15693 sessions, 14443-A under both link types.
     public func seeds() -> [[UInt8]] {
         var m = MutationContext(seed: 0x5245_4344, maxSize: 4096)
         let frames = NFCADialect().session(&m).prefix(6) + FeliCaDialect().session(&m).prefix(3) + ISO15693Dialect().session(&m).prefix(3)
         return frames.enumerated().map { i, f in PcapShape.record(f, linkType: f.technology == .iso14443a && i % 2 == 0 ? 264 : 150) }
     }
 
+    /// One frame of a random dialect (a reader command or an answer) in a record.
     public func generate(_ m: inout MutationContext) -> [UInt8] {
         let dialect: any FrameDialect = m.random.pick(NFCADialect(), FeliCaDialect(), ISO15693Dialect())
         let f = m.random.bool() ? dialect.readerFrame(&m) : (dialect.answer(to: nil, &m) ?? FuzzFrame(.fieldOn, dialect.technology))
         return PcapShape.record(f, linkType: dialect.technology == .iso14443a && m.random.bool() ? 264 : 150)
     }
 
+    /// Whether the pseudo-header and frame decode consistently.
     public func isWellFormed(_ input: [UInt8]) -> Bool { Self.frame(input) != nil }
 
+    /// Changes the record's frame through its technology's codec, or its event, flags, technology
+    /// or bit count; the pseudo-header stays consistent.
     public func mutateStructure(_ input: [UInt8], _ m: inout MutationContext) -> [UInt8]? {
         guard Self.frame(input) != nil else { return nil }
         return Self.mutateRecord(input, linkType: Self.isUser3(input) ? 150 : 264, &m)
@@ -67,6 +75,8 @@ public struct PcapRecordShape: ShapeMutator {
         return PcapShape.record(f, linkType: linkType)
     }
 
+    /// Breaks the pseudo-header on purpose: the length off or little-endian, version, event,
+    /// technology or valid-bit count wrong, data on a field event, a header cut short.
     public func breakStructure(_ input: [UInt8], _ m: inout MutationContext) -> [UInt8]? {
         guard Self.frame(input) != nil else { return nil }
         return Self.breakRecord(input, linkType: Self.isUser3(input) ? 150 : 264, &m)
@@ -93,6 +103,7 @@ public struct PcapRecordShape: ShapeMutator {
         return r
     }
 
+    /// The first record with the second one's frame bytes; nil when either does not decode.
     public func crossOver(_ a: [UInt8], _ b: [UInt8], _ m: inout MutationContext) -> [UInt8]? {
         guard var x = Self.frame(a), let y = Self.frame(b) else { return nil }
         x.bytes = y.bytes

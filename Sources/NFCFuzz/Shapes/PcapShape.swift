@@ -5,6 +5,7 @@ import NFCCore
 /// docs/trace-format.md. Mutations reach the file header, the record headers, the
 /// pseudo-headers and the frames inside them.
 public struct PcapShape: ShapeMutator {
+    /// The pcap/pcapng shape; it has no settings.
     public init() {}
 
     struct Capture {
@@ -59,6 +60,8 @@ public struct PcapShape: ShapeMutator {
     static func le16(_ v: UInt16) -> [UInt8] { FuzzValues.le16(v) }
     static func le32(_ v: UInt32) -> [UInt8] { [UInt8(truncatingIfNeeded: v), UInt8(truncatingIfNeeded: v >> 8), UInt8(truncatingIfNeeded: v >> 16), UInt8(v >> 24)] }
 
+    /// pcap magic: file magics (microsecond, nanosecond, pcapng), link types 264 and 150, pcapng
+    /// block types, the `NF` pseudo-header.
     public var dictionary: [[UInt8]] {
         [[0xD4, 0xC3, 0xB2, 0xA1], [0x4D, 0x3C, 0xB2, 0xA1], [0x0A, 0x0D, 0x0D, 0x0A], [0x4D, 0x3C, 0x2B, 0x1A], [0x08, 0x01, 0x00, 0x00], [0x96, 0x00, 0x00, 0x00],
          [0x00, 0xFE], [0x00, 0xFF], [0x00, 0xFC], [0x00, 0xFD], [0x00, 0xFA], [0x4E, 0x46, 0x01], [0x4E, 0x46, 0x01, 0x0F], [0x4E, 0x46, 0x01, 0x05], [0x06, 0x00, 0x00, 0x00]]
@@ -104,6 +107,8 @@ public struct PcapShape: ShapeMutator {
         Capture(linkType: linkType, records: frames.map { record($0, linkType: linkType) })
     }
 
+    /// A 14443-A capture as pcap (LINKTYPE_ISO_14443), a FeliCa one (LINKTYPE_USER3), a 15693 one
+    /// as pcapng, and a pcapng with a second interface.
     public func seeds() -> [[UInt8]] {
         var m = MutationContext(seed: 0x5043_4150, maxSize: 1 << 16)
         let a = NFCADialect().session(&m), f = FeliCaDialect().session(&m), v = ISO15693Dialect().session(&m)
@@ -115,6 +120,8 @@ public struct PcapShape: ShapeMutator {
         return [Self.capture(a, linkType: 264).encode(), Self.capture(f, linkType: 150).encode(), ng.encode(), mixed.encode()]
     }
 
+    /// A capture of one dialect's session, pcap or pcapng, microsecond or nanosecond, sometimes
+    /// with an extra interface.
     public func generate(_ m: inout MutationContext) -> [UInt8] {
         let dialect: any FrameDialect = m.random.pick(NFCADialect(), FeliCaDialect(), ISO15693Dialect())
         var capture = Self.capture(dialect.session(&m), linkType: dialect.technology == .iso14443a && m.random.bool() ? 264 : 150)
@@ -143,6 +150,8 @@ public struct PcapShape: ShapeMutator {
         return !first
     }
 
+    /// Changes the capture: one record's frame through its codec, a session inserted, a record
+    /// removed or repeated, the timestamp resolution or the pcap/pcapng form toggled.
     public func mutateStructure(_ input: [UInt8], _ m: inout MutationContext) -> [UInt8]? {
         guard var capture = Self.decode(input), !capture.records.isEmpty else { return nil }
         let i = m.random.below(capture.records.count)
@@ -157,6 +166,8 @@ public struct PcapShape: ShapeMutator {
         return capture.encode()
     }
 
+    /// Breaks the capture on purpose: a record's pseudo-header, a wire length beyond the captured
+    /// bytes, an unknown link type, snapshot length or version, random record bytes, a cut.
     public func breakStructure(_ input: [UInt8], _ m: inout MutationContext) -> [UInt8]? {
         guard var capture = Self.decode(input), !capture.records.isEmpty else { return nil }
         let i = m.random.below(capture.records.count)
@@ -172,6 +183,8 @@ public struct PcapShape: ShapeMutator {
         return capture.encode()
     }
 
+    /// Records from the front of one capture and the back of the other under the first one's
+    /// header; nil when either does not decode.
     public func crossOver(_ a: [UInt8], _ b: [UInt8], _ m: inout MutationContext) -> [UInt8]? {
         guard var x = Self.decode(a), let y = Self.decode(b) else { return nil }
         x.records = Array(x.records.prefix(m.random.below(x.records.count + 1)) + y.records.suffix(m.random.below(y.records.count + 1)))

@@ -4,6 +4,7 @@ import NFCCore
 /// (bit 15 = from tag) | data | parity bytes`, little-endian (notes/proxmark3-interop.md §1.2).
 /// Record data comes from the 14443-A, FeliCa and 15693 dialects.
 public struct Proxmark3TraceShape: ShapeMutator {
+    /// The Proxmark3 tracelog shape; it has no settings.
     public init() {}
 
     struct Record: Equatable {
@@ -32,6 +33,8 @@ public struct Proxmark3TraceShape: ShapeMutator {
         }
     }
 
+    /// Tracelog magic: record durations of real 14443-A frames, length words with bit 15 (from the
+    /// tag) set, FeliCa's B2 4D preamble.
     public var dictionary: [[UInt8]] {
         [[0x00, 0x80], [0xFF, 0x7F], [0x20, 0x04], [0x26], [0x52], [0x93, 0x20], [0xB2, 0x4D], [0x30, 0x04], [0xFF, 0xFF, 0xFF, 0xFF], [0x00, 0x00, 0x00, 0x00]]
     }
@@ -65,18 +68,25 @@ public struct Proxmark3TraceShape: ShapeMutator {
 
     static let dialects: [any FrameDialect] = [NFCADialect(), NFCADialect(), FeliCaDialect(), ISO15693Dialect()]
 
+    /// Tracelogs of FeliCa and 15693 sessions from the dialects.
     public func seeds() -> [[UInt8]] {
         var m = MutationContext(seed: 0x504D_3354, maxSize: 1 << 16)
         return Self.dialects.dropFirst().map { Self.encode(Self.records($0.session(&m), start: 0)) }
     }
 
+    /// A tracelog of a session of a random dialect, starting at 0, at 2³¹ or just before the 32-bit
+    /// timestamp wraps.
     public func generate(_ m: inout MutationContext) -> [UInt8] {
         let dialect = m.random.element(Self.dialects) ?? NFCADialect()
         return Self.encode(Self.records(dialect.session(&m), start: m.random.pick(0, 1 << 31, UInt32.max - 5000)))
     }
 
+    /// Whether the records tile the input: each length within the data, parity bytes where they
+    /// belong.
     public func isWellFormed(_ input: [UInt8]) -> Bool { Self.records(input) != nil }
 
+    /// Changes one record: its frame through its dialect, a session inserted, a record removed or
+    /// repeated, a timestamp or duration at an edge, a parity error on one byte.
     public func mutateStructure(_ input: [UInt8], _ m: inout MutationContext) -> [UInt8]? {
         guard var records = Self.records(input) else { return nil }
         let i = m.random.below(records.count)
@@ -102,6 +112,8 @@ public struct Proxmark3TraceShape: ShapeMutator {
         return Self.encode(records)
     }
 
+    /// Breaks a record on purpose: a declared length beyond its data or at an edge (0, 7FFFh,
+    /// 4097), extra parity bytes, empty data, or the tracelog cut.
     public func breakStructure(_ input: [UInt8], _ m: inout MutationContext) -> [UInt8]? {
         guard var records = Self.records(input) else { return nil }
         let i = m.random.below(records.count)
@@ -115,6 +127,8 @@ public struct Proxmark3TraceShape: ShapeMutator {
         return Self.encode(records)
     }
 
+    /// Records from the front of one tracelog and the back of the other; nil when either does not
+    /// decode.
     public func crossOver(_ a: [UInt8], _ b: [UInt8], _ m: inout MutationContext) -> [UInt8]? {
         guard let x = Self.records(a), let y = Self.records(b) else { return nil }
         return Self.encode(Array(x.prefix(1 + m.random.below(x.count))) + Array(y.suffix(m.random.below(y.count + 1))))

@@ -4,8 +4,11 @@ import NFCCore
 /// lines `[start[..end]] kind bytes [key=value] [# comment]`. Frame bytes are mutated through
 /// the technology's dialect; times, directives and attributes get the edge values readers trip on.
 public struct TextTraceShape: ShapeMutator {
+    /// The text-trace shape; it has no settings.
     public init() {}
 
+    /// Text trace magic: `nfctrace 1`, `@tech`, `@timebase`, `@origin` directives, event kinds,
+    /// attributes (`crc=`, `rate=`, `parity=`, `reason=`).
     public var dictionary: [[UInt8]] {
         ["nfctrace 1\n", "@tech ", "@timebase ", "@origin ", "felica", "15693", "14443a", "14443b", "carrier", "ns", "us", "field-on", "field-off",
          "malformed", " R ", " T ", "crc=stripped", "tech=", "rate=212", "reason=\"", "/7", "/4", "!", "..", "# ", "9223372036854775807", "-",
@@ -86,6 +89,7 @@ public struct TextTraceShape: ShapeMutator {
 
     static func dialect(_ t: Technology) -> any FrameDialect { FramesShape(technology: t).dialect }
 
+    /// Traces of a 14443-A, a 14443-B and a FeliCa session, with tech, timebase and origin headers.
     public func seeds() -> [[UInt8]] {
         var m = MutationContext(seed: 0x5458_5454, maxSize: 1 << 16)
         return Self.technologyNames.prefix(3).map { name, tech in
@@ -93,6 +97,8 @@ public struct TextTraceShape: ShapeMutator {
         }
     }
 
+    /// A trace of a fresh session of a random technology, with random timebase and sometimes an
+    /// origin.
     public func generate(_ m: inout MutationContext) -> [UInt8] {
         let (name, tech) = m.random.element(Self.technologyNames) ?? ("14443a", .iso14443a)
         let header = ["@tech \(name)", "@timebase \(m.random.pick("us", "ns", "carrier"))"] + (m.random.chance(50) ? ["@origin \(m.random.element(Self.origins) ?? "0")"] : [])
@@ -152,6 +158,8 @@ public struct TextTraceShape: ShapeMutator {
         return true
     }
 
+    /// Changes the trace: one frame's bytes through its dialect, a session inserted, a line removed
+    /// or repeated, a frame of another technology (`tech=`), an attribute added, another timebase.
     public func mutateStructure(_ input: [UInt8], _ m: inout MutationContext) -> [UInt8]? {
         guard var p = Self.parse(input) else { return nil }
         let dialect = Self.dialect(p.technology)
@@ -175,6 +183,9 @@ public struct TextTraceShape: ShapeMutator {
         return Self.text(header: p.header, events: p.events)
     }
 
+    /// Breaks the trace on purpose: times that overflow or run backwards, bad directives or
+    /// origins, stray lines, unknown attribute values, a wrong version line, a byte-order mark, a
+    /// cut.
     public func breakStructure(_ input: [UInt8], _ m: inout MutationContext) -> [UInt8]? {
         guard var p = Self.parse(input) else { return nil }
         let i = m.random.below(max(1, p.events.count))
@@ -197,6 +208,8 @@ public struct TextTraceShape: ShapeMutator {
         return Self.text(header: p.header, events: p.events)
     }
 
+    /// The first trace's header with events from the front of one and the back of the other; nil
+    /// when either does not parse.
     public func crossOver(_ a: [UInt8], _ b: [UInt8], _ m: inout MutationContext) -> [UInt8]? {
         guard let x = Self.parse(a), let y = Self.parse(b) else { return nil }
         return Self.text(header: x.header, events: Array(x.events.prefix(m.random.below(x.events.count + 1)) + y.events.suffix(m.random.below(y.events.count + 1))))

@@ -5,11 +5,14 @@ import NFCCore
 public struct Type2Shape: ShapeMutator {
     let ndef = NDEFShape()
 
+    /// The Type 2 memory-image shape; it has no settings.
     public init() {}
 
     /// CC2 values of real tags (NTAG210/212/213/215/216, Ultralight) and edge values.
     static let ccSizes: [UInt8] = [0x06, 0x10, 0x12, 0x3E, 0x6D, 0x00, 0x01, 0x02, 0xFF]
 
+    /// Type 2 magic: CC bytes of real tags (E1 10 12/3E/6D), NDEF, Lock Control, Memory Control and
+    /// Terminator TLVs, and NDEF values.
     public var dictionary: [[UInt8]] {
         [[0xE1, 0x10], [0xE1, 0x10, 0x12, 0x00], [0xE1, 0x10, 0x3E, 0x00], [0xE1, 0x10, 0x6D, 0x00], [0xE1, 0x11], [0xE1, 0x20],
          [0x03, 0x00, 0xFE], [0x03, 0xFF], [0x03, 0xFF, 0x01, 0x00], [0x01, 0x03, 0xA0, 0x0C, 0x34], [0x02, 0x03], [0xFD], [0xFE], [0x00],
@@ -39,6 +42,8 @@ public struct Type2Shape: ShapeMutator {
         return Image(header: Array(input[0..<12]), cc: cc, area: TLVAreaModel(area), tail: tail)
     }
 
+    /// Whether the image decodes with a complete NDEF Message TLV, no error-severity issue, and a
+    /// message that is well formed (or empty, a formatted tag's initial state).
     public func isWellFormed(_ input: [UInt8]) -> Bool {
         let layout = Type2Memory.decode(TagMemoryImage(bytes: input))
         guard let ndef = layout.ndef, ndef.tlv.isComplete else { return false }
@@ -64,6 +69,8 @@ public struct Type2Shape: ShapeMutator {
         return Image(header: Self.uidHeader, cc: Type2CapabilityContainer(size: ccSize), area: area, tail: []).encode()
     }
 
+    /// Images of NDEF seed messages with CC sizes of real tags (some with a Lock Control TLV), a
+    /// blank NTAG210 and an NTAG213-like formatted tag.
     public func seeds() -> [[UInt8]] {
         let messages = ndef.seeds()
         var out: [[UInt8]] = []
@@ -78,10 +85,14 @@ public struct Type2Shape: ShapeMutator {
         return out
     }
 
+    /// The image of a fresh NDEF message: UID/lock header, CC sized for it, TLV area.
     public func generate(_ m: inout MutationContext) -> [UInt8] {
         image(message: ndef.generate(&m), ccSize: m.random.chance(20) ? 0x3E : nil, lockControl: m.random.chance(30))
     }
 
+    /// Decodes the image and changes one part, keeping it consistent: the TLV area or the NDEF
+    /// message in it (the CC grown when needed), CC size, version or access, the header, the bytes
+    /// after the data area.
     public func mutateStructure(_ input: [UInt8], _ m: inout MutationContext) -> [UInt8]? {
         guard var image = Self.decode(input) else { return nil }
         switch m.random.weighted([70, 8, 5, 5, 4, 4, 4]) {
@@ -99,6 +110,8 @@ public struct Type2Shape: ShapeMutator {
         return image.encode()
     }
 
+    /// Breaks the image on purpose: TLV lengths and order, a CC size too small or huge, a wrong
+    /// magic or major version, a Lock or Memory Control TLV over the NDEF TLV, a cut.
     public func breakStructure(_ input: [UInt8], _ m: inout MutationContext) -> [UInt8]? {
         guard var image = Self.decode(input) else { return nil }
         switch m.random.weighted([45, 12, 10, 10, 8, 8, 7]) {
@@ -118,6 +131,8 @@ public struct Type2Shape: ShapeMutator {
         return image.encode()
     }
 
+    /// Takes the other image's CC or its first TLVs, and crosses the two NDEF messages; nil when
+    /// either image does not decode.
     public func crossOver(_ a: [UInt8], _ b: [UInt8], _ m: inout MutationContext) -> [UInt8]? {
         guard var x = Self.decode(a), let y = Self.decode(b) else { return nil }
         if m.random.bool() { x.cc = y.cc } else { x.area.entries += y.area.entries.prefix(2) }

@@ -5,8 +5,11 @@ import NFCCore
 public struct Type3Shape: ShapeMutator {
     let ndef = NDEFShape()
 
+    /// The Type 3 image shape; it has no settings.
     public init() {}
 
+    /// Type 3 magic: AIB version bytes, Nbr/Nbw/Nmaxb values, WriteF and RWFlag values, and NDEF
+    /// values.
     public var dictionary: [[UInt8]] {
         [[0x10, 0x04, 0x01], [0x10, 0x0C, 0x0C], [0x11], [0x20], [0x00, 0x0D], [0x0F, 0x01], [0x00, 0x01], [0x00, 0x00, 0x00, 0x00],
          [0x12, 0xFC], [0x00, 0x0B], [0x00, 0x09]] + NDEFShape.magic.prefix(10)
@@ -37,6 +40,8 @@ public struct Type3Shape: ShapeMutator {
         return Image(aib: aib, message: Array(input[16..<end]))
     }
 
+    /// Whether the image decodes as Type 3 memory with a valid, non-empty NDEF message and no
+    /// error-severity issue.
     public func isWellFormed(_ input: [UInt8]) -> Bool {
         let layout = Type3Memory.decode(TagMemoryImage(bytes: input))
         guard let result = layout.ndef else { return false }
@@ -50,13 +55,18 @@ public struct Type3Shape: ShapeMutator {
         return Image(aib: aib, message: message).encode()
     }
 
+    /// Images of the NDEF seed messages: an AIB with its checksum and Ln, then the message in
+    /// 16-byte blocks.
     public func seeds() -> [[UInt8]] {
         var r = FuzzRandom(seed: 0x5433)
         return ndef.seeds().prefix(6).map { Self.image($0, &r) }
     }
 
+    /// The image of a fresh NDEF message with a random but consistent AIB.
     public func generate(_ m: inout MutationContext) -> [UInt8] { Self.image(ndef.generate(&m), &m.random) }
 
+    /// Decodes the image and changes the NDEF message or one AIB field (version, Nbr/Nbw, Nmaxb,
+    /// WriteF, RWFlag); Ln and the checksum are recomputed.
     public func mutateStructure(_ input: [UInt8], _ m: inout MutationContext) -> [UInt8]? {
         guard var image = Self.decode(input) else { return nil }
         switch m.random.weighted([70, 6, 6, 6, 6, 6]) {
@@ -70,6 +80,8 @@ public struct Type3Shape: ShapeMutator {
         return image.encode()
     }
 
+    /// Breaks the image on purpose: an Ln that is not the message's length, a wrong checksum, Nmaxb
+    /// 0 or FFFFh, an unknown version, reserved bytes set, Nbr 0, a broken NDEF message, or a cut.
     public func breakStructure(_ input: [UInt8], _ m: inout MutationContext) -> [UInt8]? {
         guard var image = Self.decode(input) else { return nil }
         switch m.random.weighted([25, 20, 15, 10, 5, 5, 20]) {
@@ -87,6 +99,7 @@ public struct Type3Shape: ShapeMutator {
         return m.random.chance(15) ? truncated(bytes, &m.random) : bytes
     }
 
+    /// The first image's AIB with the two messages crossed; nil when either image does not decode.
     public func crossOver(_ a: [UInt8], _ b: [UInt8], _ m: inout MutationContext) -> [UInt8]? {
         guard var x = Self.decode(a), let y = Self.decode(b) else { return nil }
         x.message = ndef.crossOver(x.message, y.message, &m) ?? y.message
@@ -98,8 +111,10 @@ public struct Type3Shape: ShapeMutator {
 /// AIB, CJRC transit history records, Lite-S system blocks, raw data), mutated block by block
 /// and field by field.
 public struct FeliCaBlocksShape: ShapeMutator {
+    /// The FeliCa block-data shape; it has no settings.
     public init() {}
 
+    /// FeliCa block magic: AIB headers, CJRC history record fields and Lite-S system block values.
     public var dictionary: [[UInt8]] {
         [[0x16, 0x01], [0xC7, 0x46], [0x1D, 0x23], [0x10, 0x04, 0x01, 0x00, 0x0D], [0x00, 0x0F], [0xFF, 0xFF, 0xFF, 0x00], [0x09, 0x0F], [0x88, 0xB4]]
     }
@@ -124,17 +139,22 @@ public struct FeliCaBlocksShape: ShapeMutator {
         return stride(from: 0, to: input.count, by: 16).map { Array(input[$0..<($0 + 16)]) }
     }
 
+    /// Whether the input is a whole number of 16-byte blocks.
     public func isWellFormed(_ input: [UInt8]) -> Bool { Self.blocks(input) != nil }
 
+    /// Runs of blocks: raw data, transit history records, and a Type 3 image.
     public func seeds() -> [[UInt8]] {
         var r = FuzzRandom(seed: 0x4645_4C49)
         return [Self.block(&r) + Self.block(&r), (0..<4).flatMap { _ in Self.block(&r) }, Type3Shape().seeds().first ?? []]
     }
 
+    /// One to six fresh 16-byte blocks.
     public func generate(_ m: inout MutationContext) -> [UInt8] {
         (0..<(1 + m.random.below(6))).flatMap { _ in Self.block(&m.random) }
     }
 
+    /// Changes the run of blocks: one inserted, removed, repeated or the order shuffled, a transit
+    /// history record's balance, sequence number or date, or one block's bytes; at most 32 blocks.
     public func mutateStructure(_ input: [UInt8], _ m: inout MutationContext) -> [UInt8]? {
         guard var blocks = Self.blocks(input) else { return nil }
         let i = m.random.below(blocks.count)
@@ -158,12 +178,15 @@ public struct FeliCaBlocksShape: ShapeMutator {
         return blocks.prefix(32).flatMap { $0 }
     }
 
+    /// Block data that is not a whole number of blocks: bytes cut from the end or added.
     public func breakStructure(_ input: [UInt8], _ m: inout MutationContext) -> [UInt8]? {
         guard Self.blocks(input) != nil else { return nil }
         // Block data that is not a whole number of blocks.
         return m.random.bool() ? Array(input.dropLast(1 + m.random.below(15))) : input + m.random.bytes(1 + m.random.below(15))
     }
 
+    /// Blocks from the front of one input and the back of the other, at most 32; nil when either is
+    /// not whole blocks.
     public func crossOver(_ a: [UInt8], _ b: [UInt8], _ m: inout MutationContext) -> [UInt8]? {
         guard let x = Self.blocks(a), let y = Self.blocks(b) else { return nil }
         return (Array(x.prefix(1 + m.random.below(x.count))) + Array(y.suffix(1 + m.random.below(y.count)))).prefix(32).flatMap { $0 }

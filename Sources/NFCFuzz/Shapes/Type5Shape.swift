@@ -5,8 +5,11 @@ import NFCCore
 public struct Type5Shape: ShapeMutator {
     let ndef = NDEFShape()
 
+    /// The Type 5 memory-image shape; it has no settings.
     public init() {}
 
+    /// Type 5 magic: CC bytes (E1/E2, version and access, MLEN, feature bits), TLV tags and NDEF
+    /// values.
     public var dictionary: [[UInt8]] {
         [[0xE1, 0x40], [0xE2, 0x40], [0xE1, 0x40, 0x40, 0x01], [0xE1, 0x40, 0x00, 0x01], [0xE2, 0x40, 0x00, 0x01, 0x00, 0x00, 0x01, 0x00],
          [0xE1, 0x43], [0xE1, 0x80], [0x03, 0x00, 0xFE], [0x03, 0xFF], [0xFE], [0xFD], [0x00]] + NDEFShape.magic.prefix(10)
@@ -32,6 +35,8 @@ public struct Type5Shape: ShapeMutator {
         return Image(cc: cc, area: TLVAreaModel(area))
     }
 
+    /// Whether the image decodes with a complete NDEF Message TLV, no error-severity issue, and a
+    /// message that is well formed (or empty).
     public func isWellFormed(_ input: [UInt8]) -> Bool {
         let layout = Type5Memory.decode(TagMemoryImage(bytes: input))
         guard let ndef = layout.ndef, ndef.tlv.isComplete else { return false }
@@ -48,6 +53,7 @@ public struct Type5Shape: ShapeMutator {
         return cc
     }
 
+    /// Images of NDEF seed messages with 4-byte and 8-byte CCs, and a formatted, empty tag.
     public func seeds() -> [[UInt8]] {
         var r = FuzzRandom(seed: 0x5435)
         var out = ndef.seeds().prefix(5).enumerated().map { i, message in
@@ -57,11 +63,15 @@ public struct Type5Shape: ShapeMutator {
         return out
     }
 
+    /// The image of a fresh NDEF message with a CC that fits it (sometimes the 8-byte form).
     public func generate(_ m: inout MutationContext) -> [UInt8] {
         let message = ndef.generate(&m)
         return Image(cc: Self.cc(for: message, &m.random, extended: m.random.chance(15)), area: .holding(message)).encode()
     }
 
+    /// Decodes the image and changes one part, keeping it consistent: the TLV area or the NDEF
+    /// message (MLEN grown when needed), version and access, feature bits, magic E1/E2, the 4- or
+    /// 8-byte CC form, MLEN.
     public func mutateStructure(_ input: [UInt8], _ m: inout MutationContext) -> [UInt8]? {
         guard var image = Self.decode(input) else { return nil }
         switch m.random.weighted([70, 8, 6, 6, 5, 5]) {
@@ -82,6 +92,8 @@ public struct Type5Shape: ShapeMutator {
         return image.encode()
     }
 
+    /// Breaks the image on purpose: TLV lengths and order, MLEN too small or huge, an unknown major
+    /// version or RFU access, a wrong magic, an 8-byte CC cut short or with RFU bytes set, a cut.
     public func breakStructure(_ input: [UInt8], _ m: inout MutationContext) -> [UInt8]? {
         guard var image = Self.decode(input) else { return nil }
         switch m.random.weighted([45, 15, 10, 10, 10, 10]) {
@@ -99,6 +111,8 @@ public struct Type5Shape: ShapeMutator {
         return image.encode()
     }
 
+    /// Takes the other image's CC or adds its TLVs (at most 6); nil when either image does not
+    /// decode.
     public func crossOver(_ a: [UInt8], _ b: [UInt8], _ m: inout MutationContext) -> [UInt8]? {
         guard var x = Self.decode(a), let y = Self.decode(b) else { return nil }
         if m.random.bool() { x.cc = y.cc } else { x.area.entries = Array((x.area.entries + y.area.entries).prefix(6)) }

@@ -2,36 +2,37 @@ import Foundation
 import Testing
 import NFCCapture
 import NFCCore
+import NFCTestInputs
 @testable import NFCEmulator
 
-/// Writes the MIFARE Classic traces of Traces/ (`scripts/make-traces`): each is the emulated
-/// card read by the software reader, recorded frame by frame as a sniffer would. Runs only when
-/// asked (`NFCTRACE_MAKE_TRACES=1`); the goldens and replay tests then check what it wrote.
-@Suite(.enabled(if: ProcessInfo.processInfo.environment["NFCTRACE_MAKE_TRACES"] == "1", "set NFCTRACE_MAKE_TRACES=1 to rewrite Traces/"))
-struct ClassicTraceMaker {
-    static let root: String = {
-        var path = #filePath
-        for _ in 0..<4 { path = String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)]) }
-        return path
-    }()
-
+/// Makes the MIFARE Classic traces of Traces/: each is the emulated card read by the software
+/// reader, recorded frame by frame as a sniffer would. Each test makes its session, checks that
+/// the reader's authentications succeeded, and fails unless the committed trace holds exactly
+/// that session (`NFCTRACE_MAKE_TRACES=1` writes it anew, `scripts/make-traces`); the goldens and
+/// replay tests then check what the dissector and emulator make of it.
+@Suite struct ClassicTraceMaker {
     static let uid: [UInt8] = [0x4E, 0x2A, 0x91, 0xC3]
 
-    static func write(_ name: String, description: String, _ frames: [Frame]) throws {
+    static func expectCommitted(_ name: String, description: String, _ frames: [Frame],
+                                sourceLocation: SourceLocation = #_sourceLocation) throws {
         var metadata = TraceMetadata()
         metadata.entries = [.init("tag", "MIFARE Classic 1K"), .init("source", "Tests/NFCEmulatorTests/MIFARE/ClassicTraceMaker.swift (the nfctrace emulator read by its software reader)"),
                             .init("description", description), .init("tech", "14443a"), .init("timebase", "us")]
-        let out = try ByteOutput.create(root + "/Traces/" + name)
-        let writer = TextTraceWriter(output: out, metadata: metadata)
-        for f in frames { try writer.write(f) }
-        try writer.finish()
+        // Parity is not compared: the committed traces were made before the software reader
+        // recorded the parity of {nR}{aR} (encrypted by Crypto1, so it shows as parity errors) and
+        // marked its plain frames' parity as known. Written anew they would change these traces'
+        // goldens; that is for the dissector's owner to take, not this check.
+        try GeneratedTrace.expectCommitted(name, metadata: metadata, frames: frames, comparing: .ignoringParity, sourceLocation: sourceLocation)
     }
 
     static func trailer(keyA: UInt64, access: [UInt8], keyB: UInt64) -> [UInt8] { Crypto1.key(keyA) + access + Crypto1.key(keyB) }
 
     static func read(_ r: MIFAREClassicReader, sector: Int, keyType: MIFAREClassicCommand.KeyType = .a, key: UInt64, nr: UInt32) {
         let first = MIFAREClassicLayout.firstBlock(ofSector: sector)
-        guard r.authenticate(keyType, block: UInt8(first), key: key, nr: nr) else { return }
+        guard r.authenticate(keyType, block: UInt8(first), key: key, nr: nr) else {
+            Issue.record("authentication to sector \(sector) with key \(String(key, radix: 16, uppercase: true)) failed")
+            return
+        }
         for b in first...MIFAREClassicLayout.trailer(ofSector: sector) { r.send(MIFAREClassicCommand.read(block: UInt8(b)).encode()) }
     }
 
@@ -44,7 +45,7 @@ struct ClassicTraceMaker {
         for sector in 0..<16 { Self.read(r, sector: sector, key: 0xFFFF_FFFF_FFFF, nr: 0x1000_0000 + UInt32(sector)) }
         r.send(MIFAREClassicCommand.halt.encode())
         r.fieldOff()
-        try Self.write("mifare-classic-1k-default-keys.nfctrace", description: "a reader reads all 16 sectors of a 1K card in the transport configuration (key A FFFFFFFFFFFF, nested authentications)", r.frames)
+        try Self.expectCommitted("mifare-classic-1k-default-keys.nfctrace", description: "a reader reads all 16 sectors of a 1K card in the transport configuration (key A FFFFFFFFFFFF, nested authentications)", r.frames)
     }
 
     @Test func keyRecoveredFromTheTrace() throws {
@@ -56,7 +57,7 @@ struct ClassicTraceMaker {
         r.activate()
         Self.read(r, sector: 1, key: 0xA1B2_C3D4_E5F6, nr: 0x5EC2_E7A1)
         r.fieldOff()
-        try Self.write("mifare-classic-recovered-key.nfctrace", description: "sector 1 read with a key no list holds: the dissector recovers it from the authentication (mfkey64) and masks it", r.frames)
+        try Self.expectCommitted("mifare-classic-recovered-key.nfctrace", description: "sector 1 read with a key no list holds: the dissector recovers it from the authentication (mfkey64) and masks it", r.frames)
     }
 
     @Test func nestedAuthentication() throws {
@@ -66,13 +67,13 @@ struct ClassicTraceMaker {
         let r = MIFAREClassicReader(MIFAREClassicTag(MIFAREClassicDump(memory: m, uid: Self.uid))!)
         r.fieldOn()
         r.activate()
-        _ = r.authenticate(.a, block: 0, key: 0xFFFF_FFFF_FFFF, nr: 0x0102_0304)
+        #expect(r.authenticate(.a, block: 0, key: 0xFFFF_FFFF_FFFF, nr: 0x0102_0304))
         r.send(MIFAREClassicCommand.read(block: 0).encode())
-        _ = r.authenticate(.a, block: 12, key: 0xA0A1_A2A3_A4A5, nr: 0x0506_0708)
+        #expect(r.authenticate(.a, block: 12, key: 0xA0A1_A2A3_A4A5, nr: 0x0506_0708))
         r.send(MIFAREClassicCommand.read(block: 12).encode())
         r.send(MIFAREClassicCommand.halt.encode())
         r.fieldOff()
-        try Self.write("mifare-classic-nested.nfctrace", description: "sector 0 with key FFFFFFFFFFFF, then a nested authentication to sector 3 with key A0A1A2A3A4A5", r.frames)
+        try Self.expectCommitted("mifare-classic-nested.nfctrace", description: "sector 0 with key FFFFFFFFFFFF, then a nested authentication to sector 3 with key A0A1A2A3A4A5", r.frames)
     }
 
     @Test func valueBlockDecrementAndTransfer() throws {
@@ -82,7 +83,7 @@ struct ClassicTraceMaker {
         let r = MIFAREClassicReader(MIFAREClassicTag(MIFAREClassicDump(memory: m, uid: Self.uid))!)
         r.fieldOn()
         r.activate()
-        _ = r.authenticate(.a, block: 8, key: 0xFFFF_FFFF_FFFF, nr: 0xCAFE_0001)
+        #expect(r.authenticate(.a, block: 8, key: 0xFFFF_FFFF_FFFF, nr: 0xCAFE_0001))
         r.send(MIFAREClassicCommand.read(block: 11).encode())   // the trailer: the access bits the card enforces
         r.send(MIFAREClassicCommand.read(block: 8).encode())
         r.send(MIFAREClassicCommand.decrement(block: 8).encode())
@@ -91,7 +92,7 @@ struct ClassicTraceMaker {
         r.send(MIFAREClassicCommand.read(block: 8).encode())
         r.send(MIFAREClassicCommand.increment(block: 8).encode())   // key A may not increment: NAK
         r.fieldOff()
-        try Self.write("mifare-classic-value-block.nfctrace", description: "a value block of 1000 decremented by 250 and transferred (access bits 08 77 8F); an INCREMENT with key A refused", r.frames)
+        try Self.expectCommitted("mifare-classic-value-block.nfctrace", description: "a value block of 1000 decremented by 250 and transferred (access bits 08 77 8F); an INCREMENT with key A refused", r.frames)
     }
 
     @Test func madAndNDEF() throws {
@@ -114,6 +115,6 @@ struct ClassicTraceMaker {
         Self.read(r, sector: 1, key: 0xD3F7_D3F7_D3F7, nr: 0x4E44_4546)
         r.send(MIFAREClassicCommand.halt.encode())
         r.fieldOff()
-        try Self.write("mifare-classic-mad-ndef.nfctrace", description: "an NFC Forum formatted card: MAD v1 in sector 0 (key A0A1A2A3A4A5), an NDEF URI record in sector 1 (key D3F7D3F7D3F7)", r.frames)
+        try Self.expectCommitted("mifare-classic-mad-ndef.nfctrace", description: "an NFC Forum formatted card: MAD v1 in sector 0 (key A0A1A2A3A4A5), an NDEF URI record in sector 1 (key D3F7D3F7D3F7)", r.frames)
     }
 }
