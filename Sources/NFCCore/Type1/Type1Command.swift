@@ -1,8 +1,8 @@
 /// Commands of NFC Forum Type 1 tags (Innovision/Broadcom Jewel and Topaz): NFC Forum Type 1
 /// Tag Operation specification §5 (static memory: RID, RALL, READ, WRITE-E, WRITE-NE; dynamic
 /// memory: RSEG, READ8, WRITE-E8, WRITE-NE8). Payloads exclude the CRC, which is CRC_B although
-/// the frames are ISO 14443-A (NFC Forum Digital §4.4; nfcpy's pn533 driver adds and checks
-/// `crc_b` for Type 1, as Proxmark3's topaz code does). The command byte goes on air as a 7-bit
+/// the frames are ISO 14443-A (T1T Operation §5.3.4; nfcpy's pn533 driver adds and checks
+/// `crc_b` for Type 1 in `send_cmd_recv_rsp`). The command byte goes on air as a 7-bit
 /// short frame and each following byte as a frame of its own; captures merge them.
 public enum Type1Command: Sendable, Hashable {
     /// RID: header ROM and UID0–3 (the UID field is ignored: `78 00 00 00 00 00 00`).

@@ -2,8 +2,8 @@ import NFCCore
 
 /// NFC Forum Type 1 tags (Innovision/Broadcom Topaz) in ISO 14443-A frames: the registration
 /// in `ISO14443AFrameProtocols.table`. A Type 1 tag answers REQA/WUPA with an ATQA whose
-/// anticollision bits are all zero and proprietary coding 1100 (`ATQA.isType1Tag`, NFC Forum
-/// Digital §4.6.3); it has no SELECT, the reader goes on with RID and the memory commands of
+/// anticollision bits are all zero and proprietary coding 1100 (`ATQA.isType1Tag`; nfcpy's
+/// udp `sense_tta` tests the same bits); it has no SELECT, the reader goes on with RID and the memory commands of
 /// `Type1Command`, each carrying CRC_B.
 enum Type1Frames: ISO14443AFrameProtocol {
     static let layer = "NFC Type 1"

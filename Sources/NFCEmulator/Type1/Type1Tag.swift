@@ -1,7 +1,7 @@
 import NFCCore
 
 /// An emulated NFC Forum Type 1 tag (Broadcom Topaz 96 / Topaz 512): answers REQA/WUPA with the
-/// Type 1 ATQA and, with no anticollision or SELECT (T1T Operation §4, NFC Forum Digital §4.6.3),
+/// Type 1 ATQA and, with no anticollision or SELECT (T1T Operation §5.1, §5.5),
 /// the `Type1Command`s in the READY state, decoded and answered through the same codec the
 /// dissector reads. Frames carry CRC_B (see `Type1Command`).
 public final class Type1Tag: EmulatedTag {
