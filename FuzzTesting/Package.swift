@@ -24,14 +24,35 @@ func fuzzExecutable(_ name: String, _ dependencies: [Target.Dependency]) -> Targ
     .executableTarget(name: name, dependencies: dependencies, swiftSettings: harness, linkerSettings: fuzzerLink)
 }
 
-/// One executable per parser; names match `FuzzTargetInfo.all` (a test in the root package checks
-/// it; .clusterfuzzlite/build.sh and scripts/check-clusterfuzzlite read this list).
+/// One executable per parser, generated from `FuzzTargetInfo.all` (TargetTests fails when they differ and
+/// rewrites them with NFCTRACE_UPDATE_GOLDEN=1; .clusterfuzzlite/build.sh and scripts/check-clusterfuzzlite read this list).
 let targets = [
-    "FuzzNDEFStrict", "FuzzNDEFLenient", "FuzzType2Memory", "FuzzType3Memory", "FuzzType5Memory",
-    "FuzzFeliCaCodec", "FuzzISO15693Codec", "FuzzMIFAREClassicCodec", "FuzzISO7816Codec", "FuzzDESFireEMVCodec", "FuzzTextTrace", "FuzzProxmark3Trace", "FuzzPcap", "FuzzPcapRecord",
-    "FuzzProxmark3Listing", "FuzzNFCLaboratory",
-    "FuzzDissectNFCA", "FuzzDissectFeliCa", "FuzzDissectISO15693", "FuzzDissectISODEP", "FuzzDumpLoad",
-    "FuzzEmulateType2", "FuzzEmulateFeliCa", "FuzzEmulateISO15693", "FuzzEmulateISODEP",
+    "FuzzNDEFStrict",
+    "FuzzNDEFLenient",
+    "FuzzType2Memory",
+    "FuzzType3Memory",
+    "FuzzType5Memory",
+    "FuzzFeliCaCodec",
+    "FuzzMIFAREClassicCodec",
+    "FuzzISO7816Codec",
+    "FuzzDESFireEMVCodec",
+    "FuzzISO15693Codec",
+    "FuzzTextTrace",
+    "FuzzProxmark3Trace",
+    "FuzzPcap",
+    "FuzzProxmark3Listing",
+    "FuzzNFCLaboratory",
+    "FuzzPcapRecord",
+    "FuzzDissectNFCA",
+    "FuzzDissectFeliCa",
+    "FuzzDissectISO15693",
+    "FuzzDissectISODEP",
+    "FuzzDumpLoad",
+    "FuzzEmulateType2",
+    "FuzzEmulateFeliCa",
+    "FuzzEmulateISODEP",
+    "FuzzEmulateISO15693",
+    "FuzzType1",
 ]
 /// Those whose code under test is NFCCore alone: they link no dissector or emulator
 /// (`CoreCodecTargets`; the same root-package test checks this list against it).

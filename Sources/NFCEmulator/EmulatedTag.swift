@@ -21,9 +21,10 @@ public protocol EmulatedTag: AnyObject {
 
 extension EmulatedTag {
     /// An answer frame of this tag's technology with the CRC added or left out like the request's.
-    func answer(_ payload: [UInt8], lastByteBits: UInt8 = 8, crc: Bool = true, to request: Frame) -> Frame {
+    /// `kind`: the CRC, when it is not the technology's (Type 1 sends CRC_B in 14443-A frames).
+    func answer(_ payload: [UInt8], lastByteBits: UInt8 = 8, crc: Bool = true, kind: CRC.Kind? = nil, to request: Frame) -> Frame {
         var frame = Frame(.data(.tagToReader), technology: technology, lastByteBits: lastByteBits, crcStripped: crc && request.crcStripped)
-        frame.setPayload(payload, crc: crc)
+        frame.setPayload(payload, crc: crc, kind)
         return frame
     }
 }

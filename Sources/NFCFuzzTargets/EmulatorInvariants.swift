@@ -35,6 +35,21 @@ enum EmulatorInvariants {
             guard let body = answer.payload(ifValidCRC: .a) else { return .mismatch("an ISO-DEP card's answer has a wrong CRC_A — \(Hex.string(answer.bytes.prefix(24)))") }
             return .expect((try? ISODEPFrame.decode(Array(body))) != nil, "an ISO-DEP card's answer is no ISO-DEP block — \(Hex.string(body.prefix(24)))")
         }
+        if tag is Type1Tag {
+            // Type 1 (T1T Operation §5): every answer but the ATQA carries CRC_B and decodes as
+            // the answer to its command; a frame with a wrong CRC_B, or no command, gets nothing.
+            guard answer.lastByteBits == 8, answer.bytes.count > 2, !request.crcStripped else { return .ok }
+            guard let body = request.payload(ifValidCRC: .b), let command = try? Type1Command.decode(Array(body)) else {
+                return .mismatch("a Type 1 tag answers a frame that is no command with a right CRC_B")
+            }
+            guard let answered = answer.payload(ifValidCRC: .b) else { return .mismatch("a Type 1 answer has a wrong CRC_B — \(command.summary)") }
+            do {
+                _ = try Type1Response.decode(Array(answered), to: command)
+                return .ok
+            } catch {
+                return .mismatch("an answer does not decode against its command — \(command.summary): \(error)")
+            }
+        }
         let requestCRC = request.hasValidCRC()
         let payload = Array(request.payloadDroppingValidCRC())
         switch request.technology {

@@ -31,6 +31,7 @@ public enum FuzzTargets {
         case "FuzzEmulateFeliCa": return { SessionTargets.emulate($0, technology: .felica) }
         case "FuzzEmulateISO15693": return { SessionTargets.emulate($0, technology: .iso15693) }
         case "FuzzEmulateISODEP": return { SessionTargets.emulate($0, technology: .iso14443a, models: SessionTargets.isoDEPModels) }
+        case "FuzzType1": return SessionTargets.type1
         default: return nil
         }
     }

@@ -50,6 +50,14 @@ enum SessionTargets {
         return .ok
     }
 
+    /// Type 1: the frames against the Topaz 96, then through the 14443-A dissector (which reads
+    /// them as Type 1 once an ATQA says so).
+    static func type1(_ input: [UInt8]) -> FuzzCheck {
+        let emulated = emulate(input, technology: .iso14443a, models: ["topaz96"])
+        guard emulated == .ok else { return emulated }
+        return dissect(input, technology: .iso14443a)
+    }
+
     /// The built-in tags ISO-DEP readers talk to.
     static let isoDEPModels: Set<String> = ["type4-ndef", "desfire-ev1", "emv-test-card"]
 

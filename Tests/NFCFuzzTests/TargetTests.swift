@@ -38,6 +38,33 @@ import NFCFuzzTargets
         }
     }
 
+    /// FuzzTesting/Package.swift's executable lists are generated from the one registry: this
+    /// fails when they differ; NFCTRACE_UPDATE_GOLDEN=1 rewrites them and adds the missing
+    /// `Sources/NAME/main.swift` files.
+    @Test func fuzzPackageListsAreGenerated() throws {
+        let path = Self.repositoryRoot + "/FuzzTesting/Package.swift"
+        let manifest = try String(contentsOfFile: path, encoding: .utf8)
+        let generated = FuzzTargetInfo.packageManifestLists(coreCodec: CoreCodecTargets.names)
+        let start = try #require(manifest.range(of: "let targets = ["))
+        let end = try #require(manifest.range(of: "let coreCodecTargets = [", range: start.upperBound..<manifest.endIndex))
+        let lineEnd = try #require(manifest.range(of: "\n", range: end.upperBound..<manifest.endIndex))
+        let current = String(manifest[start.lowerBound..<lineEnd.upperBound])
+        let update = ProcessInfo.processInfo.environment["NFCTRACE_UPDATE_GOLDEN"] == "1"
+        if update && current != generated {
+            try (manifest[..<start.lowerBound] + generated + manifest[lineEnd.upperBound...]).write(toFile: path, atomically: true, encoding: .utf8)
+        }
+        #expect(update || current == generated, "FuzzTesting/Package.swift's lists differ from FuzzTargetInfo.all; run with NFCTRACE_UPDATE_GOLDEN=1")
+        for target in FuzzTargetInfo.all {
+            let main = Self.repositoryRoot + "/FuzzTesting/Sources/\(target.name)/main.swift"
+            if update && !FileManager.default.fileExists(atPath: main) {
+                try FileManager.default.createDirectory(atPath: (main as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+                try FuzzTargetInfo.executableMain(target.name, coreCodec: CoreCodecTargets.names.contains(target.name))
+                    .write(toFile: main, atomically: true, encoding: .utf8)
+            }
+            #expect(FileManager.default.fileExists(atPath: main), "FuzzTesting has no \(target.name)/main.swift")
+        }
+    }
+
     @Test func fuzzPackageDeclaresEveryTarget() throws {
         let manifest = try String(contentsOfFile: Self.repositoryRoot + "/FuzzTesting/Package.swift", encoding: .utf8)
         for target in FuzzTargetInfo.all {

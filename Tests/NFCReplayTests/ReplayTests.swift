@@ -101,9 +101,10 @@ final class NoWrapTag: EmulatedTag {
     }
 
     /// Traces/ is the regression suite: every trace there (text and pcap) replays against the
-    /// tags rebuilt from it, as `nfctrace replay Traces/*` does.
+    /// tags rebuilt from it, as `nfctrace replay Traces/*` does. Not yet the Type 1 trace: a Type 1
+    /// tag is emulated (`emulate --model topaz96`) but not rebuilt from a trace (issue 45 note).
     static let traces: [String] = ((try? FileManager.default.contentsOfDirectory(atPath: "\(root)/Traces")) ?? [])
-        .filter { $0.hasSuffix(".nfctrace") || $0.hasSuffix(".pcap") }.sorted()
+        .filter { ($0.hasSuffix(".nfctrace") || $0.hasSuffix(".pcap")) && !$0.hasPrefix("type1-") }.sorted()
 
     @Test func thereAreTracesForEveryTechnology() {
         for prefix in ["ntag215-", "felica-student-id", "suica-history", "felica-system-switch", "iso15693-format"] {

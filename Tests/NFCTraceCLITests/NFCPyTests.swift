@@ -105,6 +105,31 @@ final class RunningEmulator {
         try expectFullyDissected(record)
     }
 
+    /// Issue 45: nfcpy's Type 1 driver (udp `sense_tta` sends RID after a Type 1 ATQA, then
+    /// `tt1_broadcom` reads with RALL) reads the URI record of the emulated Topaz 96, writes a
+    /// new one byte by byte (WRITE-E) and reads it back; the recorded trace is dissected whole.
+    @Test func nfcpyReadsAndWritesTheEmulatedTopaz() throws {
+        guard let python = python() else { return }
+        let record = NSTemporaryDirectory() + "nfcpy-topaz-\(UUID().uuidString).nfctrace"
+        let emulator = try RunningEmulator(["--model", "topaz96", "--record", record])
+        #expect(emulator.port > 0, "emulator did not start: \(emulator.log)")
+        let read = try emulator.nfcpy(["read", "--targets", "106A"], python: python)
+        #expect(read["product"] as? String == "Topaz (BCM20203T96)", "\(read)")
+        #expect(read["type"] as? String == "Type1Tag", "\(read)")
+        let records = read["records"] as? [[String: Any]]
+        #expect(records?.first?["uri"] as? String == "https://nfctrace.example/tags/topaz96", "\(read)")
+        let written = try emulator.nfcpy(["write-text", "Topaz written by nfcpy", "--targets", "106A"], python: python)
+        #expect(written["product"] as? String == "Topaz (BCM20203T96)", "\(written)")
+        let again = try emulator.nfcpy(["read", "--targets", "106A"], python: python)
+        _ = emulator.stop()
+        let text = (again["records"] as? [[String: Any]])?.first
+        #expect(text?["text"] as? String == "Topaz written by nfcpy", "\(again)")
+        try expectFullyDissected(record, minimumFrames: 20)
+        let dissected = try CLI.run(["dissect", record])
+        #expect(dissected.stdout.contains("Topaz 96 (BCM20203T96)"), "\(dissected.stdout)")
+        #expect(dissected.stdout.contains("Topaz written by nfcpy"), "\(dissected.stdout)")
+    }
+
     // Issue 20: unmodified nfcpy writes a message longer than one ISO-DEP block (its UPDATE
     // BINARY chains) and reads it back (the answers chain), from the Type 4 Tag emulator; the
     // recorded trace is dissected whole and replays against the tag rebuilt from it.

@@ -3,7 +3,7 @@
 public enum FieldRegistry {
     public static let tables: [any FieldTable] = [
         FieldSpec.capture,
-        FieldSpec.iso14443a, FieldSpec.ecp, FieldSpec.ntag, FieldSpec.t2t, FieldSpec.mfc, FieldSpec.isodep, FieldSpec.apdu,
+        FieldSpec.iso14443a, FieldSpec.ecp, FieldSpec.type1, FieldSpec.ntag, FieldSpec.t2t, FieldSpec.mfc, FieldSpec.isodep, FieldSpec.apdu,
         FieldSpec.emv, FieldSpec.t4t, FieldSpec.desfire, FieldSpec.mfp,
         FieldSpec.iso14443b, FieldSpec.srx, FieldSpec.xerox,
         FieldSpec.felica, FieldSpec.t3t, FieldSpec.suica,

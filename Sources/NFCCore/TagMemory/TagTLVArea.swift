@@ -25,9 +25,11 @@ public struct TagTLVArea: Sendable, Equatable {
 struct TagTLVWalker {
     enum Flavor {
         /// MIFARE Classic's NFC Forum mapping uses the Type 2 TLVs.
-        case type2, type5, mifareClassic
+        /// Type 1 uses the Type 2 TLVs too (T1T Operation §2.3), around its reserved blocks.
+        case type1, type2, type5, mifareClassic
         var prefix: String {
             switch self {
+            case .type1: return "t1t"
             case .type2: return "t2t"
             case .type5: return "t5t"
             case .mifareClassic: return "mfc"
@@ -50,12 +52,14 @@ struct TagTLVWalker {
     private var skips: [Range<Int>] = []
     private var issues: [TagMemoryIssue] = []
 
-    init(image: TagMemoryImage, start: Int, size: Int, flavor: Flavor) {
+    /// `skips`: areas outside the data area from the start (Type 1's reserved and lock blocks).
+    init(image: TagMemoryImage, start: Int, size: Int, flavor: Flavor, skips: [Range<Int>] = []) {
         self.image = image
         self.flavor = flavor
         self.start = start
         self.cursor = ByteCursor(image.bytes, range: min(start, image.count)..<image.count, origin: 0)
         self.remaining = max(0, size)
+        self.skips = skips
     }
 
     private mutating func next() -> Step {

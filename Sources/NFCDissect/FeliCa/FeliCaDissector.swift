@@ -24,16 +24,12 @@ final class FeliCaDissector: SessionDissector {
         return cardFrame(&ctx)
     }
 
-    func sessionSaw(frame number: Int) -> Int? {
-        session?.lastFrame = number
-        return session?.number
+    static func summary(of session: FeliCaSession, detail: DissectionDetail) -> SessionSummary {
+        FeliCaSessionSummary.make(session, detail: detail)
     }
 
-    func endSession() -> EndedSession? {
-        guard var s = session.take() else { return nil }
-        s.noteUnanswered(s.pending)
-        let detail = self.detail
-        return EndedSession(number: s.number) { [s] in FeliCaSessionSummary.make(s, detail: detail) }
+    static func closing(_ session: inout FeliCaSession) {
+        session.noteUnanswered(session.pending)
     }
 
     // MARK: LEN and CRC_F

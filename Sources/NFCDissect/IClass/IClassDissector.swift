@@ -49,14 +49,8 @@ final class IClassDissector: SessionDissector {
         self.counter = counter
     }
 
-    func sessionSaw(frame number: Int) -> Int? {
-        session?.lastFrame = number
-        return session?.number
-    }
-
-    func endSession() -> EndedSession? {
-        guard let s = session.take() else { return nil }
-        return EndedSession(number: s.number) { [s] in IClassSessionSummary.make(s) }
+    static func summary(of session: IClassSession, detail: DissectionDetail) -> SessionSummary {
+        IClassSessionSummary.make(session)
     }
 
     func dataFrame(_ ctx: inout FrameContext, direction: Direction) -> EndedSession? {

@@ -24,15 +24,8 @@ final class ISO14443ADissector: SessionDissector {
         return nil
     }
 
-    func sessionSaw(frame number: Int) -> Int? {
-        session?.lastFrame = number
-        return session?.number
-    }
-
-    func endSession() -> EndedSession? {
-        guard let s = session.take() else { return nil }
-        let detail = self.detail
-        return EndedSession(number: s.number) { [s] in ISO14443ASessionSummary.make(s, detail: detail) }
+    static func summary(of session: ISO14443ASession, detail: DissectionDetail) -> SessionSummary {
+        ISO14443ASessionSummary.make(session, detail: detail)
     }
 
     private func startSession(at number: Int) {
@@ -56,58 +49,49 @@ final class ISO14443ADissector: SessionDissector {
         return ended
     }
 
+    /// The first registered frame protocol that claims the frame describes it
+    /// (`ISO14443AFrameProtocols.table`; Type 2 claims whatever is left).
     private func readerFrame(_ ctx: inout FrameContext, activation: Bool, _ s: inout ISO14443ASession) {
-        let bytes = ctx.frame.bytes
-        if MIFAREClassicFrames.ownsReaderFrame(ctx.frame, s) {
-            classicRequest(&ctx, &s)
+        for p in ISO14443AFrameProtocols.table where p.claims(ctx.frame, activation: activation, in: s) {
+            p.describeRequest(&ctx, activation: activation, &s, in: self)
             return
         }
-        if activation || isRATS(ctx.frame, s) || isPPS(ctx.frame, s) {
-            let expectsCRC = activation ? ISO14443ACommand.carriesCRC(bytes, lastByteBits: ctx.frame.lastByteBits) : true
-            let split = CRCSplit(ctx.frame, expected: expectsCRC, kind: .a)
-            do {
-                let command = try ISO14443ACommand.decode(split.payload, lastByteBits: ctx.frame.lastByteBits)
-                describeActivationCommand(command, split: split, &ctx, &s)
-                s.pending = (ctx.number, .activation(command))
-            } catch {
-                ctx.apply(split, field: .iso14443a.crc)
-                ctx.summary = "malformed ISO 14443-3 command"
-                ctx.diagnostics.append(Diagnostic(.error, "ISO 14443-3 command \(error)"))
-                s.pending = (ctx.number, .unknown)
-            }
-            return
-        }
-        if !s.isoDEPActive, ISODEPFrames.inferable(ctx.frame, s) {
-            s.isoDEPInferred = true
-            ctx.note("ISO-DEP inferred: no RATS in the capture")
-        }
-        if s.isoDEPActive, ISODEPFrames.describeFragment(&ctx) { return }
-        if s.isoDEPActive || ISODEPFrames.isLoneDeselect(ctx.frame) {
-            if !s.isoDEPActive { ctx.note("S(DESELECT) without an ATS in this session: the reader is still in the ISO-DEP state of an earlier one") }
-            let block = ISODEPFrames.describeRequest(&ctx, session: &s)
-            s.pending = (ctx.number, block.map { .isoDEP($0) } ?? .unknown)
-            return
-        }
-        if s.isMIFAREClassic {
-            classicRequest(&ctx, &s)
-            return
-        }
-        if ctx.frame.bytes.first == AppleECP.header, describeECP(&ctx) {
-            s.pending = nil
-            return
-        }
-        Type2Frames.describeRequest(&ctx, session: &s, keys: keys)
     }
+
+    /// REQA … SELECT, HLTA, RATS, PPS.
+    func activationRequest(_ ctx: inout FrameContext, activation: Bool, _ s: inout ISO14443ASession) {
+        let bytes = ctx.frame.bytes
+        let expectsCRC = activation ? ISO14443ACommand.carriesCRC(bytes, lastByteBits: ctx.frame.lastByteBits) : true
+        let split = CRCSplit(ctx.frame, expected: expectsCRC, kind: .a)
+        do {
+            let command = try ISO14443ACommand.decode(split.payload, lastByteBits: ctx.frame.lastByteBits)
+            describeActivationCommand(command, split: split, &ctx, &s)
+            s.pending = (ctx.number, .activation(command))
+        } catch {
+            ctx.apply(split, field: .iso14443a.crc)
+            ctx.summary = "malformed ISO 14443-3 command"
+            ctx.diagnostics.append(Diagnostic(.error, "ISO 14443-3 command \(error)"))
+            s.pending = (ctx.number, .unknown)
+        }
+    }
+
+    /// The CRC split and decoded ECP of a frame that is one (its CRC_A right or wrong), else nil.
+    static func ecp(_ frame: Frame) -> (CRCSplit, AppleECP)? {
+        let split = CRCSplit(frame, expected: true, kind: .a)
+        switch split.status {
+        case .ok, .mismatch: break
+        default: return nil
+        }
+        guard let ecp = try? AppleECP.decode(split.payload) else { return nil }
+        return (split, ecp)
+    }
+
+    static func decodesAsECP(_ frame: Frame) -> Bool { ecp(frame) != nil }
 
     /// Apple ECP, a reader broadcast no tag answers: named when it decodes (`6A` is no Type 2
     /// command), with a CRC_A error kept when its CRC is wrong (as the Proxmark3 names it).
-    private func describeECP(_ ctx: inout FrameContext) -> Bool {
-        let split = CRCSplit(ctx.frame, expected: true, kind: .a)
-        switch split.status {
-        case .ok, .mismatch: break
-        default: return false
-        }
-        guard let ecp = try? AppleECP.decode(split.payload) else { return false }
+    func describeECP(_ ctx: inout FrameContext) -> Bool {
+        guard let (split, ecp) = Self.ecp(ctx.frame) else { return false }
         ctx.layer = "Apple ECP"
         ctx.apply(split, field: .ecp.crc)
         ctx.summary = ecp.summary
@@ -127,18 +111,18 @@ final class ISO14443ADissector: SessionDissector {
         return true
     }
 
-    private func classicRequest(_ ctx: inout FrameContext, _ s: inout ISO14443ASession) {
+    func classicRequest(_ ctx: inout FrameContext, _ s: inout ISO14443ASession) {
         let pending = MIFAREClassicFrames.describeRequest(&ctx, session: &s, keys: keys, uid: s.cryptoUID ?? 0)
         s.pending = (ctx.number, pending)
     }
 
     /// RATS `E0 xx` + CRC_A, only before an ATS (afterwards E0 is no valid PCB either).
-    private func isRATS(_ frame: Frame, _ s: ISO14443ASession) -> Bool {
+    static func isRATS(_ frame: Frame, _ s: ISO14443ASession) -> Bool {
         frame.bytes.first == 0xE0 && s.ats == nil && frame.bytes.count == (frame.crcStripped ? 2 : 4)
     }
 
     /// PPS `Dx PPS0 [PPS1]` + CRC_A, only right after the ATS.
-    private func isPPS(_ frame: Frame, _ s: ISO14443ASession) -> Bool {
+    static func isPPS(_ frame: Frame, _ s: ISO14443ASession) -> Bool {
         guard let first = frame.bytes.first, (0xD0...0xDF).contains(first), s.ats != nil else { return false }
         if case .activation(.rats)? = s.lastRequest { return true }
         return false
@@ -289,6 +273,8 @@ final class ISO14443ADissector: SessionDissector {
             ISODEPFrames.describeResponse(to: block, &ctx, session: &s)
         case .classic(let expecting):
             MIFAREClassicFrames.describeResponse(expecting, &ctx, session: &s, keys: keys, uid: s.cryptoUID ?? 0)
+        case .frameProtocol(let id):
+            ISO14443AFrameProtocols.named(id)?.describeResponse(&ctx, &s, in: self)
         case .unknown:
             let split = CRCSplit(unknownFrame: ctx.frame, kind: .a)
             ctx.apply(split, field: .iso14443a.crc)

@@ -42,6 +42,9 @@ enum ISO14443APending {
     case type2(Type2Command)
     case isoDEP(ISODEPBlock)
     case classic(MIFAREClassicSession.Expecting)
+    /// A registered frame protocol's request: its answer goes to that protocol, which keeps
+    /// what it asked in its own session slice.
+    case frameProtocol(ObjectIdentifier)
     case unknown
 }
 
@@ -88,6 +91,8 @@ struct ISO14443ASession: DissectorSession {
     /// Whether anything answered: a REQA after this starts a new session.
     var tagAnswered = false
     var diagnostics: [Diagnostic] = []
+    /// The state registered frame protocols keep (`ISO14443AFrameProtocol`), one slice each.
+    var slices = SessionSlices()
 
     init(number: Int, frame: Int) {
         self.number = number

@@ -51,12 +51,20 @@ enum ISO14443ASessionSummary {
         }
         if let classic = s.classic, let keys = MIFAREClassicSummary.headline(classic) { part { $0.write(keys) } }
         for p in ISODEPSummary.parts(s.isoDEP) { part { $0.write(p) } }
+        // Registered frame protocols add their parts (Type 1); only a session that used one
+        // has a slice, so the others pay one empty-dictionary check.
+        var registered = ISO14443ASummaryParts()
+        if !s.slices.isEmpty {
+            for p in ISO14443AFrameProtocols.table { p.summarise(s, detail: detail, into: &registered) }
+            for h in registered.headline { part { $0.write(h) } }
+            tag += registered.tag
+        }
         if s.halted { tag.append(Field(.tag.state, "HALT")) }
         if parts == 0 { part { writeUnselected(s, &$0) } }
 
-        var memory: [Field] = []
+        var memory: [Field] = registered.memory
         memory.reserveCapacity(8)
-        var diagnostics = s.diagnostics
+        var diagnostics = s.diagnostics + registered.diagnostics
         var content: SessionContent? = nil
         if let classic = s.classic { memory += MIFAREClassicSummary.fields(classic, diagnostics: &diagnostics) }
         let type4 = Type4Frames.summaryFields(s.isoDEP.application, diagnostics: &diagnostics)

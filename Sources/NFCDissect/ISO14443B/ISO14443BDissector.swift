@@ -89,14 +89,8 @@ final class ISO14443BDissector: SessionDissector {
         self.revealCardData = revealCardData
     }
 
-    func sessionSaw(frame number: Int) -> Int? {
-        session?.lastFrame = number
-        return session?.number
-    }
-
-    func endSession() -> EndedSession? {
-        guard let s = session.take() else { return nil }
-        return EndedSession(number: s.number) { [s] in ISO14443BSessionSummary.make(s) }
+    static func summary(of session: ISO14443BSession, detail: DissectionDetail) -> SessionSummary {
+        ISO14443BSessionSummary.make(session)
     }
 
     private func startSession(at number: Int) {

@@ -25,15 +25,8 @@ final class ISO15693Dissector: SessionDissector {
         return tagFrame(&ctx)
     }
 
-    func sessionSaw(frame number: Int) -> Int? {
-        session?.lastFrame = number
-        return session?.number
-    }
-
-    func endSession() -> EndedSession? {
-        guard let s = session.take() else { return nil }
-        let detail = self.detail
-        return EndedSession(number: s.number) { [s] in ISO15693SessionSummary.make(s, detail: detail) }
+    static func summary(of session: ISO15693Session, detail: DissectionDetail) -> SessionSummary {
+        ISO15693SessionSummary.make(session, detail: detail)
     }
 
     private func startSession(at number: Int) {

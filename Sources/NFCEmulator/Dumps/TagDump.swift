@@ -90,7 +90,7 @@ public struct BuiltInTag: Sendable {
         self.make = make
     }
 
-    public static var all: [BuiltInTag] { Type2Dump.builtIns + MIFAREClassicDump.builtIns + FeliCaDump.builtIns + ISO15693Dump.builtIns + Type4Dump.builtIns + EMVTestCardDump.builtIns + DESFireDump.builtIns }
+    public static var all: [BuiltInTag] { Type2Dump.builtIns + Type1Dump.builtIns + MIFAREClassicDump.builtIns + FeliCaDump.builtIns + ISO15693Dump.builtIns + Type4Dump.builtIns + EMVTestCardDump.builtIns + DESFireDump.builtIns }
 
     public static func named(_ name: String) -> BuiltInTag? {
         all.first { $0.name.lowercased() == name.lowercased() }

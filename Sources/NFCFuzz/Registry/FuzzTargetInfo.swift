@@ -46,7 +46,33 @@ public struct FuzzTargetInfo: Sendable, Hashable {
         .init(name: "FuzzEmulateFeliCa", shape: .framesFeliCa, summary: "reader frames against each FeliCa card model; answers decode against their commands", roundTrip: false),
         .init(name: "FuzzEmulateISODEP", shape: .framesISODEP, summary: "reader frames against the Type 4 tag, the DESFire EV1 and the EMV test card; answers decode against their requests", roundTrip: false),
         .init(name: "FuzzEmulateISO15693", shape: .framesISO15693, summary: "reader frames against each ISO 15693 tag model; answers decode against their requests", roundTrip: false),
+        .init(name: "FuzzType1", shape: .framesNFCA, summary: "Type 1 (Topaz): reader frames against the Topaz 96, answers decode against their commands; the 14443-A dissector over the same frames", roundTrip: false),
     ]
+
+    /// The executable lists of `FuzzTesting/Package.swift`, generated from `all`: the block from
+    /// `let targets = [` to its `]`, and the `coreCodecTargets` line (`coreCodec`: the targets
+    /// whose code under test is NFCCore alone). TargetTests fails when the manifest differs and
+    /// rewrites it (and adds each missing `Sources/NAME/main.swift`) with NFCTRACE_UPDATE_GOLDEN=1.
+    public static func packageManifestLists(coreCodec: [String]) -> String {
+        var text = "let targets = [\n"
+        for target in all { text += "    \"\(target.name)\",\n" }
+        text += "]\n"
+        text += "/// Those whose code under test is NFCCore alone: they link no dissector or emulator\n"
+        text += "/// (`CoreCodecTargets`; the same root-package test checks this list against it).\n"
+        text += "let coreCodecTargets = [" + coreCodec.map { "\"\($0)\"" }.joined(separator: ", ") + "]\n"
+        return text
+    }
+
+    /// `FuzzTesting/Sources/NAME/main.swift` of a target: the registry gives it its body.
+    public static func executableMain(_ name: String, coreCodec: Bool) -> String {
+        if coreCodec {
+            return "// \(name): the shape from the registry (FuzzTargetInfo.all says what it checks), the body from\n"
+                + "// CoreCodecTargets, so that this executable links no dissector or emulator.\n"
+                + "import FuzzHarness\nimport NFCFuzzCodecTargets\n\nfuzz(\"\(name)\", bodies: CoreCodecTargets.body)\n"
+        }
+        return "// \(name): the body and the shape come from the registry (FuzzTargetInfo.all says what it checks).\n"
+            + "import FuzzSupport\n\nfuzz(\"\(name)\")\n"
+    }
 
     /// The planted-bug parsers of `scripts/bench-fuzz` (they live only in FuzzTesting/). Not
     /// listed, but `nfctrace fuzz` runs them, so that `scripts/fuzz-smoke` can check a real crash
