@@ -163,24 +163,17 @@ public struct FieldSink {
     /// The fields in byte order (stable for equal starts), whatever order they were added in;
     /// the sink is left empty.
     mutating func takeInByteOrder() -> [Field] {
-        var ordered = fields
-        fields = []
-        guard ordered.count > 1 else { return ordered }
+        var ordered: [Field] = []
+        swap(&ordered, &fields)
         // A frame has a handful of fields, usually in byte order but for the CRC (added first,
-        // at the end of the frame): a stable insertion sort in place, each field that is out of
-        // place moved once with the ones it passes shifted by one memory move.
-        ordered.withUnsafeMutableBufferPointer { buf in
-            guard let base = buf.baseAddress else { return }
-            func start(_ i: Int) -> Int { base[i].range?.lowerBound ?? Int.max }
-            for i in 1..<buf.count {
-                let key = start(i)
-                var j = i
-                while j > 0, start(j - 1) > key { j -= 1 }
-                if j < i {
-                    let moving = (base + i).move()
-                    (base + j + 1).moveInitialize(from: base + j, count: i - j)
-                    (base + j).initialize(to: moving)
-                }
+        // at the end of the frame): a stable insertion sort, each field that is out of place
+        // swapped down past the ones that start after it.
+        func start(_ i: Int) -> Int { ordered[i].range?.lowerBound ?? Int.max }
+        for i in ordered.indices.dropFirst() {
+            var j = i
+            while j > 0, start(j - 1) > start(j) {
+                ordered.swapAt(j - 1, j)
+                j -= 1
             }
         }
         return ordered
