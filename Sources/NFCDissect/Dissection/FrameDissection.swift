@@ -145,6 +145,10 @@ public enum DissectionDetail: Sendable {
 public struct FieldSink {
     public let enabled: Bool
     public private(set) var fields: [Field] = []
+    /// Where each field starts (`Int.max` without a range), kept beside it: putting the fields in
+    /// byte order then compares integers and reads no `Field` (reading `fields[i].range` copied
+    /// the whole field, strings and children retained and released, several times a frame).
+    private var starts: [Int] = []
 
     public init(enabled: Bool) { self.enabled = enabled }
 
@@ -152,28 +156,41 @@ public struct FieldSink {
     public mutating func add(_ make: @autoclosure () -> Field) {
         guard enabled else { return }
         // A frame has a handful of fields: room for them at once instead of growing 1, 2, 4, 8.
-        if fields.capacity == 0 { fields.reserveCapacity(8) }
-        fields.append(make())
+        if fields.capacity == 0 {
+            fields.reserveCapacity(8)
+            starts.reserveCapacity(8)
+        }
+        let field = make()
+        starts.append(field.range?.lowerBound ?? Int.max)
+        fields.append(field)
     }
 
     public mutating func add(contentsOf more: @autoclosure () -> [Field]) {
-        if enabled { fields.append(contentsOf: more()) }
+        guard enabled else { return }
+        let more = more()
+        starts.append(contentsOf: more.map { $0.range?.lowerBound ?? Int.max })
+        fields.append(contentsOf: more)
     }
 
     /// The fields in byte order (stable for equal starts), whatever order they were added in;
     /// the sink is left empty.
     mutating func takeInByteOrder() -> [Field] {
         var ordered: [Field] = []
+        var keys: [Int] = []
         swap(&ordered, &fields)
+        swap(&keys, &starts)
         // A frame has a handful of fields, usually in byte order but for the CRC (added first,
         // at the end of the frame): a stable insertion sort, each field that is out of place
-        // swapped down past the ones that start after it.
-        func start(_ i: Int) -> Int { ordered[i].range?.lowerBound ?? Int.max }
-        for i in ordered.indices.dropFirst() {
+        // taken out and put back once, before the first one that starts after it.
+        for i in keys.indices.dropFirst() {
+            let key = keys[i]
             var j = i
-            while j > 0, start(j - 1) > start(j) {
-                ordered.swapAt(j - 1, j)
-                j -= 1
+            while j > 0, keys[j - 1] > key { j -= 1 }
+            if j < i {
+                keys.remove(at: i)
+                keys.insert(key, at: j)
+                let moving = ordered.remove(at: i)
+                ordered.insert(moving, at: j)
             }
         }
         return ordered
