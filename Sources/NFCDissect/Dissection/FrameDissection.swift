@@ -180,17 +180,18 @@ public struct FieldSink {
         swap(&ordered, &fields)
         swap(&keys, &starts)
         // A frame has a handful of fields, usually in byte order but for the CRC (added first,
-        // at the end of the frame): a stable insertion sort, each field that is out of place
-        // taken out and put back once, before the first one that starts after it.
-        for i in keys.indices.dropFirst() {
+        // at the end of the frame): a stable insertion sort from the right, so that the CRC is
+        // the one field taken out and put back. Each field goes before the first field after it
+        // (already in order) that starts at or after it.
+        for i in keys.indices.reversed().dropFirst() {
             let key = keys[i]
-            var j = i
-            while j > 0, keys[j - 1] > key { j -= 1 }
-            if j < i {
+            var j = i + 1
+            while j < keys.count, keys[j] < key { j += 1 }
+            if j > i + 1 {
                 keys.remove(at: i)
-                keys.insert(key, at: j)
+                keys.insert(key, at: j - 1)
                 let moving = ordered.remove(at: i)
-                ordered.insert(moving, at: j)
+                ordered.insert(moving, at: j - 1)
             }
         }
         return ordered
