@@ -10,6 +10,7 @@ answer (tshark mis-reads PWD_AUTH as a chained ISO-DEP I-block, which makes it q
 on, as the tshark measurements there used; the FAST_READ is assembled from the trace's READs.
 """
 import argparse
+import itertools
 import struct
 import sys
 
@@ -79,24 +80,20 @@ def main():
     start = recs[0][0]
     span = recs[-1][0] - start + 100_000
     out = sys.stdout.buffer if args.output == "-" else open(args.output, "wb")
+    write(out, header, ((t + rep * span, r) for rep in itertools.count() for t, r in recs), args.frames)
+
+
+def write(out, header, timed, frames):
+    """Writes the pcap header, then the first `frames` of the (microseconds, record) pairs."""
     out.write(header)
-    written = 0
-    rep = 0
     chunk = []
-    while written < args.frames:
-        for t, r in recs:
-            if written == args.frames:
-                break
-            ts = t + rep * span
-            chunk.append(struct.pack("<IIII", ts // 1_000_000, ts % 1_000_000, len(r), len(r)) + r)
-            written += 1
-        rep += 1
+    for ts, r in itertools.islice(timed, frames):
+        chunk.append(struct.pack("<IIII", ts // 1_000_000, ts % 1_000_000, len(r), len(r)) + r)
         if len(chunk) > 10000:
             out.write(b"".join(chunk))
             chunk = []
     out.write(b"".join(chunk))
     out.close()
-
 
 if __name__ == "__main__":
     main()

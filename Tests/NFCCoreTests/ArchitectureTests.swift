@@ -90,7 +90,6 @@ import Testing
         "Sources/NFCCore/CRC/CRC.swift": "the CRC table lookup of every frame; the index is a UInt8, the tables have 256 entries",
         "Sources/NFCCore/MIFARE/Crypto1Recovery64.swift": "Crypto1 key recovery's inner loops over 2^20-entry state tables",
         "Sources/NFCDissect/NDEF/FieldTree.swift": "plural() writes summary counts in one go; the speed work (issue 45 point 4) settles it",
-        "Sources/NFCDissect/Dissection/FrameDissection.swift": "removed by the speed work",
     ]
 
     static let rules: [Rule] = [

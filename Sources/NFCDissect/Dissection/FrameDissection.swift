@@ -145,6 +145,10 @@ public enum DissectionDetail: Sendable {
 public struct FieldSink {
     public let enabled: Bool
     public private(set) var fields: [Field] = []
+    /// Where each field starts (`Int.max` without a range), kept beside it: putting the fields in
+    /// byte order then compares integers and reads no `Field` (reading `fields[i].range` copied
+    /// the whole field, strings and children retained and released, several times a frame).
+    private var starts: [Int] = []
 
     public init(enabled: Bool) { self.enabled = enabled }
 
@@ -152,35 +156,42 @@ public struct FieldSink {
     public mutating func add(_ make: @autoclosure () -> Field) {
         guard enabled else { return }
         // A frame has a handful of fields: room for them at once instead of growing 1, 2, 4, 8.
-        if fields.capacity == 0 { fields.reserveCapacity(8) }
-        fields.append(make())
+        if fields.capacity == 0 {
+            fields.reserveCapacity(8)
+            starts.reserveCapacity(8)
+        }
+        let field = make()
+        starts.append(field.range?.lowerBound ?? Int.max)
+        fields.append(field)
     }
 
     public mutating func add(contentsOf more: @autoclosure () -> [Field]) {
-        if enabled { fields.append(contentsOf: more()) }
+        guard enabled else { return }
+        let more = more()
+        starts.append(contentsOf: more.map { $0.range?.lowerBound ?? Int.max })
+        fields.append(contentsOf: more)
     }
 
     /// The fields in byte order (stable for equal starts), whatever order they were added in;
     /// the sink is left empty.
     mutating func takeInByteOrder() -> [Field] {
-        var ordered = fields
-        fields = []
-        guard ordered.count > 1 else { return ordered }
+        var ordered: [Field] = []
+        var keys: [Int] = []
+        swap(&ordered, &fields)
+        swap(&keys, &starts)
         // A frame has a handful of fields, usually in byte order but for the CRC (added first,
-        // at the end of the frame): a stable insertion sort in place, each field that is out of
-        // place moved once with the ones it passes shifted by one memory move.
-        ordered.withUnsafeMutableBufferPointer { buf in
-            guard let base = buf.baseAddress else { return }
-            func start(_ i: Int) -> Int { base[i].range?.lowerBound ?? Int.max }
-            for i in 1..<buf.count {
-                let key = start(i)
-                var j = i
-                while j > 0, start(j - 1) > key { j -= 1 }
-                if j < i {
-                    let moving = (base + i).move()
-                    (base + j + 1).moveInitialize(from: base + j, count: i - j)
-                    (base + j).initialize(to: moving)
-                }
+        // at the end of the frame): a stable insertion sort from the right, so that the CRC is
+        // the one field taken out and put back. Each field goes before the first field after it
+        // (already in order) that starts at or after it.
+        for i in keys.indices.reversed().dropFirst() {
+            let key = keys[i]
+            var j = i + 1
+            while j < keys.count, keys[j] < key { j += 1 }
+            if j > i + 1 {
+                keys.remove(at: i)
+                keys.insert(key, at: j - 1)
+                let moving = ordered.remove(at: i)
+                ordered.insert(moving, at: j - 1)
             }
         }
         return ordered

@@ -17,7 +17,9 @@ enum MIFAREClassicFrames {
 
     static func describeRequest(_ ctx: inout FrameContext, session s: inout ISO14443ASession, keys: KeyRing, uid: UInt32) -> ISO14443APending {
         ctx.layer = layer
-        var c = s.classic ?? MIFAREClassicSession()
+        // Moved out and back: a copy left in `s.classic` made every write to the block map,
+        // nonce list and key list below copy them whole (copy on write), once per frame.
+        var c = s.classic.take() ?? MIFAREClassicSession()
         defer { s.classic = c }
         if let auth = c.authentication {
             if auth.nonce != nil, auth.opened == nil, !auth.readerAnswered, ctx.frame.bytes.count == 8, !ctx.frame.crcStripped {
@@ -253,7 +255,7 @@ enum MIFAREClassicFrames {
     static func describeResponse(_ expecting: MIFAREClassicSession.Expecting, _ ctx: inout FrameContext, session s: inout ISO14443ASession,
                                  keys: KeyRing, uid: UInt32) {
         ctx.layer = layer
-        var c = s.classic ?? MIFAREClassicSession()
+        var c = s.classic.take() ?? MIFAREClassicSession()   // moved, as in describeRequest
         defer { s.classic = c }
         switch expecting {
         case .nonce: nonce(&ctx, &c)

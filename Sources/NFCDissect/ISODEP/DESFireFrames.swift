@@ -104,7 +104,10 @@ enum DESFireFrames {
     /// The answer to the command `code` with `commandData`: the native status and its data.
     static func response(code sent: UInt8, commandData: [UInt8], status: UInt8, data: [UInt8], _ ctx: inout FrameContext, _ s: inout some ISODEPCarrier, fields: inout [Field]) {
         ctx.layer = layer
-        var app = s.isoDEP.application
+        // Moved out and back: a copy left in the session made each write below copy the
+        // application's files whole (copy on write).
+        var app = ISO7816Application()
+        swap(&app, &s.isoDEP.application)
         defer { s.isoDEP.application = app }
         let code = sent == DESFire.additionalFrame ? (app.desfireChain?.code ?? sent) : sent
         let joined = (sent == DESFire.additionalFrame ? app.desfireChain?.data ?? [] : []) + data

@@ -46,7 +46,10 @@ enum Type4Frames {
     static func response(to apdu: CommandAPDU, _ response: ResponseAPDU, _ ctx: inout FrameContext, _ s: inout some ISODEPCarrier,
                          fields: inout [Field], _ placement: APDUFrames.Placement) {
         guard response.status.isSuccess || response.status == .endOfFile, apdu.isInterindustry else { return }
-        var app = s.isoDEP.application
+        // Moved out and back: a copy left in the session made each write below copy the
+        // application's files whole (copy on write).
+        var app = ISO7816Application()
+        swap(&app, &s.isoDEP.application)
         defer { s.isoDEP.application = app }
         switch apdu.ins {
         case ISO7816Instruction.select where apdu.p1 == Type4Command.selectByName:

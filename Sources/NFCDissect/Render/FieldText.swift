@@ -27,7 +27,7 @@ enum FieldText {
             if style.enabled { out.append(contentsOf: Style.off) }
         }
         let start = out.count
-        out.append(contentsOf: f.pointee.labelName.text.utf8)
+        TextRenderer.appendUTF8(f.pointee.labelName.text, to: &out)
         if !f.pointee.content.isEmpty {
             out.append(0x3A)
             out.append(0x20)

@@ -29,21 +29,30 @@ enum Type2SessionText {
             ISO14443ASessionSummary.writeSpan(map.pages(of: region), &span)
             out.append("    \(region.rawValue) (\(span.string)):")
             // Up to four consecutive pages per row, `*` after a page written in this session.
-            var row = ""
+            // Each row is written once into a TextWriter (`+=` of interpolated pieces grew a
+            // String several times per row).
+            var row = TextWriter(capacity: 64)
             var rowStart = known[0]
             var inRow = 0
-            for p in known {
-                guard let bytes = s.memory.page(p) else { continue }
+            for p in known where s.memory.isKnown(page: p) {
                 if inRow == 4 || (inRow > 0 && p != rowStart + inRow) {
-                    out.append("      \(Hex.byte(UInt8(rowStart)))  \(row)")
-                    row = ""
+                    out.append(row.string)
                     inRow = 0
                 }
-                if inRow == 0 { rowStart = p } else { row += "  " }
-                row += Hex.string(bytes) + (s.writtenPages.contains(p) ? "*" : "")
+                if inRow == 0 {
+                    rowStart = p
+                    row = TextWriter(capacity: 64)
+                    row.write("      ")
+                    row.hexByte(UInt8(truncatingIfNeeded: rowStart))
+                    row.write("  ")
+                } else {
+                    row.write("  ")
+                }
+                row.hexBytes(s.memory.pageSlice(p))
+                if s.writtenPages.contains(p) { row.write("*") }
                 inRow += 1
             }
-            if inRow > 0 { out.append("      \(Hex.byte(UInt8(rowStart)))  \(row)") }
+            if inRow > 0 { out.append(row.string) }
         }
         if written > 0 { out.append("    (* written in this session)") }
         if let config = ISO14443ASessionSummary.configuration(s, map: map) {

@@ -49,9 +49,42 @@ public final class TextRenderer {
     static let bytesPerLineWithParity = 12
     static let dataWidth = bytesPerLine * 3
 
+    /// The source column and CRC marks as bytes, styled once (`style.reader("Rdr")` built a
+    /// String per frame).
+    private let marks: Marks
+
     public init(verbose: Bool = false, color: Bool = false) {
         self.verbose = verbose
         self.style = Style(enabled: color)
+        self.marks = Marks(style)
+    }
+
+    private struct Marks {
+        let reader, tag, field, malformed: [UInt8]
+        let crcOK, crcBad, crcStripped, crcNone, decryptedOK, decryptedBad: [UInt8]
+
+        init(_ style: Style) {
+            reader = Array(style.reader("Rdr").utf8)
+            tag = Array(style.tag("Tag").utf8)
+            field = Array("RF ".utf8)
+            malformed = Array(style.bad("???").utf8)
+            crcOK = Array(" ok ".utf8)
+            crcBad = Array(style.bad("!crc").utf8)
+            crcStripped = Array(" -- ".utf8)
+            crcNone = Array("    ".utf8)
+            decryptedOK = Array("(ok)".utf8)
+            decryptedBad = Array(style.bad("(!!)").utf8)
+        }
+
+        /// A MIFARE Classic frame decrypted: its CRC was checked in clear, not on the bytes shown.
+        func crc(_ c: CRCStatus, decrypted: Bool) -> [UInt8] {
+            switch c {
+            case .ok: return decrypted ? decryptedOK : crcOK
+            case .mismatch: return decrypted ? decryptedBad : crcBad
+            case .stripped: return crcStripped
+            case .notExpected, .unknown: return crcNone
+            }
+        }
     }
 
     /// The column header of the one-line view.
@@ -92,10 +125,10 @@ public final class TextRenderer {
         }
         out.append(contentsOf: [0x20, 0x20])
         switch f.event {
-        case .data(.readerToTag): out.append(contentsOf: style.reader("Rdr").utf8)
-        case .data(.tagToReader): out.append(contentsOf: style.tag("Tag").utf8)
-        case .fieldOn, .fieldOff: out.append(contentsOf: "RF ".utf8)
-        case .malformed: out.append(contentsOf: style.bad("???").utf8)
+        case .data(.readerToTag): out.append(contentsOf: marks.reader)
+        case .data(.tagToReader): out.append(contentsOf: marks.tag)
+        case .fieldOn, .fieldOff: out.append(contentsOf: marks.field)
+        case .malformed: out.append(contentsOf: marks.malformed)
         }
         out.append(contentsOf: [0x20, 0x20])
         let dataStart = out.count
@@ -119,12 +152,12 @@ public final class TextRenderer {
         }
         let used = out.count - dataStart - wide
         out.append(contentsOf: Self.spaces[0..<max(1, Self.dataWidth + 1 - used)])
-        out.append(contentsOf: (d.decrypted == nil ? crcMark(d.crc) : decryptedCRCMark(d.crc)).utf8)
+        out.append(contentsOf: marks.crc(d.crc, decrypted: d.decrypted != nil))
         out.append(0x20)
         // Summaries, messages, comments and headlines can quote the input (a name, a text
         // record): escaped for the terminal (PrintableText), as every string from input is.
         let summaryStart = out.count
-        out.append(contentsOf: d.summary.utf8)
+        Self.appendUTF8(d.summary, to: &out)
         PrintableText.makeTerminalSafe(&out, from: summaryStart)
         for diag in d.diagnostics where diag.severity >= .warning {
             let message = PrintableText.forTerminal(diag.message)
@@ -146,22 +179,12 @@ public final class TextRenderer {
     /// `••`: as wide on screen as two hex digits.
     static let maskedByte = Array("••".utf8)
 
-    /// A MIFARE Classic frame decrypted: its CRC was checked in clear, not on the bytes shown.
-    private func decryptedCRCMark(_ c: CRCStatus) -> String {
-        switch c {
-        case .ok: return "(ok)"
-        case .mismatch: return style.bad("(!!)")
-        default: return crcMark(c)
-        }
-    }
-
-    private func crcMark(_ c: CRCStatus) -> String {
-        switch c {
-        case .ok: return " ok "
-        case .mismatch: return style.bad("!crc")
-        case .stripped: return " -- "
-        case .notExpected, .unknown: return "    "
-        }
+    /// A string's UTF-8 appended in one copy (`append(contentsOf: s.utf8)` goes byte by byte
+    /// through the generic sequence path).
+    @inline(__always)
+    static func appendUTF8(_ s: String, to out: inout [UInt8]) {
+        if let done: Void = s.utf8.withContiguousStorageIfAvailable({ out.append(contentsOf: $0) }) { return done }
+        out.append(contentsOf: s.utf8)
     }
 
     /// Hex bytes of one output line; `!` after a byte with a parity error (as the Proxmark3
@@ -173,6 +196,10 @@ public final class TextRenderer {
         let bytes = f.bytes
         // Masked frames are rare (card data in APDUs): the common loop does not look.
         let anyMasked = !masked.isEmpty
+        if !anyMasked, parity.isEmpty {
+            appendPlainData(f, range, into: &out)
+            return 0
+        }
         var wide = 0
         for i in range {
             if anyMasked, masked.contains(where: { $0.contains(i) }) {
@@ -190,6 +217,36 @@ public final class TextRenderer {
             }
         }
         return wide
+    }
+
+    /// `appendData` for a line without masks or parity marks (nearly every line): the digits,
+    /// spaces and a short last byte's `(n)` written into a stack buffer of `3 × count + 3`
+    /// bytes (`count × 2` digits, `count − 1` spaces, `(n)`), appended in one copy instead of a
+    /// bounds-checked append per character.
+    private func appendPlainData(_ f: Frame, _ range: Range<Int>, into out: inout [UInt8]) {
+        let bytes = f.bytes
+        var shortLast = false
+        if range.upperBound == bytes.count, f.lastByteBits != 8, case .data = f.event { shortLast = true }
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: range.count * 3 + 3) { buf in
+            var k = 0
+            for i in range {
+                if k > 0 {
+                    buf[k] = 0x20
+                    k += 1
+                }
+                let b = bytes[i]
+                buf[k] = Hex.digit(ofNibble: b >> 4)
+                buf[k + 1] = Hex.digit(ofNibble: b & 0x0F)
+                k += 2
+            }
+            if shortLast, !range.isEmpty {
+                buf[k] = 0x28
+                buf[k + 1] = 0x30 + f.lastByteBits
+                buf[k + 2] = 0x29
+                k += 3
+            }
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: buf[0..<k]))
+        }
     }
 
     private func appendPadded(_ s: String, width: Int, into out: inout [UInt8]) {
@@ -294,7 +351,14 @@ public final class TextRenderer {
             appendFields(s.tag, depth: 1, into: &out)
             appendFields(s.memory, depth: 1, into: &out)
         } else if s.content != nil {
-            for line in SessionText.lines(s) { out.append(contentsOf: "  \(PrintableText.forTerminal(line))\n".utf8) }
+            for line in SessionText.lines(s) {
+                out.append(0x20)
+                out.append(0x20)
+                let start = out.count
+                Self.appendUTF8(line, to: &out)
+                PrintableText.makeTerminalSafe(&out, from: start)
+                out.append(0x0A)
+            }
         } else {
             // Summaries written as fields only (MIFARE Classic) read the same in both views.
             appendFields(s.memory, depth: 1, into: &out)
@@ -307,20 +371,25 @@ public final class TextRenderer {
 /// Right-aligned decimal numbers without going through String.
 enum Decimal {
     static func append(_ value: Int64, width: Int, into out: inout [UInt8]) {
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 24) { digits in
-            var n = 0
+        // Digits, sign and padding written backwards into one stack buffer (20 characters at
+        // most for an Int64, then the padding), appended in one copy.
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20 + max(0, width)) { buf in
+            var i = buf.count
             var v = value.magnitude
             repeat {
-                digits[23 - n] = 0x30 + UInt8(v % 10)
+                i -= 1
+                buf[i] = 0x30 + UInt8(v % 10)
                 v /= 10
-                n += 1
             } while v > 0
             if value < 0 {
-                digits[23 - n] = 0x2D
-                n += 1
+                i -= 1
+                buf[i] = 0x2D
             }
-            if n < width { out.append(contentsOf: repeatElement(0x20, count: width - n)) }
-            out.append(contentsOf: UnsafeBufferPointer(rebasing: digits[(24 - n)...]))
+            while buf.count - i < width {
+                i -= 1
+                buf[i] = 0x20
+            }
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: buf[i...]))
         }
     }
 }

@@ -38,4 +38,17 @@ import Testing
         let head = filled.prefix(5 * 4)
         #expect(head.count == 20 && head.knownPages == [4] && !head.isKnown(20))
     }
+
+    /// `knownPages` reads the mask four flags a page; it lists exactly the pages `isKnown(page:)`
+    /// accepts, for masks shorter or longer than the bytes and for images without a mask.
+    @Test func knownPagesAreThePagesIsKnownAccepts() {
+        var rng = SplitMix64(seed: 45)
+        for _ in 0..<500 {
+            let size = Int(rng.next() % 70)
+            let maskSize = rng.next() % 4 == 0 ? size + Int(rng.next() % 9) : max(0, size - Int(rng.next() % 9))
+            let mask = rng.next() % 8 == 0 ? nil : (0..<maskSize).map { _ in rng.next() % 5 != 0 }
+            let m = TagMemoryImage(bytes: [UInt8](repeating: 0, count: size), known: mask)
+            #expect(m.knownPages == (0..<size / 4).filter { m.isKnown(page: $0) })
+        }
+    }
 }
