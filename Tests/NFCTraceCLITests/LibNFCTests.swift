@@ -134,11 +134,12 @@ import Testing
     /// Traces/ that a PN532 can express replays clean; the others are listed, not failed. Three traces need
     /// more than one tag in the field, which `emulate --from-trace` does not serve (it serves the
     /// tag seen most): `felica-errors` (two cards in turn), `mixed-polling-loop` (three
-    /// technologies), and `iclass-read` (no PN532 speaks iClass).
+    /// technologies), and `iclass-read` (no PN532 speaks iClass). `type1-topaz` is not served
+    /// either: no tag is rebuilt from a Type 1 trace yet (issue 45 note).
     @Test(.enabled(if: available, "libnfc-bin and libnfc-examples are not installed (scripts/setup installs them)"))
     func everyExpressibleTraceReplaysThroughLibNFC() throws {
         let names = try FileManager.default.contentsOfDirectory(atPath: CLI.root + "/Traces").filter { $0.hasSuffix(".nfctrace") }.sorted()
-        let notServed: Set<String> = ["felica-errors.nfctrace", "mixed-polling-loop.nfctrace", "iclass-read.nfctrace"]
+        let notServed: Set<String> = ["felica-errors.nfctrace", "mixed-polling-loop.nfctrace", "iclass-read.nfctrace", "type1-topaz.nfctrace"]
         let listed: Set<String> = ["iso15693-corenfc-format.nfctrace", "iso15693-errors.nfctrace", "iso15693-format-and-write.nfctrace", "sri512-read.nfctrace"]
         var passed = 0
         for name in names where !notServed.contains(name) {
