@@ -21,11 +21,6 @@ public enum FieldRegistry {
 
     public static func spec(forKey key: String) -> FieldSpec? { byKey[key] }
 
-    /// The table whose prefix is `name` (`ntag`).
-    public static func table(named name: String) -> (any FieldTable)? {
-        tables.first { $0.name == name }
-    }
-
     /// The known key closest to `key` by edit distance (for "did you mean" in usage errors).
     public static func closestKey(to key: String) -> String? {
         var best: (key: String, distance: Int)?

@@ -33,9 +33,6 @@ public struct FieldSpec: Sendable, Hashable, CustomStringConvertible {
         code.allCases.map { (UInt64($0.rawValue), name($0)) }
     }
 
-    /// The protocol part of the key (`ntag` of `ntag.page`).
-    public var protocolName: Substring { key.prefix { $0 != "." } }
-
     public var description: String { key }
 
     // Two specs are the same field when their keys are: the registry checks that no key is
